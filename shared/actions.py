@@ -1,0 +1,318 @@
+"""What a seat can do, what happens as a result, and the game options.
+
+Every model here is a frozen pydantic model with a ``type`` tag, so the same objects travel on the
+wire, go into the persisted action log and come back out for replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from shared.cards import Card, format_cards
+from shared.scoring import PartKind, ScorePart, number_word
+
+Seat = int
+"""0 or 1. The engine has no names; the server maps seats to players."""
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. ``str(error)`` is a sentence for the player."""
+
+
+class GameOptions(Model):
+    """How a match is played."""
+
+    target: Literal[121, 61] = 121
+    muggins: bool = False
+    scheme: Literal["standard", "acc"] = "standard"
+    match_to: int = Field(default=1, ge=1, le=99, description="game points that win the match")
+
+    @property
+    def skunk_line(self) -> int:
+        """The loser is skunked below this score (91 in a game to 121)."""
+        return self.target - 30
+
+    @property
+    def double_skunk_line(self) -> int | None:
+        """The loser is double-skunked below this (61 in a game to 121; none in a game to 61)."""
+        return self.target - 60 if self.target == 121 else None
+
+    def game_points(self, *, skunk: bool, double_skunk: bool) -> int:
+        win, skunked, doubled = (2, 3, 3) if self.scheme == "acc" else (1, 2, 3)
+        return doubled if double_skunk else skunked if skunk else win
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+class Discard(Model):
+    """Lay two cards away to the dealer's crib."""
+
+    type: Literal["discard"] = "discard"
+    cards: tuple[Card, Card]
+
+
+class Play(Model):
+    """Play a card during the play."""
+
+    type: Literal["play"] = "play"
+    card: Card
+
+
+class Count(Model):
+    """Muggins mode: claim the points in your hand or crib."""
+
+    type: Literal["count"] = "count"
+    points: int = Field(ge=0, le=29)
+
+
+class Muggins(Model):
+    """Muggins mode: take the points the opponent missed in their count."""
+
+    type: Literal["muggins"] = "muggins"
+
+
+class Accept(Model):
+    """Muggins mode: accept the opponent's count as it stands."""
+
+    type: Literal["accept"] = "accept"
+
+
+class Resign(Model):
+    """Give up the game."""
+
+    type: Literal["resign"] = "resign"
+
+
+Action = Annotated[Discard | Play | Count | Muggins | Accept | Resign, Field(discriminator="type")]
+ACTION: Final[TypeAdapter[Action]] = TypeAdapter(Action)
+
+
+# --- events --------------------------------------------------------------------------------------
+
+
+class Points(Model):
+    """A scoring combination as it travels: its kind, its points and its cards."""
+
+    kind: PartKind
+    points: int
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def of(cls, part: ScorePart) -> Points:
+        return cls(kind=part.kind, points=part.points, cards=part.cards)
+
+
+class CutForDeal(Model):
+    """Both seats cut; the low card deals. Tied rounds are listed before the deciding one."""
+
+    type: Literal["cut_for_deal"] = "cut_for_deal"
+    rounds: tuple[tuple[Card, Card], ...]
+    dealer: Seat
+
+    def describe(self, names: Sequence[str]) -> str:
+        first, second = self.rounds[-1]
+        return (
+            f"{names[0]} cuts {first.pretty}, {names[1]} cuts {second.pretty}: "
+            f"{names[self.dealer]} deals first"
+        )
+
+
+class DealStarted(Model):
+    """A new deal: each seat has six cards. Only the commitment to the deck is public."""
+
+    type: Literal["deal_started"] = "deal_started"
+    game_number: int
+    deal_number: int
+    dealer: Seat
+    commitment: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.dealer]} deals (deal {self.deal_number})"
+
+
+class Discarded(Model):
+    type: Literal["discarded"] = "discarded"
+    seat: Seat
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} lays away two cards"
+
+
+class Scored(Model):
+    """Points pegged outside a card play: heels, go, last card, a count, muggins."""
+
+    type: Literal["scored"] = "scored"
+    seat: Seat
+    reason: Literal["heels", "go", "last_card", "hand", "crib", "muggins"]
+    points: int
+    parts: tuple[Points, ...] = ()
+    score: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        what = {
+            "heels": "two for his heels",
+            "go": "one for the go",
+            "last_card": "one for last card",
+            "hand": f"{number_word(self.points)} for the hand",
+            "crib": f"{number_word(self.points)} for the crib",
+            "muggins": f"Muggins! {number_word(self.points)} missed points",
+        }[self.reason]
+        return f"{names[self.seat]} pegs {what} ({self.score})"
+
+
+class StarterCut(Model):
+    type: Literal["starter_cut"] = "starter_cut"
+    card: Card
+    heels: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The starter is {self.card.pretty}" + (": a jack, his heels!" if self.heels else "")
+
+
+class CardPlayed(Model):
+    type: Literal["card_played"] = "card_played"
+    seat: Seat
+    card: Card
+    count: int
+    points: int
+    parts: tuple[Points, ...]
+    spoken: str
+    score: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} plays {self.card.pretty}: {self.spoken}"
+
+
+class Go(Model):
+    type: Literal["go"] = "go"
+    seat: Seat
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]}: go"
+
+
+class CountReset(Model):
+    type: Literal["count_reset"] = "count_reset"
+    leader: Seat
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The count starts again at zero; {names[self.leader]} leads"
+
+
+class HandShown(Model):
+    """A hand or the crib is laid face up in the show (and, unless counting by hand, scored)."""
+
+    type: Literal["hand_shown"] = "hand_shown"
+    seat: Seat
+    kind: Literal["hand", "crib"]
+    cards: tuple[Card, Card, Card, Card]
+    starter: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        whose = f"{names[self.seat]}'s " + ("crib" if self.kind == "crib" else "hand")
+        return f"{whose}: {format_cards(self.cards, pretty=True)} with {self.starter.pretty}"
+
+
+class CountClaimed(Model):
+    type: Literal["count_claimed"] = "count_claimed"
+    seat: Seat
+    kind: Literal["hand", "crib"]
+    claimed: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} counts {number_word(self.claimed)}"
+
+
+class HandScored(Model):
+    """The true breakdown of a shown hand or crib, once it is settled."""
+
+    type: Literal["hand_scored"] = "hand_scored"
+    seat: Seat
+    kind: Literal["hand", "crib"]
+    total: int
+    parts: tuple[Points, ...]
+    spoken: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]}'s {self.kind}: {self.spoken}"
+
+
+class DealRevealed(Model):
+    """The deal is over: the deck order and salt behind the commitment."""
+
+    type: Literal["deal_revealed"] = "deal_revealed"
+    deal_number: int
+    commitment: str
+    deck: tuple[Card, ...]
+    salt: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Deal {self.deal_number}: the deck is revealed for checking"
+
+
+class Resigned(Model):
+    type: Literal["resigned"] = "resigned"
+    seat: Seat
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} resigns"
+
+
+class Outcome(Model):
+    """How a game ended."""
+
+    game_number: int
+    winner: Seat
+    scores: tuple[int, int]
+    skunk: bool
+    double_skunk: bool
+    game_points: int
+    reason: Literal["score", "resign"]
+
+    @property
+    def loser(self) -> Seat:
+        return 1 - self.winner
+
+
+class GameOver(Model):
+    type: Literal["game_over"] = "game_over"
+    outcome: Outcome
+    match_points: tuple[int, int]
+    match_over: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        o = self.outcome
+        how = " with a double skunk" if o.double_skunk else " with a skunk" if o.skunk else ""
+        text = f"{names[o.winner]} wins game {o.game_number} {o.scores[o.winner]}-{o.scores[o.loser]}"
+        text += f"{how} ({o.game_points} game point{'s' if o.game_points != 1 else ''})"
+        if self.match_over:
+            text += f" and the match {self.match_points[o.winner]}-{self.match_points[o.loser]}"
+        return text
+
+
+Event = Annotated[
+    CutForDeal
+    | DealStarted
+    | Discarded
+    | StarterCut
+    | Scored
+    | CardPlayed
+    | Go
+    | CountReset
+    | HandShown
+    | CountClaimed
+    | HandScored
+    | DealRevealed
+    | Resigned
+    | GameOver,
+    Field(discriminator="type"),
+]
+EVENT: Final[TypeAdapter[Event]] = TypeAdapter(Event)

@@ -1,0 +1,40 @@
+"""The ``muggins`` command. Each subcommand lives in its own module with ``register(subparsers)``.
+
+Command modules import their heavy dependencies inside their handlers, so ``muggins --help``
+stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = ("shared.commands.score",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="muggins",
+        description="Muggins: two-player cribbage over the network, with computer players.",
+        epilog="Run 'muggins COMMAND --help' for the options of one command.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""A deterministic, cryptographically strong shuffle and the deal commitment.
+
+The engine is pure, so its randomness comes from a seed. :class:`DeckRandom` turns a secret seed
+into a stream of unpredictable numbers (HMAC-SHA256 in counter mode), so a real game seeded from
+``secrets`` is shuffled by a CSPRNG, and a replay from the same seed deals the same cards.
+
+At each deal the engine publishes ``commit_deal(deck, salt)``. When the deal ends it reveals the
+deck order and the salt, and anyone can check them with :func:`verify_deal`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+
+from shared.cards import DECK, Card, parse_card
+
+
+class DeckRandom:
+    """HMAC-SHA256 counter-mode generator seeded with an int or bytes."""
+
+    def __init__(self, seed: int | bytes) -> None:
+        if isinstance(seed, int):
+            if seed < 0:
+                raise ValueError("the seed must not be negative")
+            seed = seed.to_bytes(max(1, (seed.bit_length() + 7) // 8), "big")
+        self._key = hashlib.sha256(b"muggins-seed:" + seed).digest()
+        self._counter = 0
+
+    def _block(self) -> bytes:
+        self._counter += 1
+        return hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256).digest()
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, by rejection sampling."""
+        if n <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        bits = n.bit_length()
+        while True:
+            value = int.from_bytes(self._block(), "big") >> (256 - bits)
+            if value < n:
+                return value
+
+    def token(self) -> str:
+        """128 bits as hex, for salts."""
+        return self._block()[:16].hex()
+
+    def shuffled_deck(self) -> list[Card]:
+        deck = list(DECK)
+        for i in range(len(deck) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
+
+def deck_text(deck: Sequence[Card]) -> str:
+    return " ".join(str(card) for card in deck)
+
+
+def commit_deal(deck: Sequence[Card], salt: str) -> str:
+    """SHA-256 hex digest of the deck order and the salt, published before any card is dealt."""
+    return hashlib.sha256(f"{deck_text(deck)}|{salt}".encode()).hexdigest()
+
+
+def verify_deal(
+    commitment: str,
+    deck: Sequence[Card] | Sequence[str],
+    salt: str,
+    *,
+    hand: Sequence[Card] | Sequence[str] | None = None,
+    dealer: int | None = None,
+    seat: int | None = None,
+) -> bool:
+    """Check a revealed deal against its commitment.
+
+    With ``hand``, ``dealer`` and ``seat`` it also checks that the six cards that seat was dealt
+    are the ones this deck order gives it (cards go one at a time, pone first).
+    """
+    cards = [card if isinstance(card, Card) else parse_card(card) for card in deck]
+    if len(cards) != 52 or len(set(cards)) != 52:
+        return False
+    if not hmac.compare_digest(commit_deal(cards, salt), commitment):
+        return False
+    if hand is not None and dealer is not None and seat is not None:
+        dealt = set(dealt_hand(cards, dealer=dealer, seat=seat))
+        given = {card if isinstance(card, Card) else parse_card(card) for card in hand}
+        return dealt == given
+    return True
+
+
+def dealt_hand(deck: Sequence[Card], *, dealer: int, seat: int) -> list[Card]:
+    """The six cards ``seat`` receives from ``deck``: pone takes cards 0, 2, 4…, dealer 1, 3, 5…."""
+    offset = 0 if seat != dealer else 1
+    return list(deck[offset:12:2])
+
+
+class StackedRandom(DeckRandom):
+    """A :class:`DeckRandom` that deals prepared decks, for worked examples and tests.
+
+    Each shuffle returns the next deck given (cards not listed follow in index order), and the
+    starter is always the first undealt card (``deck[12]``).
+    """
+
+    def __init__(self, decks: Sequence[Sequence[Card]], *, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._decks = [list(deck) for deck in decks]
+
+    def randbelow(self, n: int) -> int:
+        return 0
+
+    def shuffled_deck(self) -> list[Card]:
+        if not self._decks:
+            return super().shuffled_deck()
+        top = self._decks.pop(0)
+        return top + [card for card in DECK if card not in top]
+
+
+def arrange_deal(
+    pone: Sequence[Card], dealer: Sequence[Card], starter: Card
+) -> list[Card]:
+    """Deck order that deals these six-card hands (pone first, alternating) and this starter."""
+    deck: list[Card] = []
+    for p, d in zip(pone, dealer, strict=True):
+        deck += [p, d]
+    return [*deck, starter]

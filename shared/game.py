@@ -1,0 +1,405 @@
+"""One game of two-player cribbage as a sans-I/O state machine.
+
+A :class:`Game` never shuffles by itself and never reads a clock: its :class:`Match` hands it a
+:class:`~shared.fairness.DeckRandom`. ``apply(seat, action)`` returns the events it caused or
+raises :class:`~shared.actions.IllegalAction`. The game ends the instant a score reaches the
+target, wherever that happens: heels, a pegging point or part-way through the show.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from shared.actions import (
+    Accept,
+    Action,
+    CardPlayed,
+    Count,
+    CountClaimed,
+    CountReset,
+    DealRevealed,
+    DealStarted,
+    Discard,
+    Discarded,
+    Event,
+    GameOptions,
+    Go,
+    HandScored,
+    HandShown,
+    IllegalAction,
+    Muggins,
+    Outcome,
+    Play,
+    Points,
+    Resign,
+    Resigned,
+    Scored,
+    Seat,
+    StarterCut,
+)
+from shared.cards import JACK, Card
+from shared.fairness import DeckRandom, commit_deal
+from shared.scoring import HandScore, score_hand, score_play
+from shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
+
+SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
+
+
+class Game:
+    """A single game to 121 (or 61) between seats 0 and 1."""
+
+    def __init__(
+        self, options: GameOptions, rng: DeckRandom, *, dealer: Seat, game_number: int = 1
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.game_number = game_number
+        self.dealer = dealer
+        self.scores = [0, 0]
+        self.previous_scores = [0, 0]
+        self.deal_number = 0
+        self.outcome: Outcome | None = None
+        self.last_deal: DealSummary | None = None
+        self.events: list[Event] = []
+        self._start_deal()
+
+    # --- public API ------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def pone(self) -> Seat:
+        return 1 - self.dealer
+
+    def waiting_for(self) -> tuple[Seat, ...]:
+        """The seats whose action the game is waiting for."""
+        if self.over:
+            return ()
+        if self.phase == "discard":
+            return tuple(s for s in (0, 1) if not self.discards[s])
+        return (self.turn,)
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        """Every game move ``seat`` may make now. Resigning is always allowed and not listed."""
+        if self.over or seat not in self.waiting_for():
+            return []
+        if self.phase == "discard":
+            return [Discard(cards=pair) for pair in combinations(sorted(self.hands[seat]), 2)]
+        if self.phase == "play":
+            return [Play(card=c) for c in self.hands[seat] if self.count + c.value <= 31]
+        if self._claim is None:
+            return [Count(points=n) for n in range(self._show_score().total + 1)]
+        true_total = self._show_score().total
+        return [Accept(), *([Muggins()] if self._claim < true_total else [])]
+
+    def apply(self, seat: Seat, action: Action) -> list[Event]:
+        """Apply ``seat``'s action; return the events it caused, in order."""
+        if seat not in (0, 1):
+            raise IllegalAction("There are only seats 0 and 1 at this table")
+        if self.over:
+            raise IllegalAction("The game is over")
+        start = len(self.events)
+        if isinstance(action, Resign):
+            self.events.append(Resigned(seat=seat))
+            self._finish(winner=1 - seat, reason="resign")
+        elif isinstance(action, Discard):
+            self._discard(seat, action.cards)
+        elif isinstance(action, Play):
+            self._play(seat, action.card)
+        elif isinstance(action, Count):
+            self._count(seat, action.points)
+        else:
+            self._answer_count(seat, call=isinstance(action, Muggins))
+        return self.events[start:]
+
+    # --- the deal and the crib -------------------------------------------------------------------
+
+    def _start_deal(self) -> None:
+        self.deal_number += 1
+        self.deck = self.rng.shuffled_deck()
+        self.salt = self.rng.token()
+        self.commitment = commit_deal(self.deck, self.salt)
+        self.hands: list[list[Card]] = [[], []]
+        for i in range(12):
+            self.hands[(self.pone + i) % 2].append(self.deck[i])
+        self.kept: list[tuple[Card, ...]] = [(), ()]
+        self.discards: list[tuple[Card, ...]] = [(), ()]
+        self.crib: list[Card] = []
+        self.starter: Card | None = None
+        self.phase = "discard"
+        self.turn: Seat = self.pone
+        self.count = 0
+        self.pile: list[PlayedCard] = []
+        self.played: list[PlayedCard] = []
+        self.said_go = [False, False]
+        self.show: list[ShowResult] = []
+        self._show_step = 0
+        self._claim: int | None = None
+        self.events.append(
+            DealStarted(
+                game_number=self.game_number,
+                deal_number=self.deal_number,
+                dealer=self.dealer,
+                commitment=self.commitment,
+            )
+        )
+
+    def _discard(self, seat: Seat, cards: tuple[Card, Card]) -> None:
+        if self.phase != "discard":
+            raise IllegalAction("It is not time to discard")
+        if self.discards[seat]:
+            raise IllegalAction("You have already laid away your two cards")
+        if cards[0] == cards[1]:
+            raise IllegalAction("Discard two different cards")
+        for card in cards:
+            if card not in self.hands[seat]:
+                raise IllegalAction(f"{card} is not in your hand")
+        self.discards[seat] = tuple(sorted(cards))
+        self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
+        self.kept[seat] = tuple(self.hands[seat])
+        self.events.append(Discarded(seat=seat))
+        if all(self.discards):
+            self.crib = sorted([*self.discards[self.pone], *self.discards[self.dealer]])
+            self._cut_starter()
+
+    def _cut_starter(self) -> None:
+        starter = self.deck[12 + self.rng.randbelow(40)]
+        self.starter = starter
+        self.events.append(StarterCut(card=starter, heels=starter.rank == JACK))
+        if starter.rank == JACK and self._peg(self.dealer, 2, "heels"):
+            return
+        self.phase = "play"
+        self.turn = self.pone
+
+    # --- the play --------------------------------------------------------------------------------
+
+    def _play(self, seat: Seat, card: Card) -> None:
+        if self.phase != "play":
+            raise IllegalAction("It is not time to play a card")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn")
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"{card} is not in your hand")
+        if self.count + card.value > 31:
+            raise IllegalAction(
+                f"{card} would take the count past 31 (the count is {self.count})"
+            )
+        self.hands[seat].remove(card)
+        self.pile.append(PlayedCard(seat=seat, card=card))
+        self.played.append(PlayedCard(seat=seat, card=card))
+        self.count += card.value
+        result = score_play([p.card for p in self.pile])
+        if result.total:
+            self.previous_scores[seat] = self.scores[seat]
+            self.scores[seat] += result.total
+        self.events.append(
+            CardPlayed(
+                seat=seat,
+                card=card,
+                count=self.count,
+                points=result.total,
+                parts=tuple(Points.of(p) for p in result.parts),
+                spoken=result.spoken(),
+                score=self.scores[seat],
+            )
+        )
+        if self._check_win(seat):
+            return
+        self.turn = 1 - seat
+        self._advance_play()
+
+    def _can_play(self, seat: Seat) -> bool:
+        return any(self.count + c.value <= 31 for c in self.hands[seat])
+
+    def _advance_play(self) -> None:
+        """Say go for whoever cannot play, score go and last card, restart the count."""
+        while True:
+            last = self.pile[-1].seat if self.pile else None
+            if self.count == 31 and last is not None:
+                self._reset(leader=1 - last)
+                continue
+            if not self.hands[0] and not self.hands[1]:
+                if last is not None and self._peg(last, 1, "last_card"):
+                    return
+                self._start_show()
+                return
+            if self._can_play(self.turn):
+                return
+            other = 1 - self.turn
+            if self.hands[self.turn] and not self.said_go[self.turn]:
+                self.said_go[self.turn] = True
+                self.events.append(Go(seat=self.turn))
+            if self._can_play(other):
+                self.turn = other
+                continue
+            assert last is not None, "someone has played since the count restarted"
+            if self._peg(last, 1, "go"):
+                return
+            self._reset(leader=1 - last)
+
+    def _reset(self, *, leader: Seat) -> None:
+        self.count = 0
+        self.pile = []
+        self.said_go = [False, False]
+        self.turn = leader if self.hands[leader] else 1 - leader
+        self.events.append(CountReset(leader=self.turn))
+
+    # --- the show --------------------------------------------------------------------------------
+
+    def _start_show(self) -> None:
+        self.phase = "show"
+        self._show_step = 0
+        self._next_show_step()
+
+    def _show_owner(self) -> Seat:
+        return self.pone if SHOW_ORDER[self._show_step] == "pone_hand" else self.dealer
+
+    def _show_cards(self) -> tuple[Card, ...]:
+        if SHOW_ORDER[self._show_step] == "crib":
+            return tuple(self.crib)
+        return self.kept[self._show_owner()]
+
+    def _show_score(self) -> HandScore:
+        assert self.starter is not None
+        crib = SHOW_ORDER[self._show_step] == "crib"
+        return score_hand(self._show_cards(), self.starter, crib=crib)
+
+    def _next_show_step(self) -> None:
+        """Lay down the next hand; score it at once unless players count their own."""
+        while self._show_step < len(SHOW_ORDER):
+            owner, cards = self._show_owner(), self._show_cards()
+            kind = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
+            assert self.starter is not None and len(cards) == 4
+            self.show.append(ShowResult(seat=owner, kind=kind, cards=cards, starter=self.starter))
+            self.events.append(
+                HandShown(seat=owner, kind=kind, cards=cards, starter=self.starter)  # type: ignore[arg-type]
+            )
+            if self.options.muggins:
+                self.turn = owner
+                self._claim = None
+                return
+            if self._settle(self._show_score().total):
+                return
+            self._show_step += 1
+        self._end_deal()
+
+    def _settle(self, credited: int, *, muggins: int = 0) -> bool:
+        """Record the shown hand's score, peg it, and say whether the game ended."""
+        owner, score = self._show_owner(), self._show_score()
+        kind = "crib" if score.crib else "hand"
+        self.show[-1] = self.show[-1].model_copy(
+            update={
+                "total": score.total,
+                "parts": tuple(Points.of(p) for p in score.parts),
+                "spoken": score.spoken(),
+                "claimed": self._claim,
+                "muggins": muggins,
+            }
+        )
+        self.events.append(
+            HandScored(
+                seat=owner,
+                kind=kind,
+                total=score.total,
+                parts=tuple(Points.of(p) for p in score.parts),
+                spoken=score.spoken(),
+            )
+        )
+        if credited and self._peg(owner, credited, kind):
+            return True
+        return bool(muggins) and self._peg(1 - owner, muggins, "muggins")
+
+    def _count(self, seat: Seat, points: int) -> None:
+        if self.phase != "show" or self._claim is not None:
+            raise IllegalAction("It is not time to count a hand")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn to count")
+        what = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
+        actual = self._show_score().total
+        if points > actual:
+            raise IllegalAction(f"Your {what} makes {actual}, not {points}; count again")
+        self._claim = points
+        self.events.append(CountClaimed(seat=seat, kind=what, claimed=points))
+        self.turn = 1 - seat
+
+    def _answer_count(self, seat: Seat, *, call: bool) -> None:
+        if self.phase != "show" or self._claim is None:
+            raise IllegalAction("There is no count to answer")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn")
+        missed = self._show_score().total - self._claim
+        if call and missed == 0:
+            raise IllegalAction(f"There is nothing to take: the count of {self._claim} is right")
+        if self._settle(self._claim, muggins=missed if call else 0):
+            return
+        self._claim = None
+        self._show_step += 1
+        self._next_show_step()
+
+    # --- scoring and the end ---------------------------------------------------------------------
+
+    def _peg(self, seat: Seat, points: int, reason: str) -> bool:
+        self.previous_scores[seat] = self.scores[seat]
+        self.scores[seat] += points
+        self.events.append(
+            Scored(seat=seat, reason=reason, points=points, score=self.scores[seat])  # type: ignore[arg-type]
+        )
+        return self._check_win(seat)
+
+    def _check_win(self, seat: Seat) -> bool:
+        if self.scores[seat] >= self.options.target:
+            self._finish(winner=seat, reason="score")
+            return True
+        return False
+
+    def _finish(self, *, winner: Seat, reason: str) -> None:
+        loser_score = self.scores[1 - winner]
+        double_line = self.options.double_skunk_line
+        double = double_line is not None and loser_score < double_line
+        skunk = loser_score < self.options.skunk_line
+        self.outcome = Outcome(
+            game_number=self.game_number,
+            winner=winner,
+            scores=(self.scores[0], self.scores[1]),
+            skunk=skunk and not double,
+            double_skunk=double,
+            game_points=self.options.game_points(skunk=skunk, double_skunk=double),
+            reason=reason,  # type: ignore[arg-type]
+        )
+        self.phase = "game_over"
+        self._reveal()
+
+    def _end_deal(self) -> None:
+        self._reveal()
+        self.dealer = self.pone
+        self._start_deal()
+
+    def _reveal(self) -> None:
+        reveal = DealReveal(
+            deal_number=self.deal_number,
+            dealer=self.dealer,
+            commitment=self.commitment,
+            deck=tuple(self.deck),
+            salt=self.salt,
+        )
+        self.last_deal = DealSummary(
+            deal_number=self.deal_number,
+            dealer=self.dealer,
+            starter=self.starter,
+            crib=tuple(self.crib) if self._crib_shown() else (),
+            show=tuple(self.show),
+            reveal=reveal,
+        )
+        self.events.append(
+            DealRevealed(
+                deal_number=self.deal_number,
+                commitment=self.commitment,
+                deck=tuple(self.deck),
+                salt=self.salt,
+            )
+        )
+
+    def _crib_shown(self) -> bool:
+        return any(result.kind == "crib" for result in self.show)

@@ -1,0 +1,166 @@
+"""A match: the cut for first deal, a sequence of games, and the only path from state to a seat.
+
+>>> m = Match(seed=7)
+>>> v = m.view(0)
+>>> v.phase, len(v.hand), v.hand_counts
+('discard', 6, (6, 6))
+>>> replayed = Match.replay(m.options, 7, m.log)
+>>> replayed.view(1) == m.view(1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from shared.actions import (
+    Action,
+    CutForDeal,
+    Event,
+    GameOptions,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Seat,
+)
+from shared.cards import Card
+from shared.fairness import DeckRandom
+from shared.game import Game
+from shared.view import SeatView
+
+
+class Match:
+    """Games between seats 0 and 1 until one reaches ``options.match_to`` game points.
+
+    Deterministic: the same ``seed``, options and actions give the same match. A real match
+    should take its seed from :mod:`secrets`.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int | bytes,
+        options: GameOptions | None = None,
+        rng: DeckRandom | None = None,
+    ) -> None:
+        self.options = options or GameOptions()
+        self.seed = seed
+        self.rng = rng or DeckRandom(seed)
+        self.log: list[tuple[Seat, Action]] = []
+        self.games: list[Outcome] = []
+        self.match_points = [0, 0]
+        self.events: list[Event] = []
+        self.cut_rounds = self._cut_for_deal()
+        dealer = 0 if self.cut_rounds[-1][0].rank < self.cut_rounds[-1][1].rank else 1
+        self.events.append(CutForDeal(rounds=self.cut_rounds, dealer=dealer))
+        self.game = self._new_game(dealer)
+
+    @classmethod
+    def replay(
+        cls, options: GameOptions, seed: int | bytes, log: Iterable[tuple[Seat, Action]]
+    ) -> Match:
+        """Rebuild a match exactly from its options, seed and applied actions."""
+        match = cls(seed=seed, options=options)
+        for seat, action in log:
+            match.apply(seat, action)
+        return match
+
+    def _cut_for_deal(self) -> tuple[tuple[Card, Card], ...]:
+        rounds: list[tuple[Card, Card]] = []
+        while True:
+            deck = self.rng.shuffled_deck()
+            rounds.append((deck[0], deck[1]))
+            if deck[0].rank != deck[1].rank:
+                return tuple(rounds)
+
+    def _new_game(self, dealer: Seat) -> Game:
+        game = Game(self.options, self.rng, dealer=dealer, game_number=len(self.games) + 1)
+        self.events.extend(game.events)
+        return game
+
+    @property
+    def winner(self) -> Seat | None:
+        for seat in (0, 1):
+            if self.match_points[seat] >= self.options.match_to:
+                return seat
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        return [] if self.over else self.game.legal_actions(seat)
+
+    def waiting_for(self) -> tuple[Seat, ...]:
+        return () if self.over else self.game.waiting_for()
+
+    def apply(self, seat: Seat, action: Action) -> list[Event]:
+        """Apply an action and return the events it caused (all public)."""
+        if self.over:
+            raise IllegalAction("The match is over")
+        events = self.game.apply(seat, action)
+        self.log.append((seat, action))
+        outcome = self.game.outcome
+        if outcome is not None:
+            self.games.append(outcome)
+            self.match_points[outcome.winner] += outcome.game_points
+            events.append(
+                GameOver(
+                    outcome=outcome,
+                    match_points=(self.match_points[0], self.match_points[1]),
+                    match_over=self.over,
+                )
+            )
+            if not self.over:
+                previous = self.game
+                # The loser of a game deals first in the next.
+                self.game = self._new_game(dealer=outcome.loser)
+                self.game.last_deal = previous.last_deal
+                events.extend(self.game.events)
+        self.events.extend(events)
+        return events
+
+    def view(self, seat: Seat | None) -> SeatView:
+        """Exactly what ``seat`` (or a spectator, for None) may see. The only path to a client."""
+        g = self.game
+        own = seat in (0, 1)
+        if self.over:
+            phase = "match_over"
+        elif g.over:
+            phase = "game_over"
+        else:
+            phase = g.phase
+        crib_shown = any(r.kind == "crib" for r in g.show)
+        return SeatView(
+            seat=seat,
+            options=self.options,
+            phase=phase,  # type: ignore[arg-type]
+            game_number=g.game_number,
+            deal_number=g.deal_number,
+            dealer=g.dealer,
+            turn=None if g.over or g.phase == "discard" else g.turn,
+            waiting_for=self.waiting_for(),
+            scores=(g.scores[0], g.scores[1]),
+            previous_scores=(g.previous_scores[0], g.previous_scores[1]),
+            match_points=(self.match_points[0], self.match_points[1]),
+            hand=tuple(sorted(g.hands[seat])) if own and seat is not None else (),
+            discards=g.discards[seat] if own and seat is not None else (),
+            hand_counts=(len(g.hands[0]), len(g.hands[1])),
+            discarded=(bool(g.discards[0]), bool(g.discards[1])),
+            crib_count=len(g.crib) if g.crib else sum(len(d) for d in g.discards),
+            crib=tuple(g.crib) if crib_shown else None,
+            starter=g.starter,
+            count=g.count,
+            pile=tuple(g.pile),
+            played=tuple(g.played),
+            said_go=(g.said_go[0], g.said_go[1]),
+            show=tuple(g.show),
+            commitment=g.commitment,
+            cut_for_deal=self.cut_rounds,
+            legal=tuple(self.legal_actions(seat)) if own and seat is not None else (),
+            last_deal=g.last_deal,
+            outcome=self.games[-1] if self.games else None,
+            games=tuple(self.games),
+            match_winner=self.winner,
+        )

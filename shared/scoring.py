@@ -1,0 +1,216 @@
+"""Scoring: the show (:func:`score_hand`) and the play (:func:`score_play`).
+
+>>> from shared.cards import parse_cards, parse_card
+>>> score_hand(parse_cards("5H 5S 5C JD"), parse_card("5D")).total
+29
+>>> score_hand(parse_cards("2H 4H 6H 8H"), parse_card("KS"), crib=True).total
+0
+>>> score_play(parse_cards("6H 8S 7D")).total
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, product
+from typing import Final, Literal
+
+from shared.cards import JACK, Card
+
+PartKind = Literal[
+    "fifteen", "pair", "run", "flush", "nobs", "thirty_one", "go", "last_card", "heels"
+]
+
+NUMBER_WORDS: Final = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
+    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty thirty-one"
+).split()
+
+
+def number_word(n: int) -> str:
+    """``number_word(9) == "nine"``; numbers past 31 are written as digits."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One scoring combination: what it is, what it is worth and the cards that make it."""
+
+    kind: PartKind
+    points: int
+    cards: tuple[Card, ...] = ()
+
+    def describe(self) -> str:
+        if self.kind == "run":
+            return f"a run of {number_word(len(self.cards))}"
+        if self.kind == "pair":
+            return {2: "a pair", 6: "three of a kind", 12: "four of a kind"}[self.points]
+        if self.kind == "flush":
+            return f"a {number_word(len(self.cards))}-card flush"
+        return {
+            "fifteen": "fifteen",
+            "nobs": "one for his nobs",
+            "thirty_one": "thirty-one",
+            "go": "one for the go",
+            "last_card": "one for last card",
+            "heels": "two for his heels",
+        }[self.kind]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The score of a hand or crib in the show, part by part."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    parts: tuple[ScorePart, ...] = field(default=())
+
+    @property
+    def total(self) -> int:
+        return sum(part.points for part in self.parts)
+
+    def points_of(self, kind: PartKind) -> int:
+        return sum(part.points for part in self.parts if part.kind == kind)
+
+    def spoken(self) -> str:
+        """The count as a player says it aloud.
+
+        >>> from shared.cards import parse_cards, parse_card
+        >>> score_hand(parse_cards("5H 5S 4C 6D"), parse_card("KC")).spoken()
+        'fifteen two, fifteen four, fifteen six, fifteen eight, a pair is ten, \
+a run of three is thirteen, and a run of three is sixteen'
+        """
+        phrases: list[str] = []
+        running = 0
+        pair_points: dict[int, int] = {}
+        for part in self.parts:
+            if part.kind == "pair":
+                rank = part.cards[0].rank
+                pair_points[rank] = pair_points.get(rank, 0) + part.points
+        for part in self.parts:
+            if part.kind == "pair":
+                # Pairs of one rank are said together: a pair, three or four of a kind.
+                rank = part.cards[0].rank
+                if rank not in pair_points:
+                    continue
+                points = pair_points.pop(rank)
+                running += points
+                grouped = ScorePart("pair", points, ())
+                phrases.append(f"{grouped.describe()} is {number_word(running)}")
+                continue
+            running += part.points
+            if part.kind == "fifteen":
+                phrases.append(f"fifteen {number_word(running)}")
+            else:
+                phrases.append(f"{part.describe()} is {number_word(running)}")
+        if not phrases:
+            return "nineteen (no points)"
+        if len(phrases) == 1:
+            return phrases[0]
+        return ", ".join(phrases[:-1]) + ", and " + phrases[-1]
+
+
+def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> HandScore:
+    """Score four cards with the starter in the show.
+
+    Fifteens 2 each, pairs 2 each, every distinct maximal run, a flush (4 in hand or 5 with the
+    starter; a crib scores only the five-card flush) and his nobs (the jack of the starter's suit).
+    """
+    if len(hand) != 4:
+        raise ValueError(f"a hand for the show has 4 cards, not {len(hand)}")
+    cards = (*hand, starter)
+    if len(set(cards)) != 5:
+        raise ValueError("a hand and its starter must be five different cards")
+    parts: list[ScorePart] = []
+    for size in range(2, 6):
+        for combo in combinations(cards, size):
+            if sum(c.value for c in combo) == 15:
+                parts.append(ScorePart("fifteen", 2, combo))
+    for a, b in combinations(cards, 2):
+        if a.rank == b.rank:
+            parts.append(ScorePart("pair", 2, (a, b)))
+    parts.extend(_runs(cards))
+    suit = hand[0].suit
+    if all(card.suit == suit for card in hand):
+        if starter.suit == suit:
+            parts.append(ScorePart("flush", 5, cards))
+        elif not crib:
+            parts.append(ScorePart("flush", 4, tuple(hand)))
+    parts.extend(
+        ScorePart("nobs", 1, (card,))
+        for card in hand
+        if card.rank == JACK and card.suit == starter.suit
+    )
+    return HandScore(tuple(hand), starter, crib, tuple(parts))
+
+
+def _runs(cards: Sequence[Card]) -> list[ScorePart]:
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards):
+        by_rank.setdefault(card.rank, []).append(card)
+    runs: list[ScorePart] = []
+    rank = 1
+    while rank <= 13:
+        if rank not in by_rank:
+            rank += 1
+            continue
+        end = rank
+        while end + 1 in by_rank:
+            end += 1
+        if end - rank + 1 >= 3:
+            groups = [by_rank[r] for r in range(rank, end + 1)]
+            runs.extend(ScorePart("run", len(combo), combo) for combo in product(*groups))
+        rank = end + 1
+    return runs
+
+
+@dataclass(frozen=True, slots=True)
+class PlayScore:
+    """Points for the card just played during the play (pegging)."""
+
+    parts: tuple[ScorePart, ...]
+    count: int
+
+    @property
+    def total(self) -> int:
+        return sum(part.points for part in self.parts)
+
+    def spoken(self) -> str:
+        """The classic announcement, e.g. ``fifteen for two`` or ``twenty for three``."""
+        if self.total == 0:
+            return number_word(self.count)
+        return f"{number_word(self.count)} for {number_word(self.total)}"
+
+
+def score_play(pile: Sequence[Card]) -> PlayScore:
+    """Score the last card of ``pile``, the cards played since the count last restarted.
+
+    The go and last-card point are the game's business, not this function's: they depend on
+    whether anyone can still play.
+    """
+    if not pile:
+        raise ValueError("score_play needs at least the card just played")
+    count = sum(card.value for card in pile)
+    if count > 31:
+        raise ValueError(f"the count cannot pass 31 (it would be {count})")
+    last = pile[-1]
+    parts: list[ScorePart] = []
+    if count == 15:
+        parts.append(ScorePart("fifteen", 2, tuple(pile)))
+    elif count == 31:
+        parts.append(ScorePart("thirty_one", 2, tuple(pile)))
+    same = 1
+    while same < len(pile) and same < 4 and pile[-same - 1].rank == last.rank:
+        same += 1
+    if same >= 2:
+        parts.append(ScorePart("pair", {2: 2, 3: 6, 4: 12}[same], tuple(pile[-same:])))
+    for length in range(len(pile), 2, -1):
+        tail = pile[-length:]
+        ranks = {card.rank for card in tail}
+        if len(ranks) == length and max(ranks) - min(ranks) == length - 1:
+            parts.append(ScorePart("run", length, tuple(tail)))
+            break
+    return PlayScore(tuple(parts), count)

@@ -1,0 +1,95 @@
+"""What one seat (or a spectator) may see of a match: the only game state that leaves the engine.
+
+:meth:`shared.game.Match.view` builds a :class:`SeatView`. Nothing else turns game state into
+something a client receives, so this model is the whole of what can leak, and the tests search it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from shared.actions import Action, GameOptions, Model, Outcome, Points, Seat
+from shared.cards import Card
+
+Phase = Literal["discard", "play", "show", "game_over", "match_over"]
+
+
+class PlayedCard(Model):
+    seat: Seat
+    card: Card
+
+
+class ShowResult(Model):
+    """A hand or crib laid face up in the show.
+
+    ``total``, ``parts`` and ``spoken`` are empty until the count is settled (at once when
+    counting is automatic; after the claim and any muggins call in muggins mode).
+    """
+
+    seat: Seat
+    kind: Literal["hand", "crib"]
+    cards: tuple[Card, ...]
+    starter: Card
+    total: int | None = None
+    parts: tuple[Points, ...] = ()
+    spoken: str = ""
+    claimed: int | None = None
+    muggins: int = Field(default=0, description="points the opponent took for a short count")
+
+
+class DealReveal(Model):
+    """The deck order and salt behind a finished deal's commitment."""
+
+    deal_number: int
+    dealer: Seat
+    commitment: str
+    deck: tuple[Card, ...]
+    salt: str
+
+
+class DealSummary(Model):
+    """A finished deal as both players saw it at its end."""
+
+    deal_number: int
+    dealer: Seat
+    starter: Card | None
+    crib: tuple[Card, ...]
+    show: tuple[ShowResult, ...]
+    reveal: DealReveal
+
+
+class SeatView(Model):
+    """Everything ``seat`` may see; ``seat`` is None for a spectator."""
+
+    seat: Seat | None
+    options: GameOptions
+    phase: Phase
+    game_number: int
+    deal_number: int
+    dealer: Seat
+    turn: Seat | None = Field(description="whose move it is; None while both may discard")
+    waiting_for: tuple[Seat, ...]
+    scores: tuple[int, int]
+    previous_scores: tuple[int, int] = Field(description="back pegs: each score before its last gain")
+    match_points: tuple[int, int]
+    hand: tuple[Card, ...] = Field(description="this seat's cards not yet played")
+    discards: tuple[Card, ...] = Field(description="what this seat laid away to the crib")
+    hand_counts: tuple[int, int] = Field(description="cards each seat holds")
+    discarded: tuple[bool, bool]
+    crib_count: int
+    crib: tuple[Card, ...] | None = Field(description="face up once the crib is shown")
+    starter: Card | None
+    count: int
+    pile: tuple[PlayedCard, ...] = Field(description="cards played since the count last restarted")
+    played: tuple[PlayedCard, ...] = Field(description="every card played this deal, in order")
+    said_go: tuple[bool, bool]
+    show: tuple[ShowResult, ...]
+    commitment: str
+    cut_for_deal: tuple[tuple[Card, Card], ...]
+    legal: tuple[Action, ...]
+    last_deal: DealSummary | None
+    outcome: Outcome | None = Field(description="the latest finished game of this match")
+    games: tuple[Outcome, ...]
+    match_winner: Seat | None
