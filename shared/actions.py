@@ -291,7 +291,8 @@ class GameOver(Model):
     def describe(self, names: Sequence[str]) -> str:
         o = self.outcome
         how = " with a double skunk" if o.double_skunk else " with a skunk" if o.skunk else ""
-        text = f"{names[o.winner]} wins game {o.game_number} {o.scores[o.winner]}-{o.scores[o.loser]}"
+        final = f"{o.scores[o.winner]}-{o.scores[o.loser]}"
+        text = f"{names[o.winner]} wins game {o.game_number} {final}"
         text += f"{how} ({o.game_points} game point{'s' if o.game_points != 1 else ''})"
         if self.match_over:
             text += f" and the match {self.match_points[o.winner]}-{self.match_points[o.loser]}"

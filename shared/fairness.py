@@ -116,9 +116,7 @@ class StackedRandom(DeckRandom):
         return top + [card for card in DECK if card not in top]
 
 
-def arrange_deal(
-    pone: Sequence[Card], dealer: Sequence[Card], starter: Card
-) -> list[Card]:
+def arrange_deal(pone: Sequence[Card], dealer: Sequence[Card], starter: Card) -> list[Card]:
     """Deck order that deals these six-card hands (pone first, alternating) and this starter."""
     deck: list[Card] = []
     for p, d in zip(pone, dealer, strict=True):

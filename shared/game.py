@@ -183,9 +183,7 @@ class Game:
         if card not in self.hands[seat]:
             raise IllegalAction(f"{card} is not in your hand")
         if self.count + card.value > 31:
-            raise IllegalAction(
-                f"{card} would take the count past 31 (the count is {self.count})"
-            )
+            raise IllegalAction(f"{card} would take the count past 31 (the count is {self.count})")
         self.hands[seat].remove(card)
         self.pile.append(PlayedCard(seat=seat, card=card))
         self.played.append(PlayedCard(seat=seat, card=card))
@@ -273,9 +271,7 @@ class Game:
             kind = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
             assert self.starter is not None and len(cards) == 4
             self.show.append(ShowResult(seat=owner, kind=kind, cards=cards, starter=self.starter))
-            self.events.append(
-                HandShown(seat=owner, kind=kind, cards=cards, starter=self.starter)  # type: ignore[arg-type]
-            )
+            self.events.append(HandShown(seat=owner, kind=kind, cards=cards, starter=self.starter))
             if self.options.muggins:
                 self.turn = owner
                 self._claim = None
@@ -343,9 +339,7 @@ class Game:
     def _peg(self, seat: Seat, points: int, reason: str) -> bool:
         self.previous_scores[seat] = self.scores[seat]
         self.scores[seat] += points
-        self.events.append(
-            Scored(seat=seat, reason=reason, points=points, score=self.scores[seat])  # type: ignore[arg-type]
-        )
+        self.events.append(Scored(seat=seat, reason=reason, points=points, score=self.scores[seat]))
         return self._check_win(seat)
 
     def _check_win(self, seat: Seat) -> bool:
@@ -366,7 +360,7 @@ class Game:
             skunk=skunk and not double,
             double_skunk=double,
             game_points=self.options.game_points(skunk=skunk, double_skunk=double),
-            reason=reason,  # type: ignore[arg-type]
+            reason=reason,
         )
         self.phase = "game_over"
         self._reveal()

@@ -135,7 +135,7 @@ class Match:
         return SeatView(
             seat=seat,
             options=self.options,
-            phase=phase,  # type: ignore[arg-type]
+            phase=phase,
             game_number=g.game_number,
             deal_number=g.deal_number,
             dealer=g.dealer,

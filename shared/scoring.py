@@ -22,7 +22,7 @@ PartKind = Literal[
     "fifteen", "pair", "run", "flush", "nobs", "thirty_one", "go", "last_card", "heels"
 ]
 
-NUMBER_WORDS: Final = (
+NUMBER_WORDS: Final = (  # noqa: SIM905
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
     "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty thirty-one"

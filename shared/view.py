@@ -72,7 +72,9 @@ class SeatView(Model):
     turn: Seat | None = Field(description="whose move it is; None while both may discard")
     waiting_for: tuple[Seat, ...]
     scores: tuple[int, int]
-    previous_scores: tuple[int, int] = Field(description="back pegs: each score before its last gain")
+    previous_scores: tuple[int, int] = Field(
+        description="back pegs: each score before its last gain"
+    )
     match_points: tuple[int, int]
     hand: tuple[Card, ...] = Field(description="this seat's cards not yet played")
     discards: tuple[Card, ...] = Field(description="what this seat laid away to the crib")

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         cards = parse_cards(args.cards)
         if len(cards) == 5 and args.starter is None:
-            cards, starter = cards[:4], cards[4]
+            starter = cards[4]
+            cards = cards[:4]
         elif args.starter is None:
             raise CardError("give four cards and --starter CARD (or five cards, starter last)")
         else:
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     what = "Crib" if args.crib else "Hand"
     print(f"{what}: {format_cards(score.hand, pretty=True)}   starter: {score.starter.pretty}")
     for part in score.parts:
-        print(f"  {part.describe():<22} {format_cards(part.cards, pretty=True):<20} {part.points:>2}")
+        shown = format_cards(part.cards, pretty=True)
+        print(f"  {part.describe():<22} {shown:<20} {part.points:>2}")
     print(f"  {'total':<43}{score.total:>2}")
-    print(f"  \"{score.spoken()}\"")
+    print(f'  "{score.spoken()}"')
     return 0

@@ -1,0 +1,15 @@
+"""Computer players. A strategy sees one seat's :class:`~shared.view.SeatView`, nothing more.
+
+>>> from shared.match import Match
+>>> m = Match(seed=3)
+>>> bot = make_strategy("easy", seed=1)
+>>> action = bot.choose(m.view(0))
+>>> action in m.view(0).legal
+True
+"""
+
+from __future__ import annotations
+
+from shared.bots.base import LEVELS, Strategy, make_strategy
+
+__all__ = ["LEVELS", "Strategy", "make_strategy"]
