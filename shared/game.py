@@ -242,7 +242,8 @@ class Game:
         self.pile = []
         self.said_go = [False, False]
         self.turn = leader if self.hands[leader] else 1 - leader
-        self.events.append(CountReset(leader=self.turn))
+        if self.hands[self.turn]:
+            self.events.append(CountReset(leader=self.turn))
 
     # --- the show --------------------------------------------------------------------------------
 
