@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("shared.commands.score",)
+COMMAND_MODULES = ("shared.commands.score", "shared.commands.schema")
 
 
 def build_parser() -> argparse.ArgumentParser:

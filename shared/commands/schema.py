@@ -1,0 +1,54 @@
+"""``muggins schema``: write the JSON Schema of the wire protocol, one file per direction."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "schema",
+        help="write the protocol's JSON Schema files",
+        description=(
+            "Write client.json (client-to-server messages) and server.json (server-to-client "
+            "messages) into DIR. The repository keeps them in shared/schema: "
+            "muggins schema shared/schema"
+        ),
+    )
+    parser.add_argument("dir", nargs="?", default=".", metavar="DIR", help="default: .")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if the files differ"
+    )
+    parser.set_defaults(handler=run)
+
+
+def schema_texts() -> dict[str, str]:
+    """File name to exact file text, so a check compares bytes."""
+    from shared.protocol import json_schemas
+
+    return {
+        f"{stem}.json": json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        for stem, schema in json_schemas().items()
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    stale = []
+    for name, text in schema_texts().items():
+        path = folder / name
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            print(f"{path}: up to date")
+            continue
+        stale.append(path)
+        if args.check:
+            print(f"{path}: stale")
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"{path}: written")
+    return 1 if args.check and stale else 0

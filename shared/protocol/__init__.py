@@ -1,0 +1,156 @@
+"""The wire protocol: JSON text frames, one message per frame, in both directions.
+
+Every message is a frozen pydantic model with ``extra="forbid"`` and a ``type`` tag. Each
+direction is one discriminated union, validated straight from the JSON text:
+
+>>> msg = parse_client('{"type": "play", "card": "10S", "id": 7}')
+>>> msg.card, msg.id
+(Card(rank=10, suit='S'), 7)
+>>> encode(Pong(id=7))
+'{"id":7,"type":"pong"}'
+
+See docs/protocol.md for the conversation, with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from pydantic import BaseModel
+
+from shared.protocol.client import (
+    CLIENT_MESSAGE,
+    GAME_MOVES,
+    AcceptCount,
+    AnswerRestart,
+    CallMuggins,
+    Chat,
+    Claim,
+    ClientMessage,
+    CountPoints,
+    CreateRoom,
+    DiscardCards,
+    GameMove,
+    Hello,
+    JoinRoom,
+    Leave,
+    ListRooms,
+    Ping,
+    PlayCard,
+    ProposeRestart,
+    Rematch,
+    ResignGame,
+    RoomOptions,
+    SeatBot,
+    Spectate,
+    from_action,
+    to_action,
+)
+from shared.protocol.server import (
+    SERVER_MESSAGE,
+    ChatLine,
+    Error,
+    ErrorCode,
+    EventMessage,
+    GameOver,
+    Left,
+    Notice,
+    Pong,
+    Room,
+    Rooms,
+    RoomSummary,
+    SeatInfo,
+    ServerMessage,
+    State,
+    Welcome,
+)
+
+PROTOCOL_VERSION: Final = 1
+"""Bumped on any change a client of the previous version would misread."""
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""The largest frame a client may send; the server closes the connection (1009) past it."""
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Validate one client frame. Raises :class:`pydantic.ValidationError`."""
+    return CLIENT_MESSAGE.validate_json(text)
+
+
+def parse_server(text: str | bytes) -> ServerMessage:
+    """Validate one server frame. Raises :class:`pydantic.ValidationError`."""
+    return SERVER_MESSAGE.validate_json(text)
+
+
+def encode(message: BaseModel) -> str:
+    """The JSON text of a message in either direction (omitting nothing: defaults included)."""
+    return message.model_dump_json()
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schema of each direction, keyed by file stem ("client", "server")."""
+    return {
+        "client": _titled(CLIENT_MESSAGE.json_schema(), "Muggins client-to-server message"),
+        "server": _titled(SERVER_MESSAGE.json_schema(), "Muggins server-to-client message"),
+    }
+
+
+def _titled(schema: dict[str, Any], title: str) -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": f"Muggins wire protocol version {PROTOCOL_VERSION}",
+        **schema,
+    }
+
+
+__all__ = [
+    "CLIENT_MESSAGE",
+    "GAME_MOVES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGE",
+    "AcceptCount",
+    "AnswerRestart",
+    "CallMuggins",
+    "Chat",
+    "ChatLine",
+    "Claim",
+    "ClientMessage",
+    "CountPoints",
+    "CreateRoom",
+    "DiscardCards",
+    "Error",
+    "ErrorCode",
+    "EventMessage",
+    "GameMove",
+    "GameOver",
+    "Hello",
+    "JoinRoom",
+    "Leave",
+    "Left",
+    "ListRooms",
+    "Notice",
+    "Ping",
+    "PlayCard",
+    "Pong",
+    "ProposeRestart",
+    "Rematch",
+    "ResignGame",
+    "Room",
+    "RoomOptions",
+    "RoomSummary",
+    "Rooms",
+    "SeatBot",
+    "SeatInfo",
+    "ServerMessage",
+    "Spectate",
+    "State",
+    "Welcome",
+    "encode",
+    "from_action",
+    "json_schemas",
+    "parse_client",
+    "parse_server",
+    "to_action",
+]

@@ -1,0 +1,208 @@
+"""Messages the server sends to a client.
+
+Game state reaches a client only in ``state`` (the engine's view for that connection's seat, or
+a spectator's) and ``event`` (one public engine event). Nothing else carries cards.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from shared.actions import Event, Outcome, Seat
+from shared.protocol.client import MessageId, RoomOptions
+from shared.view import SeatView
+
+
+class ServerModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: MessageId = None
+
+
+class Welcome(ServerModel):
+    """The answer to ``hello``. Keep ``token``: it is the only way back to your seat."""
+
+    type: Literal["welcome"] = "welcome"
+    player: str = Field(description="your player id, public")
+    name: str = Field(description="your name as others see it, after sanitising")
+    token: str = Field(description="secret; send it in a later hello to resume")
+    protocol: int
+    server: str = Field(description="server software version")
+    levels: tuple[str, ...] = Field(description="computer levels, weakest first")
+    resumed: bool = Field(description="whether the token put you back where you were")
+    room: str | None = Field(default=None, description="the room you are back in, if any")
+
+
+class SeatInfo(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: Seat
+    name: str | None = Field(description="None while the seat is empty")
+    player: str | None = Field(default=None, description="the player id of a person")
+    kind: Literal["empty", "human", "bot"]
+    level: str | None = Field(default=None, description="the computer's level")
+    connected: bool
+    claimable_in: float | None = Field(
+        default=None,
+        description="a disconnected person: seconds until the opponent may claim (0: now)",
+    )
+
+
+class Room(ServerModel):
+    """A room's public facts. Sent on entering a room and whenever they change."""
+
+    type: Literal["room"] = "room"
+    code: str
+    options: RoomOptions
+    seats: tuple[SeatInfo, SeatInfo]
+    spectators: int
+    you: Seat | None = Field(description="your seat; None when spectating")
+    status: Literal["waiting", "playing", "over"] = Field(
+        description="waiting for a second seat, in a match, or the match is over"
+    )
+    match_number: int = Field(description="1, then one more after each restart or rematch")
+    restart_proposed_by: Seat | None = None
+    rematch_wanted: tuple[bool, bool] = (False, False)
+
+
+class RoomSummary(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: str
+    names: tuple[str | None, str | None]
+    options: RoomOptions
+    status: Literal["waiting", "playing", "over"]
+    open_seat: bool
+    spectators: int
+
+
+class Rooms(ServerModel):
+    """The answer to ``list_rooms``: public rooms, with an open seat first."""
+
+    type: Literal["rooms"] = "rooms"
+    rooms: tuple[RoomSummary, ...]
+
+
+class State(ServerModel):
+    """The whole game as this connection may see it, after action number ``seq`` of the room."""
+
+    type: Literal["state"] = "state"
+    seq: int = Field(description="rises with every accepted action, restart and rematch")
+    view: SeatView
+
+
+class EventMessage(ServerModel):
+    """Something that just happened, with the sentence to show for it."""
+
+    type: Literal["event"] = "event"
+    seq: int = Field(description="the seq of the state this event leads to")
+    event: Event
+    text: str
+
+
+class GameOver(ServerModel):
+    """A game of the match ended (after its ``game_over`` event and its state)."""
+
+    type: Literal["game_over"] = "game_over"
+    seq: int
+    outcome: Outcome
+    winner: str = Field(description="the winner's name")
+    match_points: tuple[int, int]
+    match_over: bool
+    text: str
+
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "binary_frame",
+    "unsupported_protocol",
+    "hello_first",
+    "already_welcomed",
+    "bad_token",
+    "no_room",
+    "not_in_room",
+    "not_seated",
+    "room_full",
+    "already_in_room",
+    "spectators_off",
+    "server_full",
+    "illegal",
+    "not_your_turn",
+    "no_seat_free",
+    "unknown_level",
+    "nothing_pending",
+    "not_over",
+    "too_early",
+    "rate_limited",
+    "storage",
+    "internal",
+]
+
+
+class Error(ServerModel):
+    """A refusal. Nothing changed. ``code`` is stable; ``message`` is a sentence for a person."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class ChatLine(ServerModel):
+    type: Literal["chat"] = "chat"
+    sender: str = Field(description="the sender's name")
+    seat: Seat | None = Field(description="the sender's seat; None for a spectator")
+    text: str
+
+
+class Notice(ServerModel):
+    """A sentence about the room for the people in it (a disconnect, a return, a proposal)."""
+
+    type: Literal["notice"] = "notice"
+    code: Literal[
+        "joined",
+        "left",
+        "disconnected",
+        "returned",
+        "claimable",
+        "claimed",
+        "bot_seated",
+        "restart_proposed",
+        "restart_declined",
+        "restarted",
+        "rematch_wanted",
+        "timeout",
+        "replaced",
+        "shutdown",
+    ]
+    text: str
+
+
+class Left(ServerModel):
+    """The answer to ``leave``: you are in no room now."""
+
+    type: Literal["left"] = "left"
+    code: str
+
+
+class Pong(ServerModel):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Room
+    | Rooms
+    | State
+    | EventMessage
+    | GameOver
+    | Error
+    | ChatLine
+    | Notice
+    | Left
+    | Pong,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)
