@@ -1,0 +1,235 @@
+"""What the client knows of its table, built only from server messages.
+
+A :class:`Session` takes every message the server sends, keeps the latest room and view, turns
+events into the log and the spoken announcements, checks each revealed deal against its
+commitment, and says which messages to send back on its own (joining the room the player asked
+for, seating the computer). The full-screen app and the plain line mode both draw from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from shared.actions import CardPlayed, CountReset, Go, Scored
+from shared.fairness import verify_deal
+from shared.protocol import (
+    ChatLine,
+    ClientMessage,
+    CreateRoom,
+    Error,
+    EventMessage,
+    GameOver,
+    JoinRoom,
+    Left,
+    Notice,
+    Room,
+    RoomOptions,
+    Rooms,
+    SeatBot,
+    ServerMessage,
+    Spectate,
+    State,
+    Welcome,
+)
+from shared.view import DealReveal, SeatView
+
+GoalKind = Literal["computer", "join", "spectate", "lobby"]
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Where the player wants to be once connected."""
+
+    kind: GoalKind = "lobby"
+    code: str = ""
+    level: str | None = None
+    options: RoomOptions = field(default_factory=lambda: RoomOptions(private=True))
+
+
+@dataclass
+class Fairness:
+    """The result of checking one revealed deal."""
+
+    deal_number: int
+    ok: bool
+    hand_checked: bool
+
+    def sentence(self) -> str:
+        if not self.ok:
+            return (
+                f"WARNING: deal {self.deal_number} does NOT match the server's commitment. "
+                "The cards were not dealt from the deck it promised!"
+            )
+        what = " and your six cards" if self.hand_checked else ""
+        return f"✓ deal {self.deal_number}: the deck{what} match the commitment"
+
+
+@dataclass
+class Session:
+    """The client's picture of its room and game, from server messages alone."""
+
+    name: str
+    goal: Goal = field(default_factory=Goal)
+    token: str | None = None
+    player: str = ""
+    levels: tuple[str, ...] = ()
+    room: Room | None = None
+    rooms: Rooms | None = None
+    view: SeatView | None = None
+    seq: int = -1
+    log: list[str] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    chat: list[str] = field(default_factory=list)
+    errors: list[Error] = field(default_factory=list)
+    game_over: GameOver | None = None
+    fairness: list[Fairness] = field(default_factory=list)
+    dealt: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Our six dealt cards by deal commitment, to check against the reveal."""
+    checked: set[str] = field(default_factory=set)
+    """Commitments of the deals already verified."""
+    goal_sent: bool = False
+    left: bool = False
+
+    @property
+    def seat(self) -> int | None:
+        return self.room.you if self.room else None
+
+    @property
+    def names(self) -> tuple[str, str]:
+        if self.room is None:
+            return (self.name, "Opponent")
+        first, second = (s.name or "(empty seat)" for s in self.room.seats)
+        return (first, second)
+
+    def opponent_status(self) -> str:
+        """The opponent's connection, in words."""
+        if self.room is None or self.room.you is None:
+            return ""
+        other = self.room.seats[1 - self.room.you]
+        if other.kind == "empty":
+            return "waiting for an opponent"
+        if other.kind == "bot":
+            return f"{other.name} (computer, {other.level})"
+        if other.connected:
+            return f"{other.name} connected"
+        status = f"{other.name} DISCONNECTED"
+        if other.claimable_in is not None:
+            status += (
+                " (you may claim the game: press W, or seat the computer: B)"
+                if other.claimable_in <= 0
+                else f" (claimable in {other.claimable_in:.0f}s)"
+            )
+        return status
+
+    def receive(self, message: ServerMessage) -> list[ClientMessage]:
+        """Take in one server message; return what to send back on the player's behalf."""
+        if isinstance(message, Welcome):
+            return self._welcome(message)
+        if isinstance(message, Room):
+            return self._room(message)
+        if isinstance(message, State):
+            if message.seq >= self.seq or self.view is None:
+                self.seq = message.seq
+                self._state(message.view)
+        elif isinstance(message, EventMessage):
+            self._event(message)
+        elif isinstance(message, GameOver):
+            self.game_over = message
+            self.log.append(message.text)
+        elif isinstance(message, Rooms):
+            self.rooms = message
+        elif isinstance(message, ChatLine):
+            self.chat.append(f"{message.sender}: {message.text}")
+            self.log.append(f"💬 {message.sender}: {message.text}")
+        elif isinstance(message, Notice):
+            self.log.append(message.text)
+        elif isinstance(message, Error):
+            self.errors.append(message)
+        elif isinstance(message, Left):
+            self.room, self.view, self.left = None, None, True
+        return []
+
+    def _welcome(self, message: Welcome) -> list[ClientMessage]:
+        self.token, self.player, self.levels = message.token, message.player, message.levels
+        self.name = message.name
+        if message.resumed and message.room:
+            self.goal_sent = True
+            return []
+        if self.goal_sent and self.room is not None:
+            self.log.append("The server no longer knows this table; it could not be resumed.")
+        self.goal_sent = True
+        goal = self.goal
+        if goal.kind == "computer":
+            return [CreateRoom(options=goal.options)]
+        if goal.kind == "join":
+            return [JoinRoom(code=goal.code)]
+        if goal.kind == "spectate":
+            return [Spectate(code=goal.code)]
+        return []
+
+    def _room(self, message: Room) -> list[ClientMessage]:
+        first = self.room is None or self.room.code != message.code
+        self.room = message
+        self.left = False
+        if first:
+            self.log.append(f"Room {message.code}")
+        you = message.you
+        if (
+            self.goal.kind == "computer"
+            and you is not None
+            and message.seats[1 - you].kind == "empty"
+            and message.status == "waiting"
+        ):
+            level = self.goal.level or (self.levels[-1] if self.levels else None)
+            return [SeatBot(level=level)]
+        return []
+
+    def _state(self, view: SeatView) -> None:
+        if view.phase != "game_over" and view.phase != "match_over":
+            self.game_over = None
+        if view.seat is not None and view.phase == "discard" and len(view.hand) == 6:
+            self.dealt.setdefault(view.commitment, tuple(str(c) for c in view.hand))
+        if view.last_deal is not None:
+            self._check(view.last_deal.reveal, view.seat)
+        previous = self.view
+        new_deal = previous is None or previous.deal_number != view.deal_number
+        if new_deal and view.phase == "discard":
+            self.announcements.clear()
+        self.view = view
+
+    def _event(self, message: EventMessage) -> None:
+        event = message.event
+        self.log.append(message.text)
+        names = self.names
+        if isinstance(event, CardPlayed):
+            self.announcements.append(f"{names[event.seat]}: {event.spoken}")
+        elif isinstance(event, Go):
+            self.announcements.append(f"{names[event.seat]}: go")
+        elif isinstance(event, Scored) and event.reason in ("go", "last_card", "heels"):
+            self.announcements.append(message.text)
+        elif isinstance(event, CountReset):
+            self.announcements.append("the count starts again")
+
+    def _check(self, reveal: DealReveal, seat: int | None) -> None:
+        """Verify a revealed deal once, with our own six cards when we saw them dealt."""
+        if reveal.commitment in self.checked:
+            return
+        self.checked.add(reveal.commitment)
+        hand = self.dealt.get(reveal.commitment) if seat is not None else None
+        ok = verify_deal(
+            reveal.commitment,
+            reveal.deck,
+            reveal.salt,
+            hand=hand,
+            dealer=reveal.dealer if hand else None,
+            seat=seat if hand else None,
+        )
+        result = Fairness(reveal.deal_number, ok, hand is not None)
+        self.fairness.append(result)
+        self.log.append(result.sentence())
+
+    @property
+    def fair(self) -> Fairness | None:
+        """The latest deal check."""
+        return self.fairness[-1] if self.fairness else None

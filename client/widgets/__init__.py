@@ -1,0 +1,1 @@
+"""The table's widgets. Each is driven by attributes the app sets from the latest view."""

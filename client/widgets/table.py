@@ -1,0 +1,106 @@
+"""The play area: the opponent's hand face down, the crib, the starter, the pile and the count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from client.cards import backs, card_label, face_lines, faces, row, slot_lines
+from shared.view import SeatView
+
+
+@dataclass(frozen=True)
+class PlayState:
+    """What the play area shows, taken from the view plus the announcements heard so far."""
+
+    view: SeatView | None = None
+    names: tuple[str, str] = ("South", "North")
+    announcements: tuple[str, ...] = field(default=())
+
+
+def _block(title: Text | str, lines: list[Text]) -> Text:
+    head = title if isinstance(title, Text) else Text(title, style="bold")
+    return Text("\n").join([head, *lines])
+
+
+class PlayArea(Widget):
+    """Opponent's cards, crib, starter, then the pile since the count last restarted."""
+
+    DEFAULT_CSS = """
+    PlayArea { height: auto; min-height: 12; }
+    """
+
+    table: reactive[PlayState] = reactive(PlayState, layout=True)
+
+    def render(self) -> RenderableType:
+        view = self.table.view
+        if view is None:
+            return Text("Waiting for the deal…", style="dim italic")
+        names = self.table.names
+        me = view.seat if view.seat is not None else 0
+        them = 1 - me
+        top = Table.grid(padding=(0, 3))
+        top.add_row(
+            self._opponent(view, names[them], them),
+            self._crib(view, names),
+            self._starter(view),
+        )
+        return Group(top, Text(""), self._pile(view, names), self._announcements())
+
+    def _opponent(self, view: SeatView, name: str, seat: int) -> Text:
+        count = view.hand_counts[seat]
+        title = Text(f"{name}'s hand", style="bold")
+        title.append(f"  {count} card{'s' if count != 1 else ''}", style="dim")
+        if view.seat is None and view.hand_counts[seat]:
+            title.append("  (spectating)", style="dim")
+        return _block(title, backs(count) if count else slot_lines())
+
+    def _crib(self, view: SeatView, names: tuple[str, str]) -> Text:
+        owner = "your" if view.dealer == view.seat else f"{names[view.dealer]}'s"
+        title = Text(f"Crib ({owner})", style="bold")
+        if view.crib is not None:
+            return _block(title, faces(view.crib))
+        if view.discards:
+            title.append("  you gave ", style="dim")
+            for card in view.discards:
+                title.append_text(card_label(card))
+                title.append(" ")
+        return _block(title, backs(view.crib_count) if view.crib_count else slot_lines())
+
+    def _starter(self, view: SeatView) -> Text:
+        title = Text("Starter", style="bold")
+        return _block(title, face_lines(view.starter) if view.starter else slot_lines("?"))
+
+    def _pile(self, view: SeatView, names: tuple[str, str]) -> Text:
+        title = Text("The play", style="bold")
+        if view.phase == "play" or view.pile:
+            title.append("   count ", style="dim")
+            title.append(f"{view.count:>2}", style="bold reverse")
+        if not view.pile:
+            return _block(title, slot_lines())
+        lines = row([face_lines(p.card) for p in view.pile])
+        who = Text()
+        for i, played in enumerate(view.pile):
+            if i:
+                who.append(" ")
+            label = "you" if played.seat == view.seat else names[played.seat][:5]
+            who.append(label.center(5), style="dim")
+        earlier = len(view.played) - len(view.pile)
+        if earlier:
+            who.append(f"   ({earlier} played before the count restarted)", style="dim")
+        return _block(title, [*lines, who])
+
+    def _announcements(self) -> Text:
+        said = self.table.announcements[-3:]
+        text = Text()
+        for i, line in enumerate(said):
+            if i:
+                text.append("\n")
+            latest = i == len(said) - 1
+            text.append(f"“{line}”" if latest else line, style="bold" if latest else "dim")
+        return text
