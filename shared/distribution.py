@@ -154,24 +154,25 @@ def suit_ways(hand_ranks: Sequence[int], starter_rank: int) -> dict[Bonus, int]:
     }
 
 
-def patterns() -> Iterator[tuple[tuple[int, ...], int]]:
-    """Every (hand rank multiset, starter rank) that real cards can make."""
-    for hand in combinations_with_replacement(RANKS, 4):
-        for starter in RANKS:
+def patterns(ranks: Sequence[int] = RANKS) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every (hand rank multiset, starter rank) that real cards of these ranks can make."""
+    for hand in combinations_with_replacement(ranks, 4):
+        for starter in ranks:
             if hand.count(starter) < SUIT_COUNT:
                 yield hand, starter
 
 
-def distribution(*, crib: bool = False) -> Distribution:
+def distribution(*, crib: bool = False, ranks: Sequence[int] = RANKS) -> Distribution:
     """The exact score distribution over all 12,994,800 hands and starters.
 
     With ``crib=True`` the four-card flush does not count (a crib needs the starter's suit too).
+    ``ranks`` limits the deck to those ranks (all four suits of each), for cross-checks.
     """
     counts = [0] * 30
     bonus_points = dict(BONUS_POINTS)
     if crib:
         bonus_points["flush4"] = 0
-    for hand, starter in patterns():
+    for hand, starter in patterns(ranks):
         base = rank_points(tuple(sorted((*hand, starter))))
         for bonus, ways in suit_ways(hand, starter).items():
             if ways:
