@@ -63,11 +63,20 @@ class EasyStrategy:
         return view.legal[0]
 
 
-LEVELS: dict[str, Callable[[int], Strategy]] = {
-    "random": RandomStrategy,
-    "easy": EasyStrategy,
-}
-"""Levels by name, weakest first. Stronger levels register themselves here."""
+def _levels() -> dict[str, Callable[[int], Strategy]]:
+    from shared.bots.expert import ExpertStrategy
+    from shared.bots.standard import StandardStrategy
+
+    return {
+        "random": RandomStrategy,
+        "easy": EasyStrategy,
+        "standard": StandardStrategy,
+        "expert": ExpertStrategy,
+    }
+
+
+LEVELS: dict[str, Callable[[int], Strategy]] = _levels()
+"""Levels by name, weakest first: the last is the strongest."""
 
 
 def make_strategy(level: str, *, seed: int = 0) -> Strategy:
