@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("shared.commands.score", "shared.commands.schema")
+COMMAND_MODULES = ("shared.commands.score", "shared.commands.schema", "shared.commands.play")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,441 @@
+"""The full-screen table: ``muggins play``'s Textual app.
+
+Attributes down, messages up: the connection posts :class:`ServerMessageReceived`, the app
+feeds it to its :class:`Session` and then sets each widget's attribute from the session; the
+widgets post what the player chose, and the app sends it to the server. Widgets never touch
+the network.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import ClassVar, cast
+
+from pydantic import BaseModel
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import ContentSwitcher, Footer, Header, Input, RichLog, Static
+
+from client.connection import Connection, LinkStatus
+from client.link import Link
+from client.lobby import LobbyScreen, describe_options
+from client.messages import LinkChanged, ServerMessageReceived
+from client.prompts import need, show_prompt, turn_prompt, unplayable
+from client.screens import ConfirmScreen, GameOverScreen, HelpScreen
+from client.session import Goal, Session
+from client.widgets.hand import Hand
+from client.widgets.pegboard import Board, Pegboard
+from client.widgets.show import ShowPanel, ShowState
+from client.widgets.table import PlayArea, PlayState
+from shared.protocol import (
+    AcceptCount,
+    AnswerRestart,
+    CallMuggins,
+    Chat,
+    Claim,
+    CountPoints,
+    DiscardCards,
+    Error,
+    GameOver,
+    PlayCard,
+    ProposeRestart,
+    Rematch,
+    ResignGame,
+    Room,
+    Rooms,
+    SeatBot,
+    ServerMessage,
+)
+from shared.view import SeatView
+
+Advice = Callable[[SeatView], object]
+
+
+class MugginsApp(App[None]):
+    """A seat (or a spectator's chair) at one table on a Muggins server."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Muggins"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"pick({n - 1})", "Choose", show=False) for n in range(1, 7)),
+        Binding("enter", "submit", "Lay away / play"),
+        Binding("m", "muggins", "Muggins!", show=False),
+        Binding("a", "accept", "Accept", show=False),
+        Binding("h", "hint", "Hint", show=False),
+        Binding("c", "chat", "Chat"),
+        Binding("escape", "table", "Back to the table", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("r", "resign", "Resign"),
+        Binding("n", "restart", "Restart"),
+        Binding("q", "quit_game", "Quit"),
+        Binding("w", "claim('win')", "Claim", show=False),
+        Binding("b", "claim('bot')", "Seat computer", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        name: str,
+        goal: Goal | None = None,
+        link: Link | None = None,
+        hint: bool = True,
+        embedded: bool = False,
+    ) -> None:
+        super().__init__()
+        self.url = url
+        self.session = Session(name=name, goal=goal or Goal())
+        self.link: Link = link or Connection(
+            url, name=name, on_message=self.post_server_message, on_status=self.post_link_status
+        )
+        self.link_status = LinkStatus("connecting")
+        self.logged = 0
+        self.seen_commitments: set[str] = set()
+        self.reviewed: set[str] = set()
+        self.game_over_shown: set[tuple[int, int]] = set()
+        self.restart_asked: int | None = None
+        self.error = ""
+        self.coach = _coach() if hint else None
+        self.embedded = embedded
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="♣")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Pegboard(id="board")
+                with ContentSwitcher(initial="play", id="middle"):
+                    yield PlayArea(id="play")
+                    with VerticalScroll(id="show"):
+                        yield ShowPanel(id="show-panel")
+                    yield Static(id="waiting")
+                yield Hand(id="hand")
+            with Vertical(id="right"):
+                yield Static(id="match")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+                yield Input(placeholder="C to chat, Enter to send", id="chat", max_length=300)
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#board").border_title = "Pegboard"
+        self.query_one("#middle").border_title = "Table"
+        self.query_one("#hand").border_title = "Your hand"
+        self.query_one("#log").border_title = "Log"
+        self.query_one(Hand).focus()
+        if self.session.goal.kind == "lobby":
+            self.push_screen(LobbyScreen(url=self.url, name=self.session.name))
+        self.refresh_table()
+        self.connect()
+
+    @work(exclusive=True, group="link")
+    async def connect(self) -> None:
+        await self.link.run()
+
+    @work(group="send")
+    async def send(self, message: BaseModel) -> None:
+        if not await self.link.send(message):
+            self.error = "Not connected: that was not sent. Try again once reconnected."
+            self.refresh_status()
+
+    async def on_unmount(self) -> None:
+        await self.link.close()
+
+    def post_server_message(self, message: ServerMessage) -> None:
+        self.post_message(ServerMessageReceived(message))
+
+    def post_link_status(self, status: LinkStatus) -> None:
+        self.post_message(LinkChanged(status))
+
+    # --- messages up -----------------------------------------------------------------------------
+
+    def on_server_message_received(self, event: ServerMessageReceived) -> None:
+        message = event.message
+        for reply in self.session.receive(message):
+            self.send(reply)
+        if isinstance(message, Error):
+            self.error = message.message
+            self.bell()
+        elif not isinstance(message, Rooms):
+            self.error = ""
+        if isinstance(message, Rooms) and isinstance(self.screen, LobbyScreen):
+            self.screen.show_rooms(message)
+        if isinstance(message, Error) and isinstance(self.screen, LobbyScreen):
+            self.screen.show_status(message.message)
+        if isinstance(message, Room):
+            if isinstance(self.screen, LobbyScreen):
+                self.pop_screen()
+            self.ask_restart(message)
+        self.refresh_table()
+        if isinstance(message, GameOver):
+            self.show_game_over(message)
+
+    def on_link_changed(self, event: LinkChanged) -> None:
+        self.link_status = event.status
+        self.refresh_status()
+
+    def on_lobby_screen_chosen(self, event: LobbyScreen.Chosen) -> None:
+        self.send(event.request)
+
+    def on_hand_submitted(self, event: Hand.Submitted) -> None:
+        self.reviewed |= self._reviewable()
+        if len(event.cards) == 2:
+            self.send(DiscardCards(cards=event.cards))
+        else:
+            self.send(PlayCard(card=event.cards[0]))
+        self.refresh_table()
+
+    def on_hand_refused(self, event: Hand.Refused) -> None:
+        self.error = event.reason
+        self.refresh_status()
+
+    def on_show_panel_counted(self, event: ShowPanel.Counted) -> None:
+        self.send(CountPoints(points=event.points))
+        self.query_one(Hand).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "chat" and event.value.strip():
+            self.send(Chat(text=event.value.strip()))
+            event.input.value = ""
+
+    # --- actions (keys) --------------------------------------------------------------------------
+
+    def action_pick(self, index: int) -> None:
+        self.query_one(Hand).toggle(index)
+
+    def action_submit(self) -> None:
+        hand = self.query_one(Hand)
+        if self._reviewable() and len(hand.selected) != hand.need:
+            self.reviewed |= self._reviewable()
+            self.refresh_table()
+            return
+        hand.submit()
+
+    def action_muggins(self) -> None:
+        if show_prompt(self.session.view) == "answer":
+            self.send(CallMuggins())
+
+    def action_accept(self) -> None:
+        if show_prompt(self.session.view) == "answer":
+            self.send(AcceptCount())
+
+    def action_hint(self) -> None:
+        view = self.session.view
+        if self.coach is None:
+            self.notify("No coach is available in this version.", severity="warning")
+        elif view is None or not view.legal:
+            self.notify("Nothing to advise: it is not your move.")
+        else:
+            self.notify(str(self.coach(view)), title="Coach", timeout=12)
+
+    def action_chat(self) -> None:
+        self.query_one("#chat", Input).focus()
+
+    def action_table(self) -> None:
+        self.query_one(Hand).focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_resign(self) -> None:
+        if self.session.seat is None:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.send(ResignGame())
+
+        self.push_screen(ConfirmScreen("Resign this game?"), answer)
+
+    def action_restart(self) -> None:
+        if self.session.seat is None:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.send(ProposeRestart())
+
+        self.push_screen(ConfirmScreen("Start the match again with a new deal?"), answer)
+
+    def action_quit_game(self) -> None:
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        question = (
+            "Quit? The game is saved: run muggins play again to carry on."
+            if self.embedded
+            else "Quit? Your seat is kept for a while: run the same command to come back."
+        )
+        self.push_screen(ConfirmScreen(question), answer)
+
+    def action_claim(self, take: str) -> None:
+        room = self.session.room
+        if room is None or room.you is None:
+            return
+        other = room.seats[1 - room.you]
+        if other.kind == "human" and not other.connected:
+            self.send(Claim(take="bot" if take == "bot" else "win"))
+        elif other.kind == "empty" and take == "bot":
+            self.send(SeatBot())
+
+    def ask_restart(self, room: Room) -> None:
+        proposer = room.restart_proposed_by
+        if proposer is None or proposer == room.you or self.restart_asked == room.match_number:
+            return
+        self.restart_asked = room.match_number
+
+        def answer(yes: bool | None) -> None:
+            self.send(AnswerRestart(accept=bool(yes)))
+
+        name = self.session.names[proposer]
+        self.push_screen(ConfirmScreen(f"{name} proposes to restart the match. Agree?"), answer)
+
+    def show_game_over(self, message: GameOver) -> None:
+        key = (self.session.room.match_number if self.session.room else 0, message.seq)
+        if key in self.game_over_shown:
+            return
+        self.game_over_shown.add(key)
+
+        def chosen(choice: str | None) -> None:
+            if choice == "rematch":
+                self.send(Rematch())
+            elif choice == "quit":
+                self.exit()
+
+        self.push_screen(GameOverScreen(message, you=self.session.seat), chosen)
+
+    # --- attributes down -------------------------------------------------------------------------
+
+    def _reviewable(self) -> set[str]:
+        """The finished deal whose show the player has not yet dismissed, if any."""
+        view = self.session.view
+        if view is None or view.last_deal is None or not view.last_deal.show:
+            return set()
+        commitment = view.last_deal.reveal.commitment
+        if commitment in self.reviewed or commitment not in self.seen_commitments:
+            return set()
+        return {commitment}
+
+    def refresh_table(self) -> None:
+        session, view = self.session, self.session.view
+        names = session.names
+        you = session.seat if session.seat is not None else 0
+        if view is not None:
+            self.seen_commitments.add(view.commitment)
+            self.query_one(Pegboard).board = Board(
+                target=view.options.target,
+                scores=view.scores,
+                previous=view.previous_scores,
+                names=(
+                    "You" if you == 0 and session.seat is not None else names[0],
+                    "You" if you == 1 and session.seat is not None else names[1],
+                ),
+                you=you,
+                match_points=view.match_points,
+                match_to=view.options.match_to,
+            )
+        self.query_one(PlayArea).table = PlayState(
+            view=view, names=names, announcements=tuple(session.announcements)
+        )
+        hand = self.query_one(Hand)
+        hand.cards = view.hand if view else ()
+        hand.need = need(view)
+        hand.dimmed = unplayable(view)
+        self._refresh_middle()
+        self._refresh_side()
+        self.refresh_status()
+
+    def _refresh_middle(self) -> None:
+        session, view = self.session, self.session.view
+        switcher = self.query_one("#middle", ContentSwitcher)
+        panel = self.query_one(ShowPanel)
+        room = session.room
+        if room is not None and room.status == "waiting" and room.you is not None:
+            switcher.current = "waiting"
+            self.query_one("#waiting", Static).update(self._waiting_text(room))
+        elif view is not None and view.phase == "show":
+            panel.state = ShowState(
+                results=view.show,
+                names=session.names,
+                you=session.seat,
+                title=f"The show of deal {view.deal_number}",
+                prompt=show_prompt(view),
+            )
+            switcher.current = "show"
+        elif self._reviewable() and view is not None and view.last_deal is not None:
+            last = view.last_deal
+            panel.state = ShowState(
+                results=last.show,
+                names=session.names,
+                you=session.seat,
+                title=f"The show of deal {last.deal_number}",
+            )
+            switcher.current = "show"
+        else:
+            switcher.current = "play"
+
+    def _waiting_text(self, room: Room) -> Text:
+        text = Text("Waiting for an opponent in room ", style="bold")
+        text.append(room.code, style="bold reverse")
+        text.append(f"\n\nRules: {describe_options(room.options)}\n\n")
+        text.append("A friend joins with:\n\n")
+        text.append(f"    muggins play {self.url} --join {room.code}\n\n", style="bold green")
+        text.append("Or press B to play the computer instead.", style="dim")
+        return text
+
+    def _refresh_side(self) -> None:
+        session, view = self.session, self.session.view
+        room = session.room
+        info = Text()
+        if room is not None:
+            info.append(f"Room {room.code}", style="bold")
+            info.append(f"  {describe_options(room.options)}\n", style="dim")
+            if room.you is None:
+                info.append("You are watching\n", style="italic")
+        if view is not None:
+            me = session.seat if session.seat is not None else 0
+            info.append(f"Game {view.game_number}, deal {view.deal_number}  ")
+            info.append(f"match {view.match_points[me]}–{view.match_points[1 - me]}\n")
+        self.query_one("#match", Static).update(info)
+        log = self.query_one(RichLog)
+        for line in session.log[self.logged :]:
+            style = "bold red" if line.startswith("WARNING") else ""
+            log.write(Text(line, style=style))
+        self.logged = len(session.log)
+        if room is not None:
+            self.sub_title = f"room {room.code}"
+
+    def refresh_status(self) -> None:
+        session = self.session
+        status = Text()
+        if self.link_status.state != "connected":
+            status.append(f" {self.link_status.sentence()} ", style="bold black on yellow")
+            status.append("  ")
+        if self.error:
+            status.append(self.error, style="bold red")
+        else:
+            status.append(turn_prompt(session.view, session.names), style="bold")
+        opponent = session.opponent_status()
+        if opponent:
+            status.append(f"   · {opponent}", style="red" if "DISCONNECTED" in opponent else "dim")
+        fair = session.fair
+        if fair is not None:
+            mark = f"   ✓ deal {fair.deal_number} fair" if fair.ok else "   ✗ UNFAIR DEAL!"
+            status.append(mark, style="green" if fair.ok else "bold white on red")
+        self.query_one("#status", Static).update(status)
+
+
+def _coach() -> Advice | None:
+    """The coach's advice function, when the coach module is installed."""
+    try:
+        module = importlib.import_module("shared.bots.coach")
+    except ImportError:
+        return None
+    advise = getattr(module, "advise", None)
+    return cast(Advice, advise) if callable(advise) else None

@@ -1,0 +1,138 @@
+"""The lobby of a remote server: create a room, join one by code, list open rooms, or watch."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Select, Static
+
+from shared.actions import GameOptions
+from shared.protocol import (
+    ClientMessage,
+    CreateRoom,
+    JoinRoom,
+    ListRooms,
+    RoomOptions,
+    Rooms,
+    Spectate,
+)
+
+
+def describe_options(options: RoomOptions) -> str:
+    game = options.game
+    parts = [f"to {game.target}"]
+    if game.muggins:
+        parts.append("muggins")
+    if game.match_to > 1:
+        parts.append(f"match to {game.match_to}")
+    if options.turn_timer:
+        parts.append(f"{options.turn_timer}s a move")
+    return ", ".join(parts)
+
+
+class LobbyScreen(Screen[None]):
+    """Choices before a game. Each choice goes up as a :class:`LobbyScreen.Chosen` message."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f5", "refresh", "Refresh rooms"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    class Chosen(Message):
+        def __init__(self, request: ClientMessage) -> None:
+            super().__init__()
+            self.request = request
+
+    def __init__(self, *, url: str, name: str) -> None:
+        super().__init__()
+        self.url = url
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static(
+                Text.assemble(
+                    ("Muggins lobby", "bold"),
+                    f"   {self.url}   playing as ",
+                    (self.player_name, "bold"),
+                )
+            )
+            with Horizontal(classes="lobby-row"):
+                yield Button("Create a room", id="create", variant="primary")
+                yield Select(
+                    [("game to 121", 121), ("game to 61", 61)],
+                    value=121,
+                    allow_blank=False,
+                    id="target",
+                )
+                yield Checkbox("Muggins (count your own)", id="muggins")
+                yield Checkbox("Private (code only)", id="private")
+            with Horizontal(classes="lobby-row"):
+                yield Input(placeholder="room code, e.g. KXPWTR", id="code", max_length=12)
+                yield Button("Join", id="join", variant="success")
+                yield Button("Watch", id="watch")
+            yield Static(Text("Open rooms (Enter on a row joins it, or watches a full one)"))
+            yield DataTable(id="rooms", cursor_type="row")
+            yield Static(id="lobby-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("code", "players", "rules", "status", "watching")
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        self.post_message(self.Chosen(ListRooms()))
+
+    def show_rooms(self, rooms: Rooms) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for room in rooms.rooms:
+            players = " vs ".join(name or "(open seat)" for name in room.names)
+            table.add_row(
+                room.code,
+                players,
+                describe_options(room.options),
+                room.status,
+                str(room.spectators),
+                key=f"{room.code}:{int(room.open_seat)}",
+            )
+        if not rooms.rooms:
+            self.show_status("No open rooms yet: create one.")
+
+    def show_status(self, text: str) -> None:
+        self.query_one("#lobby-status", Static).update(Text(text, style="yellow"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            target = self.query_one("#target", Select).value
+            game = GameOptions(
+                target=121 if target != 61 else 61,
+                muggins=self.query_one("#muggins", Checkbox).value,
+            )
+            private = self.query_one("#private", Checkbox).value
+            options = RoomOptions(game=game, private=private)
+            self.post_message(self.Chosen(CreateRoom(options=options)))
+            return
+        code = self.query_one("#code", Input).value.strip().upper()
+        if len(code) < 4 or not code.isalpha():
+            self.show_status("Type the room code your friend gave you (letters only).")
+            return
+        join = event.button.id == "join"
+        request: ClientMessage = JoinRoom(code=code) if join else Spectate(code=code)
+        self.post_message(self.Chosen(request))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#join", Button).press()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value or ""
+        code, open_seat = key.split(":")
+        request: ClientMessage = JoinRoom(code=code) if open_seat == "1" else Spectate(code=code)
+        self.post_message(self.Chosen(request))

@@ -1,0 +1,256 @@
+"""``muggins play --plain``: the game as lines of text, for scripts, screen readers and slow links.
+
+It prints what happens, one line each, and when it is your move a state line and a prompt.
+It reads commands, one per line::
+
+    discard 1 2     lay away the first and second cards (or: discard 5H JD)
+    play 3          play the third card (or: play 5H)
+    count 8         muggins mode: claim 8 for your hand or crib
+    muggins         take the points your opponent missed;  accept: let the count stand
+    say TEXT        chat;  state: print the table again;  hint: ask the coach
+    resign          give up the game;  restart: start again;  rematch: after the match
+    quit            leave (your seat is kept for a while)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable
+from typing import TextIO
+
+from pydantic import BaseModel
+
+from client.connection import Connection, LinkStatus
+from client.link import Link
+from client.prompts import need, show_prompt, turn_prompt
+from client.session import Goal, Session
+from shared.cards import Card, CardError, parse_card
+from shared.protocol import (
+    AcceptCount,
+    CallMuggins,
+    Chat,
+    CountPoints,
+    DiscardCards,
+    Error,
+    GameOver,
+    PlayCard,
+    ProposeRestart,
+    Rematch,
+    ResignGame,
+    Room,
+    Rooms,
+    ServerMessage,
+    State,
+)
+from shared.view import SeatView
+
+HELP = (__doc__ or "").split("::", 1)[-1].rstrip()
+
+
+def cards_text(cards: tuple[Card, ...], *, numbered: bool = False) -> str:
+    if numbered:
+        return " ".join(f"[{i}] {card}" for i, card in enumerate(cards, start=1))
+    return " ".join(str(card) for card in cards) or "-"
+
+
+class PlainClient:
+    """Prints the session as lines and turns typed commands into messages."""
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        name: str,
+        goal: Goal,
+        out: TextIO = sys.stdout,
+        link: Link | None = None,
+        url_for_friend: str | None = None,
+    ) -> None:
+        self.session = Session(name=name, goal=goal)
+        self.out = out
+        self.url = url_for_friend or url
+        self.link: Link = link or Connection(
+            url, name=name, on_message=self.on_message, on_status=self.on_status
+        )
+        self.last_prompt = -2
+        self.logged = 0
+        self.done = asyncio.Event()
+        self.sent: list[BaseModel] = []
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def on_status(self, status: LinkStatus) -> None:
+        if status.state != "connected" or self.session.token:
+            self.say(f"* {status.sentence()}")
+        if status.state == "failed":
+            self.done.set()
+
+    def on_message(self, message: ServerMessage) -> None:
+        for reply in self.session.receive(message):
+            self.send(reply)
+        if isinstance(message, Error):
+            self.say(f"! {message.message}")
+        elif isinstance(message, Room):
+            self.room_line(message)
+        elif isinstance(message, Rooms):
+            for room in message.rooms:
+                names = " vs ".join(n or "(open)" for n in room.names)
+                self.say(f"room {room.code}: {names} ({room.status})")
+            if not message.rooms:
+                self.say("no open rooms")
+        self.flush_log()
+        if isinstance(message, State):
+            self.prompt(message.seq)
+        if isinstance(message, GameOver) and message.match_over:
+            self.say("> The match is over: type rematch, or quit")
+
+    def flush_log(self) -> None:
+        for line in self.session.log[self.logged :]:
+            self.say(f"  {line}")
+        self.logged = len(self.session.log)
+
+    def room_line(self, room: Room) -> None:
+        seats = [
+            ("you" if s.seat == room.you else s.name or "(empty seat)")
+            + (" [computer]" if s.kind == "bot" else "")
+            + ("" if s.connected or s.kind == "empty" else " [disconnected]")
+            for s in room.seats
+        ]
+        self.say(f"= room {room.code} ({room.status}): {seats[0]} vs {seats[1]}")
+        if room.status == "waiting" and room.you is not None:
+            self.say(f"= a friend joins with: muggins play {self.url} --join {room.code}")
+
+    def table_line(self, view: SeatView) -> str:
+        names = self.session.names
+        you = view.seat if view.seat is not None else 0
+        them = 1 - you
+        parts = [
+            f"game {view.game_number} deal {view.deal_number}",
+            f"score you {view.scores[you]}, {names[them]} {view.scores[them]} "
+            f"(to {view.options.target})",
+        ]
+        if view.starter:
+            parts.append(f"starter {view.starter}")
+        if view.phase == "play":
+            parts.append(f"count {view.count}, pile {cards_text(tuple(p.card for p in view.pile))}")
+        parts.append(f"{names[them]} holds {view.hand_counts[them]}")
+        return "| " + "; ".join(parts)
+
+    def prompt(self, seq: int, *, force: bool = False) -> None:
+        view = self.session.view
+        if view is None or view.seat is None:
+            return
+        if (view.seat not in view.waiting_for or seq == self.last_prompt) and not force:
+            return
+        self.last_prompt = seq
+        self.say(self.table_line(view))
+        if view.phase == "show":
+            for result in view.show:
+                self.say(
+                    f"| {result.kind} of {self.session.names[result.seat]}: "
+                    f"{cards_text(result.cards)} + {result.starter}"
+                )
+        if view.hand:
+            self.say(f"| your hand: {cards_text(view.hand, numbered=True)}")
+        words = {2: "discard N N", 1: "play N"}.get(need(view), "")
+        if show_prompt(view) == "count":
+            words = "count N"
+        elif show_prompt(view) == "answer":
+            words = "muggins or accept"
+        self.say(f"> {turn_prompt(view, self.session.names)}" + (f"  [{words}]" if words else ""))
+
+    def send(self, message: BaseModel) -> None:
+        self.sent.append(message)
+        asyncio.get_running_loop().create_task(self._send(message))
+
+    async def _send(self, message: BaseModel) -> None:
+        if not await self.link.send(message):
+            self.say("! not connected: not sent; try again once reconnected")
+
+    def command(self, line: str) -> None:
+        """Act on one typed line."""
+        words = line.split()
+        if not words:
+            return
+        verb, args = words[0].lower(), words[1:]
+        view = self.session.view
+        handlers: dict[str, Callable[[], BaseModel | None]] = {
+            "discard": lambda: DiscardCards(cards=self.pick(args, view)),
+            "play": lambda: PlayCard(card=self.pick(args, view)[0]) if args else None,
+            "count": lambda: CountPoints(points=int(args[0])) if args else None,
+            "muggins": lambda: CallMuggins(),
+            "accept": lambda: AcceptCount(),
+            "resign": lambda: ResignGame(),
+            "restart": lambda: ProposeRestart(),
+            "rematch": lambda: Rematch(),
+            "say": lambda: Chat(text=line.split(None, 1)[1]) if args else None,
+        }
+        if verb in ("quit", "exit"):
+            self.done.set()
+        elif verb in ("help", "?"):
+            self.say(HELP)
+        elif verb == "state":
+            self.prompt(self.session.seq, force=True)
+        elif verb in handlers:
+            try:
+                message = handlers[verb]()
+            except (CardError, ValueError, IndexError) as error:
+                self.say(f"! {error}")
+                return
+            if message is None:
+                self.say(f"! {verb} needs more: type help")
+            else:
+                self.send(message)
+        else:
+            self.say(f"! unknown command {verb!r}: type help")
+
+    @staticmethod
+    def pick(args: list[str], view: SeatView | None) -> tuple[Card, ...]:
+        """Cards named by their number in the hand (1-6) or by name (5H)."""
+        hand = view.hand if view else ()
+        cards = []
+        for arg in args:
+            if arg.isdigit():
+                index = int(arg)
+                if not 1 <= index <= len(hand):
+                    raise ValueError(f"there is no card {index}: you hold {len(hand)}")
+                cards.append(hand[index - 1])
+            else:
+                cards.append(parse_card(arg))
+        return tuple(cards)
+
+    async def run(self, lines: asyncio.Queue[str | None]) -> int:
+        connection = asyncio.create_task(self.link.run())
+        reader = asyncio.create_task(self._read(lines))
+        await self.done.wait()
+        reader.cancel()
+        await self.link.close()
+        try:
+            await asyncio.wait_for(connection, 5)
+        except TimeoutError:
+            connection.cancel()
+        return 0
+
+    async def _read(self, lines: asyncio.Queue[str | None]) -> None:
+        while True:
+            line = await lines.get()
+            if line is None:
+                self.done.set()
+                return
+            self.command(line)
+
+
+def stdin_lines(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str | None]:
+    """Lines typed on standard input, read by a helper thread (None at the end)."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(queue.put_nowait, line.strip())
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=read, daemon=True, name="stdin").start()
+    return queue

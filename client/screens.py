@@ -1,0 +1,138 @@
+"""Pop-up screens: help, confirmation, game over."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from shared.protocol import GameOver
+
+RULES = """\
+[b]Cribbage for two[/b]  Six cards each. Both lay two away to the dealer's crib, then a starter is
+cut (a jack gives the dealer [b]two for his heels[/b]).
+
+[b]The play[/b]  Pone leads; players take turns laying a card and calling the running count,
+which may not pass 31. Score: fifteen 2, thirty-one 2, a pair 2, three of a kind 6, four 12,
+a run of three or more (in any order) one per card. A player who cannot play says [b]go[/b];
+the other plays on while able, then pegs one for the go (or two for 31). The last card pegs one.
+
+[b]The show[/b]  Pone's hand, the dealer's hand, then the crib, each with the starter: fifteens 2,
+pairs 2, runs, a flush of four in hand (the crib needs five), and [b]his nobs[/b] (the jack of the
+starter's suit) 1.
+
+[b]Winning[/b]  First to 121 (or 61) wins at once, wherever it happens. A loser under 91 is
+skunked, under 61 double skunked (more game points).
+
+[b]Muggins[/b] (a room option)  You count your own hand. Count short and your opponent may
+call [b]Muggins![/b] and take what you missed.
+
+[b]Fair deal[/b]  Before each deal the server commits to the deck (a SHA-256 hash). When the deal
+ends it reveals the deck; this client checks it and shows ✓, or a loud warning.
+"""
+
+KEYS = """\
+[b]Keys[/b]
+  [b]1[/b]-[b]6[/b] or click   choose cards        [b]Enter[/b]  lay away two / play one / go on
+  [b]M[/b]  call Muggins!          [b]A[/b]  accept a count     [b]H[/b]  hint from the coach
+  [b]C[/b]  chat  ([b]Esc[/b] back)       [b]?[/b]  this help
+  [b]R[/b]  resign the game        [b]N[/b]  propose a restart   [b]Q[/b]  quit
+  [b]W[/b]  claim the game / [b]B[/b] seat the computer, when the opponent has gone too long
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules in brief, and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q,enter", "dismiss", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(KEYS)
+            yield Static(RULES)
+            yield Static(Text("Esc to close", style="dim"))
+
+    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question. Y or Enter: yes; N or Esc: no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Text(self.question, style="bold"))
+            yield Static(Text("Y / Enter: yes      N / Esc: no", style="dim"))
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+def game_over_text(message: GameOver, *, you: int | None) -> Text:
+    outcome = message.outcome
+    text = Text()
+    won = outcome.winner == you
+    headline = "You win!" if won else f"{message.winner} wins"
+    text.append(headline + "\n", style="bold green" if won else "bold red")
+    loser = 1 - outcome.winner
+    text.append(f"\nGame {outcome.game_number}: ")
+    text.append(f"{outcome.scores[outcome.winner]}–{outcome.scores[loser]}", style="bold")
+    if outcome.reason == "resign":
+        text.append("  (by resignation)")
+    if outcome.double_skunk:
+        text.append("\nDOUBLE SKUNK!", style="bold red")
+    elif outcome.skunk:
+        text.append("\nSKUNK!", style="bold yellow")
+    points = outcome.game_points
+    text.append(f"\n{points} game point{'s' if points != 1 else ''} to {message.winner}")
+    me = you if you is not None else 0
+    text.append(
+        f"\nMatch: {message.match_points[me]}–{message.match_points[1 - me]}"
+        + ("  (match over)" if message.match_over else "")
+    )
+    text.append("\n\n" + message.text, style="dim")
+    return text
+
+
+class GameOverScreen(ModalScreen[str]):
+    """Who won, by how much, and what next: ``"rematch"``, ``"quit"`` or ``"close"``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape,enter", "choose('close')", "Close"),
+    ]
+
+    def __init__(self, message: GameOver, *, you: int | None) -> None:
+        super().__init__()
+        self.message = message
+        self.you = you
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="game-over"):
+            yield Static(game_over_text(self.message, you=self.you))
+            hint = (
+                "R: rematch    Q: quit    Esc: look at the table"
+                if self.message.match_over
+                else "Enter: next game    Q: quit"
+            )
+            yield Static(Text("\n" + hint, style="bold"))
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
