@@ -1,0 +1,1 @@
+"""Cluster mode: several server nodes sharing one Redis (``muggins serve --redis URL``)."""

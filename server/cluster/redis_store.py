@@ -1,0 +1,381 @@
+"""A :class:`~server.store.Store` in Redis: the shared truth of a cluster of server nodes.
+
+Keys (all under a prefix, ``muggins:`` by default):
+
+- ``room:{code}`` hash: options, created, seats, closed, match (the current match number).
+- ``rooms:open`` set: the codes of open rooms (the lobby index every node lists).
+- ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
+- ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
+- ``finished`` sorted set: ``{code}-{n}`` of finished matches by finish time (history).
+- ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer or a computer move fires on one
+  node only.
+- channel ``room:{code}``: a wake-up published after every change, carrying the room's new
+  facts; nodes that hold the room's connections catch up by index, so a lost wake-up only costs
+  latency.
+
+Every write is one Lua script, so it is atomic: an action is appended only if the log is at the
+expected index (two nodes can never fork a game), and the wake-up is published in the same step.
+Any Redis failure becomes :class:`~server.store.StoreError`; nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import RedisError
+
+from server.sqlite_store import seats_from_json, seats_json
+from server.store import (
+    MatchRecord,
+    MatchResult,
+    RoomRecord,
+    RoomSnapshot,
+    SeatRecord,
+    StoreConflict,
+    StoreError,
+)
+from shared.actions import ACTION, Action, GameOptions, Seat
+from shared.protocol import RoomOptions
+
+# KEYS: room, open-set. ARGV: options, created, seats, code.
+CREATE_ROOM = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
+           'closed', '0', 'match', '0')
+redis.call('SADD', KEYS[2], ARGV[4])
+return 1
+"""
+
+# KEYS: room. ARGV: seats, channel, wake-up.
+SAVE_SEATS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'seats', ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
+"""
+
+# KEYS: room, match. ARGV: number, seed, options, names, started, channel, wake-up.
+START_MATCH = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[2], 'seed', ARGV[2], 'options', ARGV[3], 'names', ARGV[4],
+           'started', ARGV[5])
+if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[1]) then
+    redis.call('HSET', KEYS[1], 'match', ARGV[1])
+end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return 1
+"""
+
+# KEYS: match, log. ARGV: index, entry, channel, wake-up.
+# Returns the new log length, or -1 - length when the log is not at the expected index.
+APPEND_ACTION = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1000000000 end
+local length = redis.call('LLEN', KEYS[2])
+if length ~= tonumber(ARGV[1]) then return -1 - length end
+length = redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return length
+"""
+
+# KEYS: match, finished-set. ARGV: finished, result, winner, member, channel, wake-up.
+FINISH_MATCH = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'finished', ARGV[1], 'result', ARGV[2], 'winner', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[4])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+"""
+
+# KEYS: room, open-set. ARGV: code, channel, wake-up.
+CLOSE_ROOM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'closed', '1')
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
+"""
+
+NO_MATCH = -1_000_000_000
+
+
+class RedisStore:
+    """Rooms and action logs in Redis, shared by every node of a cluster."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "muggins:",
+        timeout: float = 2.0,
+    ) -> None:
+        self.url = url
+        self.prefix = prefix
+        # Fail fast while Redis is down (players get an error at once), and retry a command once
+        # so a connection the pool kept from before a Redis restart is replaced transparently.
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 1),
+            health_check_interval=15,
+            decode_responses=True,
+        )
+        self._scripts = {
+            name: self.redis.register_script(text)
+            for name, text in (
+                ("create_room", CREATE_ROOM),
+                ("save_seats", SAVE_SEATS),
+                ("start_match", START_MATCH),
+                ("append_action", APPEND_ACTION),
+                ("finish_match", FINISH_MATCH),
+                ("close_room", CLOSE_ROOM),
+            )
+        }
+
+    # --- keys ----------------------------------------------------------------------------------
+
+    def room_key(self, code: str) -> str:
+        return f"{self.prefix}room:{code}"
+
+    def match_key(self, code: str, number: int) -> str:
+        return f"{self.prefix}match:{code}:{number}"
+
+    def log_key(self, code: str, number: int) -> str:
+        return f"{self.prefix}log:{code}:{number}"
+
+    def channel(self, code: str) -> str:
+        return f"{self.prefix}room:{code}"
+
+    @property
+    def open_key(self) -> str:
+        return f"{self.prefix}rooms:open"
+
+    @property
+    def finished_key(self) -> str:
+        return f"{self.prefix}finished"
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    async def _call(self, what: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        try:
+            return await make()
+        except RedisError as error:
+            raise StoreError(f"Redis ({what}): {error}") from error
+
+    async def _script(self, name: str, keys: list[str], args: list[Any]) -> int:
+        script = self._scripts[name]
+        result = await self._call(name, lambda: script(keys=keys, args=args))
+        return int(result)
+
+    @staticmethod
+    def wake(kind: str, **facts: Any) -> str:
+        return json.dumps({"kind": kind, **facts}, separators=(",", ":"))
+
+    # --- the Store protocol --------------------------------------------------------------------
+
+    async def open(self) -> None:
+        await self._call("ping", self.redis.ping)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def create_room(self, room: RoomRecord) -> None:
+        created = await self._script(
+            "create_room",
+            [self.room_key(room.code), self.open_key],
+            [room.options.model_dump_json(), repr(room.created), seats_json(room.seats), room.code],
+        )
+        if not created:
+            raise StoreConflict(f"room {room.code} exists")
+
+    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None:
+        text = seats_json(seats)
+        saved = await self._script(
+            "save_seats",
+            [self.room_key(code)],
+            [text, self.channel(code), self.wake("seats")],
+        )
+        if not saved:
+            raise StoreError(f"no room {code}")
+
+    async def start_match(self, match: MatchRecord) -> None:
+        started = await self._script(
+            "start_match",
+            [self.room_key(match.room), self.match_key(match.room, match.number)],
+            [
+                match.number,
+                match.seed.hex(),
+                match.options.model_dump_json(),
+                json.dumps(match.names),
+                repr(match.started),
+                self.channel(match.room),
+                self.wake("match", number=match.number),
+            ],
+        )
+        if started < 0:
+            raise StoreError(f"no room {match.room}")
+        if started == 0:
+            raise StoreConflict(f"match {match.id} exists")
+
+    async def append_action(
+        self, code: str, number: int, index: int, seat: Seat, action: Action
+    ) -> None:
+        length = await self._script(
+            "append_action",
+            [self.match_key(code, number), self.log_key(code, number)],
+            [
+                index,
+                encode_entry(seat, action),
+                self.channel(code),
+                self.wake("action", number=number, length=index + 1),
+            ],
+        )
+        if length == NO_MATCH:
+            raise StoreError(f"no match {code}-{number}")
+        if length < 0:
+            raise StoreConflict(f"action {index} of {code}-{number}: the log has {-1 - length}")
+
+    async def finish_match(
+        self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
+    ) -> None:
+        done = await self._script(
+            "finish_match",
+            [self.match_key(code, number), self.finished_key],
+            [
+                repr(finished),
+                result,
+                "" if winner is None else str(winner),
+                f"{code}-{number}",
+                self.channel(code),
+                self.wake("finished", number=number),
+            ],
+        )
+        if not done:
+            raise StoreError(f"no match {code}-{number}")
+
+    async def close_room(self, code: str) -> None:
+        closed = await self._script(
+            "close_room",
+            [self.room_key(code), self.open_key],
+            [code, self.channel(code), self.wake("closed")],
+        )
+        if not closed:
+            raise StoreError(f"no room {code}")
+
+    async def open_rooms(self) -> list[RoomSnapshot]:
+        codes = await self._call("open rooms", lambda: self.redis.smembers(self.open_key))
+        snapshots = []
+        for code in sorted(codes):
+            snapshot = await self.load_room(str(code))
+            if snapshot is not None:
+                snapshots.append(snapshot)
+        return snapshots
+
+    async def finished_matches(self, *, limit: int = 50) -> list[MatchRecord]:
+        members = await self._call(
+            "history", lambda: self.redis.zrevrange(self.finished_key, 0, limit - 1)
+        )
+        matches = []
+        for member in members:
+            code, _, number = str(member).rpartition("-")
+            match = await self._match(code, int(number), with_actions=False)
+            if match is not None:
+                matches.append(match)
+        return matches
+
+    async def load_match(self, code: str, number: int) -> MatchRecord | None:
+        return await self._match(code, number, with_actions=True)
+
+    # --- cluster reads -------------------------------------------------------------------------
+
+    async def load_room(self, code: str) -> RoomSnapshot | None:
+        """One open room with its current match, or None if there is none (or it is closed)."""
+        fields = await self._call("room", lambda: self.redis.hgetall(self.room_key(code)))
+        if not fields or fields.get("closed") == "1":
+            return None
+        room = RoomRecord(
+            code=code,
+            options=RoomOptions.model_validate_json(fields["options"]),
+            created=float(fields["created"]),
+            seats=seats_from_json(fields["seats"]),
+        )
+        number = int(fields.get("match", "0"))
+        match = await self._match(code, number, with_actions=True) if number else None
+        earlier = 0
+        if number > 1:
+            keys = [self.log_key(code, n) for n in range(1, number)]
+            lengths = await self._call("log lengths", lambda: _pipeline_llen(self.redis, keys))
+            earlier = sum(lengths)
+        return RoomSnapshot(room=room, match=match, previous_actions=earlier)
+
+    async def actions_since(
+        self, code: str, number: int, start: int
+    ) -> tuple[tuple[Seat, Action], ...]:
+        """The actions of match ``number`` from index ``start`` on (the catch-up read)."""
+        raw = await self._call(
+            "catch up", lambda: self.redis.lrange(self.log_key(code, number), start, -1)
+        )
+        return tuple(decode_entry(item) for item in raw)
+
+    async def current_match(self, code: str) -> int:
+        """The room's current match number (0: none yet)."""
+        value = await self._call("match", lambda: self.redis.hget(self.room_key(code), "match"))
+        return int(value or 0)
+
+    async def claim(self, name: str, *, ttl: float) -> bool:
+        """True on exactly one node per ``name`` until ``ttl`` seconds pass (``SET NX PX``)."""
+        key = f"{self.prefix}claim:{name}"
+        result = await self._call(
+            "claim", lambda: self.redis.set(key, "1", nx=True, px=max(1, int(ttl * 1000)))
+        )
+        return bool(result)
+
+    async def _match(self, code: str, number: int, *, with_actions: bool) -> MatchRecord | None:
+        fields = await self._call("match", lambda: self.redis.hgetall(self.match_key(code, number)))
+        if not fields:
+            return None
+        actions = await self.actions_since(code, number, 0) if with_actions else ()
+        first, second = json.loads(fields["names"])
+        winner = fields.get("winner", "")
+        finished = fields.get("finished")
+        result = fields.get("result")
+        return MatchRecord(
+            room=code,
+            number=number,
+            seed=bytes.fromhex(fields["seed"]),
+            options=GameOptions.model_validate_json(fields["options"]),
+            names=(first, second),
+            started=float(fields["started"]),
+            actions=actions,
+            finished=float(finished) if finished is not None else None,
+            result=result,
+            winner=int(winner) if winner else None,
+        )
+
+
+async def _pipeline_llen(redis: aioredis.Redis, keys: list[str]) -> list[int]:
+    async with redis.pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.llen(key)
+        return [int(n) for n in await pipe.execute()]
+
+
+def encode_entry(seat: Seat, action: Action) -> str:
+    return json.dumps(
+        {"seat": seat, "action": json.loads(ACTION.dump_json(action))}, separators=(",", ":")
+    )
+
+
+def decode_entry(raw: bytes | str) -> tuple[Seat, Action]:
+    data = json.loads(raw)
+    seat = int(data["seat"])
+    if seat not in (0, 1):
+        raise StoreError(f"bad seat {seat} in the log")
+    action: Action = ACTION.validate_python(data["action"])
+    return seat, action
