@@ -103,7 +103,7 @@ class EventMessage(ServerModel):
 
 
 class GameOver(ServerModel):
-    """A game of the match ended (after its ``game_over`` event and its state)."""
+    """A game of the match ended: sent after its ``game_over`` event, before the new state."""
 
     type: Literal["game_over"] = "game_over"
     seq: int

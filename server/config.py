@@ -1,0 +1,48 @@
+"""Everything ``muggins serve`` can be told, with the defaults a small public server wants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shared.protocol import MAX_MESSAGE_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    """0 picks a free port (the running server reports the one it got)."""
+    db: Path | None = None
+    """SQLite file; None with ``memory`` keeps everything in memory."""
+    memory: bool = False
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins allowed to connect; empty allows any. Non-browser clients send none."""
+    grace: float = 120.0
+    """Seconds a disconnected player keeps the seat before the opponent may claim."""
+    abandon_after: float = 3600.0
+    """Seconds a room with nobody connected lives before it is closed."""
+    sweep_interval: float = 30.0
+    bot_delay: float = 0.6
+    """The computer's thinking pause in seconds, so a person can follow its moves."""
+    max_message: int = MAX_MESSAGE_BYTES
+    rate: float = 20.0
+    """Messages per second a connection may send on average..."""
+    burst: int = 40
+    """...and in one burst. Past it: an error, then a close (1008) if the flood goes on."""
+    flood_close_after: int = 40
+    """Messages refused for rate before the connection is closed."""
+    hello_timeout: float = 15.0
+    idle_timeout: float = 900.0
+    max_connections: int = 50_000
+    max_rooms: int = 25_000
+    send_queue: int = 256
+    """Frames waiting for a slow reader before it is disconnected."""
+    log_json: bool = False
+    extra_levels: tuple[str, ...] = field(default=())
+
+    @property
+    def tls(self) -> bool:
+        return self.certfile is not None

@@ -1,0 +1,345 @@
+"""One WebSocket connection: limits, parsing, and turning client messages into lobby/room calls.
+
+Frames are validated as one discriminated union straight from the JSON text. Outgoing frames go
+through a bounded queue drained by a writer task, so a room never waits on a slow reader; a
+reader too slow to keep up is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from pydantic import ValidationError
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+
+from server.identity import clean_text
+from server.lobby import Lobby, strongest_level
+from server.players import Player, Refusal
+from server.room import Room
+from shared.bots import LEVELS
+from shared.protocol import (
+    GAME_MOVES,
+    PROTOCOL_VERSION,
+    AnswerRestart,
+    Chat,
+    ChatLine,
+    Claim,
+    ClientMessage,
+    CreateRoom,
+    Error,
+    ErrorCode,
+    Hello,
+    JoinRoom,
+    Leave,
+    Left,
+    ListRooms,
+    Ping,
+    Pong,
+    ProposeRestart,
+    Rematch,
+    SeatBot,
+    ServerMessage,
+    Spectate,
+    Welcome,
+    encode,
+    parse_client,
+)
+from shared.protocol.client import MessageId
+
+log = logging.getLogger("muggins.connection")
+VERSION = "0.1.0"
+
+
+def describe_invalid(error: ValidationError) -> tuple[ErrorCode, str]:
+    """A stable code and one sentence for a frame that failed validation."""
+    first = error.errors()[0]
+    if first["type"] == "json_invalid":
+        return "bad_json", "That frame is not valid JSON"
+    if first["type"] in ("model_type", "model_attributes_type") and not first["loc"]:
+        return "bad_message", "A message must be a JSON object with a type"
+    where = ".".join(str(part) for part in first["loc"])
+    if first["type"] == "union_tag_invalid":
+        return "bad_message", f"Unknown message type: {first['input']!r}" if isinstance(
+            first.get("input"), str
+        ) else "Unknown message type"
+    if first["type"] == "union_tag_not_found":
+        return "bad_message", "A message needs a 'type' field"
+    if first["type"] == "extra_forbidden":
+        return "bad_message", f"Unexpected field {where.split('.', 1)[-1]!r}"
+    return "bad_message", f"{where}: {first['msg']}"
+
+
+class Connection:
+    def __init__(self, ws: ServerConnection, lobby: Lobby) -> None:
+        self.ws = ws
+        self.lobby = lobby
+        self.config = lobby.config
+        self.metrics = lobby.metrics
+        self.player: Player | None = None
+        self.watching: Room | None = None
+        self.queue: asyncio.Queue[str] = asyncio.Queue(self.config.send_queue)
+        self.tokens = float(self.config.burst)
+        self.stamp = time.monotonic()
+        self.refused = 0
+        self.closing = False
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def send(self, message: ServerMessage) -> None:
+        if self.closing:
+            return
+        if isinstance(message, Error):
+            self.metrics.errors.labels(message.code).inc()
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            log.warning("disconnecting a reader that fell %d frames behind", self.queue.qsize())
+            self.close(CloseCode.POLICY_VIOLATION, "too slow to read")
+
+    def error(self, code: ErrorCode, message: str, id: MessageId = None) -> None:
+        self.send(Error(code=code, message=message, id=id))
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            await self.ws.send(text)
+
+    # --- the connection's life -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        self.metrics.connections.inc()
+        writer = asyncio.get_running_loop().create_task(self._writer())
+        try:
+            await self._read()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closing = True
+            self.metrics.connections.dec()
+            self._gone()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._drain(), 1.0)
+            writer.cancel()
+
+    async def _drain(self) -> None:
+        while not self.queue.empty():
+            await asyncio.sleep(0.01)
+
+    async def _read(self) -> None:
+        while not self.closing:
+            limit = self.config.idle_timeout if self.player else self.config.hello_timeout
+            try:
+                async with asyncio.timeout(limit):
+                    frame = await self.ws.recv()
+            except TimeoutError:
+                if self.player is None:
+                    self.close(CloseCode.POLICY_VIOLATION, "no hello in time")
+                else:
+                    self.close(CloseCode.GOING_AWAY, "idle")
+                return
+            if not self._allow():
+                continue
+            if isinstance(frame, bytes):
+                self.error("binary_frame", "Send text frames holding JSON; binary is not used")
+                continue
+            try:
+                message = parse_client(frame)
+            except ValidationError as invalid:
+                code, sentence = describe_invalid(invalid)
+                self.error(code, sentence)
+                continue
+            self.metrics.messages.labels(message.type).inc()
+            try:
+                await self._handle(message)
+            except Refusal as refusal:
+                self.error(refusal.code, refusal.message, message.id)
+            except Exception:
+                log.exception("failed to handle %s", message.type)
+                self.error(
+                    "internal", "The server failed on that message; it was not applied", message.id
+                )
+
+    def _allow(self) -> bool:
+        """Token bucket: ``rate`` per second, ``burst`` at once; a long flood is disconnected."""
+        now = time.monotonic()
+        self.tokens = min(self.config.burst, self.tokens + (now - self.stamp) * self.config.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused = 0
+            return True
+        self.refused += 1
+        if self.refused == 1:
+            self.error("rate_limited", "Too many messages: slow down or be disconnected")
+        elif self.refused > self.config.flood_close_after:
+            self.close(CloseCode.POLICY_VIOLATION, "rate limit")
+        return False
+
+    def _gone(self) -> None:
+        if self.watching is not None:
+            self.watching.spectators.discard(self)
+            self.watching.send_room()
+            self.watching = None
+        player = self.player
+        if player is not None and player.peer is self:
+            player.peer = None
+            if player.room is not None:
+                player.room.detach(player)
+
+    # --- messages ------------------------------------------------------------------------------
+
+    def _seat(self) -> tuple[Room, int]:
+        player = self.player
+        room = player.room if player else None
+        seat = room.seat_of(player) if room and player else None
+        if room is None or seat is None:
+            if self.watching is not None:
+                raise Refusal("not_seated", "Spectators cannot play; join a room with a free seat")
+            raise Refusal("not_in_room", "You are not seated in a room; create or join one first")
+        return room, seat
+
+    async def _handle(self, message: ClientMessage) -> None:
+        if isinstance(message, Ping):
+            self.send(Pong(id=message.id))
+            return
+        if isinstance(message, Hello):
+            self._hello(message)
+            return
+        player = self.player
+        if player is None:
+            raise Refusal("hello_first", "Say hello first (your name and protocol version)")
+        if isinstance(message, GAME_MOVES):
+            room, seat = self._seat()
+            await room.act(seat, message, origin=self, id=message.id)
+        elif isinstance(message, CreateRoom):
+            self._not_seated(player)
+            room = await self.lobby.create_room(message.options)
+            self._stop_watching()
+            await room.sit(player, id=message.id)
+        elif isinstance(message, JoinRoom):
+            room = self.lobby.find(message.code)
+            if player.room is not None and player.room is not room:
+                self._not_seated(player)
+            self._stop_watching()
+            await room.sit(player, id=message.id)
+        elif isinstance(message, Spectate):
+            self._spectate(player, message)
+        elif isinstance(message, ListRooms):
+            self.send(self.lobby.listing().model_copy(update={"id": message.id}))
+        elif isinstance(message, SeatBot):
+            level = message.level or strongest_level()
+            if level not in LEVELS:
+                raise Refusal(
+                    "unknown_level", f"No level {level!r}; choose from {', '.join(LEVELS)}"
+                )
+            room, _ = self._seat()
+            await room.seat_bot(level, by=player, id=message.id)
+        elif isinstance(message, ProposeRestart):
+            room, seat = self._seat()
+            await room.propose_restart(seat, origin=self, id=message.id)
+        elif isinstance(message, AnswerRestart):
+            room, seat = self._seat()
+            await room.answer_restart(seat, message.accept, origin=self, id=message.id)
+        elif isinstance(message, Rematch):
+            room, seat = self._seat()
+            await room.ask_rematch(seat, origin=self, id=message.id)
+        elif isinstance(message, Claim):
+            room, seat = self._seat()
+            await room.claim(seat, message.take, origin=self, id=message.id)
+        elif isinstance(message, Chat):
+            self._chat(player, message)
+        elif isinstance(message, Leave):
+            await self._leave(player, message.id)
+
+    def _hello(self, message: Hello) -> None:
+        if self.player is not None:
+            raise Refusal("already_welcomed", "You already said hello on this connection")
+        if message.protocol != PROTOCOL_VERSION:
+            raise Refusal(
+                "unsupported_protocol",
+                f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}",
+            )
+        if message.token:
+            player = self.lobby.resume(message.token)
+            token = message.token
+            resumed = True
+        else:
+            player, token = self.lobby.new_player(message.name)
+            resumed = False
+        old = player.peer
+        if isinstance(old, Connection) and old is not self:
+            old.player = None
+            old.close(4000, "replaced by a newer connection")
+        player.peer = self
+        self.player = player
+        room = player.room
+        self.send(
+            Welcome(
+                id=message.id,
+                player=player.id,
+                name=player.name,
+                token=token,
+                protocol=PROTOCOL_VERSION,
+                server=VERSION,
+                levels=tuple(LEVELS),
+                resumed=resumed,
+                room=room.code if room else None,
+            )
+        )
+        if room is not None:
+            room.attach(player)
+
+    def _not_seated(self, player: Player) -> None:
+        if player.room is not None:
+            raise Refusal(
+                "already_in_room", f"You have a seat in room {player.room.code}; leave it first"
+            )
+
+    def _stop_watching(self) -> None:
+        if self.watching is not None:
+            self.watching.spectators.discard(self)
+            self.watching.send_room()
+            self.watching = None
+
+    def _spectate(self, player: Player, message: Spectate) -> None:
+        room = self.lobby.find(message.code)
+        if not room.options.spectators:
+            raise Refusal("spectators_off", f"Room {room.code} does not allow spectators")
+        if player.room is not None:
+            raise Refusal("already_in_room", "Leave your seat before watching another game")
+        self._stop_watching()
+        self.watching = room
+        room.spectators.add(self)
+        room.welcome_back(self, None, id=message.id)
+        room.send_room()
+
+    def _chat(self, player: Player, message: Chat) -> None:
+        room = player.room or self.watching
+        if room is None:
+            raise Refusal("not_in_room", "Chat goes to a room; join or watch one first")
+        text = clean_text(message.text)
+        if not text:
+            raise Refusal("bad_message", "That chat line is empty")
+        line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
+        for _, peer in room.receivers():
+            peer.send(line.model_copy(update={"id": message.id}) if peer is self else line)
+
+    async def _leave(self, player: Player, id: MessageId) -> None:
+        room = player.room or self.watching
+        if room is None:
+            raise Refusal("not_in_room", "You are not in a room")
+        if self.watching is room:
+            self._stop_watching()
+        else:
+            await room.leave(player)
+        self.send(Left(code=room.code, id=id))

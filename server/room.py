@@ -1,0 +1,515 @@
+"""A room: two seats, spectators, and the match between the seats.
+
+The room is the referee's desk. Every change goes through one lock per room, is written to the
+store, and only then reaches anyone, each receiver getting the engine's view for its own seat.
+It knows nothing of sockets: it sends to :class:`~server.players.Peer` objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from server.players import Peer, Player, Refusal, SeatState
+from server.store import MatchRecord, RoomRecord, Store, StoreError
+from shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from shared.match import Match
+from shared.protocol import (
+    GAME_MOVES,
+    EventMessage,
+    GameMove,
+    Notice,
+    RoomOptions,
+    SeatInfo,
+    State,
+    to_action,
+)
+from shared.protocol import GameOver as GameOverMessage
+from shared.protocol import (
+    Room as RoomMessage,
+)
+from shared.protocol.client import MessageId
+
+log = logging.getLogger("muggins.room")
+RoomStatus = Literal["waiting", "playing", "over"]
+BotFactory = Callable[["Room", int, str], Peer]
+
+
+class Room:
+    def __init__(
+        self,
+        code: str,
+        options: RoomOptions,
+        *,
+        store: Store,
+        grace: float,
+        make_bot: BotFactory,
+        created: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_action: Callable[[float], None] | None = None,
+    ) -> None:
+        self.code = code
+        self.options = options
+        self.store = store
+        self.grace = grace
+        self.make_bot = make_bot
+        self.clock = clock
+        self.on_action = on_action
+        self.created = created if created is not None else time.time()
+        self.seats = (SeatState(0), SeatState(1))
+        self.spectators: set[Peer] = set()
+        self.match: Match | None = None
+        self.match_number = 0
+        self.seq_base = 0
+        self.lock = asyncio.Lock()
+        self.restart_by: int | None = None
+        self.rematch = [False, False]
+        self.last_activity = clock()
+        self.closed = False
+        self._turn_timer: asyncio.TimerHandle | None = None
+
+    # --- facts ---------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return self.seq_base + self.match_number + (len(self.match.log) if self.match else 0)
+
+    @property
+    def status(self) -> RoomStatus:
+        if self.match is None:
+            return "waiting"
+        return "over" if self.match.over else "playing"
+
+    def names(self) -> tuple[str, str]:
+        first, second = (s.name or f"Seat {s.index + 1}" for s in self.seats)
+        return first, second
+
+    def record(self) -> RoomRecord:
+        return RoomRecord(
+            code=self.code,
+            options=self.options,
+            created=self.created,
+            seats=(self.seats[0].record(), self.seats[1].record()),
+        )
+
+    def seat_of(self, player: Player) -> int | None:
+        for seat in self.seats:
+            if seat.kind == "human" and seat.player is player:
+                return seat.index
+        return None
+
+    def claimable_in(self, seat: SeatState) -> float | None:
+        if seat.kind != "human" or seat.gone_since is None:
+            return None
+        return max(0.0, round(seat.gone_since + self.grace - self.clock(), 1))
+
+    def present(self) -> bool:
+        """Whether any person is connected here (seated or watching)."""
+        return bool(self.spectators) or any(
+            s.kind == "human" and s.peer is not None for s in self.seats
+        )
+
+    def room_message(self, you: int | None, *, id: MessageId = None) -> RoomMessage:
+        infos = tuple(
+            SeatInfo(
+                seat=s.index,
+                name=s.name,
+                player=s.player.id if s.kind == "human" and s.player else None,
+                kind=s.kind,
+                level=s.level,
+                connected=s.kind == "bot" or s.peer is not None,
+                claimable_in=self.claimable_in(s),
+            )
+            for s in self.seats
+        )
+        return RoomMessage(
+            id=id,
+            code=self.code,
+            options=self.options,
+            seats=(infos[0], infos[1]),
+            spectators=len(self.spectators),
+            you=you,
+            status=self.status,
+            match_number=self.match_number,
+            restart_proposed_by=self.restart_by,
+            rematch_wanted=(self.rematch[0], self.rematch[1]),
+        )
+
+    def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:
+        if self.match is None:
+            return None
+        return State(id=id, seq=self.seq, view=self.match.view(seat))
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def receivers(self) -> Iterable[tuple[int | None, Peer]]:
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is not None:
+                yield seat.index, peer
+        for peer in list(self.spectators):
+            yield None, peer
+
+    def send_room(self, *, origin: Peer | None = None, id: MessageId = None) -> None:
+        """The room's facts to everyone in it; ``origin``'s copy answers its message ``id``."""
+        for seat, peer in self.receivers():
+            peer.send(self.room_message(seat, id=id if peer is origin else None))
+
+    def notice(self, code: str, text: str, *, skip: Peer | None = None) -> None:
+        message = Notice(code=code, text=text)
+        for _, peer in self.receivers():
+            if peer is not skip:
+                peer.send(message)
+
+    def welcome_back(self, peer: Peer, seat: int | None, *, id: MessageId = None) -> None:
+        """Everything a newcomer or returning player needs: the room, then the state."""
+        peer.send(self.room_message(seat, id=id))
+        state = self.state_for(seat)
+        if state is not None:
+            peer.send(state)
+
+    def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
+        seq, names = self.seq, self.names()
+        texts = [EventMessage(seq=seq, event=e, text=e.describe(names)) for e in events]
+        overs = [
+            GameOverMessage(
+                seq=seq,
+                outcome=e.outcome,
+                winner=names[e.outcome.winner],
+                match_points=e.match_points,
+                match_over=e.match_over,
+                text=e.describe(names),
+            )
+            for e in events
+            if isinstance(e, GameOver)
+        ]
+        assert self.match is not None
+        spectator_state: State | None = None
+        for seat, peer in self.receivers():
+            for message in texts:
+                peer.send(message)
+            for over in overs:
+                peer.send(over)
+            if seat is None:
+                spectator_state = spectator_state or State(seq=seq, view=self.match.view(None))
+                state = spectator_state
+            else:
+                state = State(seq=seq, view=self.match.view(seat))
+            peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
+        self._arm_turn_timer()
+
+    # --- seats ---------------------------------------------------------------------------------
+
+    async def sit(self, player: Player, *, id: MessageId = None) -> int:
+        """Seat ``player`` (back in their own seat, or in an empty one) and start when full."""
+        async with self.lock:
+            index = self.seat_of(player)
+            if index is None:
+                empty = [s for s in self.seats if s.kind == "empty"]
+                if not empty:
+                    raise Refusal("room_full", f"Room {self.code} has no empty seat")
+                seat = empty[0]
+                seat.kind, seat.player = "human", player
+                await self._save_seats()
+                index = seat.index
+                self.notice("joined", f"{player.name} sits down", skip=player.peer)
+            seat = self.seats[index]
+            seat.gone_since = None
+            player.room = self
+            self.last_activity = self.clock()
+            if self.match is None and all(s.kind != "empty" for s in self.seats):
+                await self._start_match(origin=player.peer, id=id)
+            else:
+                self.send_room()
+                if player.peer is not None:
+                    self.welcome_back(player.peer, index, id=id)
+            return index
+
+    async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
+        async with self.lock:
+            if self.seat_of(by) is None:
+                raise Refusal("not_seated", "Only a player seated here can seat the computer")
+            empty = [s for s in self.seats if s.kind == "empty"]
+            if not empty:
+                raise Refusal("no_seat_free", "Both seats are taken")
+            self._put_bot(empty[0], level)
+            await self._save_seats()
+            self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index + 1}")
+            if self.match is None:
+                await self._start_match(origin=by.peer, id=id)
+            else:
+                self.send_room(origin=by.peer, id=id)
+                self.kick_bots()
+
+    def _put_bot(self, seat: SeatState, level: str) -> None:
+        seat.kind, seat.player, seat.level, seat.gone_since = "bot", None, level, None
+        seat.bot = self.make_bot(self, seat.index, level)
+
+    def attach(self, player: Player, *, id: MessageId = None) -> None:
+        """A seated player's connection is back (resume). Atomic: no await."""
+        index = self.seat_of(player)
+        if index is None or player.peer is None:
+            return
+        seat = self.seats[index]
+        was_gone = seat.gone_since is not None
+        seat.gone_since = None
+        self.last_activity = self.clock()
+        self.welcome_back(player.peer, index, id=id)
+        if was_gone:
+            self.notice("returned", f"{player.name} is back", skip=player.peer)
+        self.send_room()
+
+    def detach(self, player: Player) -> None:
+        """A seated player's connection dropped; the seat waits for the grace period."""
+        index = self.seat_of(player)
+        if index is None:
+            return
+        self.seats[index].gone_since = self.clock()
+        self.last_activity = self.clock()
+        if self.status == "playing":
+            self.notice(
+                "disconnected",
+                f"{player.name} lost the connection; you may claim the game in "
+                f"{self.grace:.0f} s if they do not return",
+            )
+        self.send_room()
+
+    async def leave(self, player: Player) -> None:
+        async with self.lock:
+            index = self.seat_of(player)
+            player.room = None
+            if index is None:
+                return
+            seat = self.seats[index]
+            if self.status == "playing":
+                # The seat stays theirs (they may come back by code); the opponent may claim now.
+                seat.gone_since = self.clock() - self.grace
+                self.notice("left", f"{player.name} left the table; you may claim the game")
+            else:
+                seat.kind, seat.player, seat.gone_since = "empty", None, None
+                await self._save_seats()
+                self.notice("left", f"{player.name} left the room")
+            self.rematch = [False, False]
+            self.send_room()
+
+    async def _save_seats(self) -> None:
+        try:
+            await self.store.save_seats(self.code, self.record().seats)
+        except StoreError as error:
+            raise Refusal("storage", "The server could not save the seat; try again") from error
+
+    # --- the match -----------------------------------------------------------------------------
+
+    async def _start_match(self, *, origin: Peer | None, id: MessageId) -> None:
+        seed = secrets.token_bytes(32)
+        number = self.match_number + 1
+        record = MatchRecord(
+            room=self.code,
+            number=number,
+            seed=seed,
+            options=self.options.game,
+            names=self.names(),
+            started=time.time(),
+        )
+        try:
+            await self.store.start_match(record)
+        except StoreError as error:
+            raise Refusal("storage", "The server could not start the match; try again") from error
+        if self.match is not None:
+            self.seq_base += len(self.match.log)
+        self.match, self.match_number = Match(seed=seed, options=self.options.game), number
+        self.restart_by, self.rematch = None, [False, False]
+        self.send_room(origin=origin, id=id)
+        self._broadcast(list(self.match.events), origin=None, id=None)
+
+    def restore(self, match: Match, number: int, previous_actions: int) -> None:
+        """Take a match rebuilt from the store (start-up)."""
+        self.match, self.match_number = match, number
+        self.seq_base = previous_actions
+
+    async def act(
+        self, seat: int, move: GameMove | Action, *, origin: Peer | None, id: MessageId = None
+    ) -> None:
+        """Apply one seat's move: check it, persist it, then tell everyone."""
+        started = time.perf_counter()
+        async with self.lock:
+            match = self.match
+            if match is None:
+                raise Refusal("illegal", "The match has not started: the room needs two players")
+            try:
+                action = to_action(move) if isinstance(move, GAME_MOVES) else move
+            except ValueError as error:
+                raise Refusal("illegal", str(error)) from None
+            if not isinstance(action, Resign) and seat not in match.waiting_for():
+                if match.over:
+                    raise Refusal("illegal", "The match is over; ask for a rematch")
+                raise Refusal("not_your_turn", "It is not your turn")
+            try:
+                events = match.apply(seat, action)
+            except IllegalAction as error:
+                raise Refusal("illegal", str(error)) from None
+            try:
+                await self.store.append_action(
+                    self.code, self.match_number, len(match.log) - 1, seat, action
+                )
+                if match.over:
+                    await self.store.finish_match(
+                        self.code,
+                        self.match_number,
+                        finished=time.time(),
+                        result="won",
+                        winner=match.winner,
+                    )
+            except StoreError as error:
+                log.warning("room %s: store failed: %s", self.code, error)
+                self.match = Match.replay(match.options, match.seed, match.log[:-1])
+                raise Refusal("storage", "The server could not save that move; try again") from None
+            self.last_activity = self.clock()
+            self._broadcast(events, origin=origin, id=id)
+            if match.over:
+                self.send_room()
+        if self.on_action is not None:
+            self.on_action(time.perf_counter() - started)
+
+    async def finish_abandoned(self) -> None:
+        """Record the running match as abandoned (the room is being closed)."""
+        if self.match is not None and not self.match.over:
+            await self.store.finish_match(
+                self.code, self.match_number, finished=time.time(), result="abandoned", winner=None
+            )
+        self.close()
+
+    def close(self) -> None:
+        self.closed = True
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        for seat in self.seats:
+            if seat.bot is not None:
+                close = getattr(seat.bot, "close", None)
+                if close is not None:
+                    close()
+
+    # --- agreements: restart, rematch, claim ---------------------------------------------------
+
+    def _other(self, seat: int) -> SeatState:
+        return self.seats[1 - seat]
+
+    async def propose_restart(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+        async with self.lock:
+            if self.match is None:
+                raise Refusal("illegal", "There is no match to restart yet")
+            other = self._other(seat)
+            if other.kind == "bot" or self.restart_by == 1 - seat:
+                await self._restart(origin=origin, id=id)
+                return
+            self.restart_by = seat
+            self.notice(
+                "restart_proposed",
+                f"{self.seats[seat].name} proposes to restart the match; "
+                f"{other.name or 'the other player'} must accept",
+            )
+            self.send_room(origin=origin, id=id)
+
+    async def answer_restart(
+        self, seat: int, accept: bool, *, origin: Peer | None, id: MessageId
+    ) -> None:
+        async with self.lock:
+            if self.restart_by is None or self.restart_by == seat:
+                raise Refusal("nothing_pending", "No restart is waiting for your answer")
+            if accept:
+                await self._restart(origin=origin, id=id)
+                return
+            self.restart_by = None
+            self.notice("restart_declined", f"{self.seats[seat].name} declines the restart")
+            self.send_room(origin=origin, id=id)
+
+    async def _restart(self, *, origin: Peer | None, id: MessageId) -> None:
+        assert self.match is not None
+        if not self.match.over:
+            try:
+                await self.store.finish_match(
+                    self.code,
+                    self.match_number,
+                    finished=time.time(),
+                    result="restarted",
+                    winner=None,
+                )
+            except StoreError as error:
+                raise Refusal("storage", "The server could not restart; try again") from error
+        self.notice("restarted", "The match starts again with a new deal")
+        await self._start_match(origin=origin, id=id)
+
+    async def ask_rematch(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+        async with self.lock:
+            if self.match is None or not self.match.over:
+                raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
+            self.rematch[seat] = True
+            if self._other(seat).kind == "bot" or all(self.rematch):
+                self.notice("restarted", "Rematch: a new match begins")
+                await self._start_match(origin=origin, id=id)
+                return
+            self.notice("rematch_wanted", f"{self.seats[seat].name} wants a rematch")
+            self.send_room(origin=origin, id=id)
+
+    async def claim(self, seat: int, take: str, *, origin: Peer | None, id: MessageId) -> None:
+        async with self.lock:
+            other = self._other(seat)
+            wait = self.claimable_in(other)
+            if wait is None:
+                raise Refusal("illegal", "Your opponent is here; there is nothing to claim")
+            if wait > 0:
+                raise Refusal("too_early", f"Your opponent may still return: wait {wait:.0f} s")
+            if take == "bot" or self.match is None or self.match.over:
+                gone = other.name
+                if other.player is not None and other.player.room is self:
+                    other.player.room = None
+                from shared.bots import LEVELS
+
+                self._put_bot(other, list(LEVELS)[-1])
+                await self._save_seats()
+                self.notice("replaced", f"{other.name} takes over from {gone}")
+                self.send_room(origin=origin, id=id)
+                self.kick_bots()
+                return
+        self.notice("claimed", f"{self.seats[seat].name} claims the game")
+        await self.act(other.index, Resign(), origin=origin, id=id)
+
+    def kick_bots(self) -> None:
+        """Send each computer seat its view, so it moves if it is waited for."""
+        for seat in self.seats:
+            if seat.kind == "bot" and seat.bot is not None:
+                state = self.state_for(seat.index)
+                if state is not None:
+                    seat.bot.send(state)
+
+    def _arm_turn_timer(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+        limit = self.options.turn_timer
+        if limit is None or self.match is None or self.match.over or self.closed:
+            return
+        seq = self.seq
+        self._turn_timer = asyncio.get_running_loop().call_later(
+            limit, lambda: asyncio.ensure_future(self._time_out(seq))
+        )
+
+    async def _time_out(self, seq: int) -> None:
+        from shared.bots import make_strategy
+
+        if self.match is None or self.seq != seq or self.closed:
+            return
+        for index in self.match.waiting_for():
+            seat = self.seats[index]
+            if seat.kind != "human" or self.seq != seq:
+                continue
+            action = make_strategy("easy").choose(self.match.view(index))
+            self.notice("timeout", f"Time is up for {seat.name}: the server moves for them")
+            try:
+                await self.act(index, action, origin=None)
+            except Refusal:
+                return

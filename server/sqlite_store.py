@@ -1,0 +1,282 @@
+"""A :class:`~server.store.Store` in one SQLite file (WAL), for a single server node.
+
+All SQLite calls run on one dedicated worker thread, so the event loop never waits on disk and
+the connection is only ever used from one thread. Each write is its own transaction, committed
+before the coroutine returns. ``synchronous=NORMAL`` in WAL mode keeps every committed action
+through a crash or kill of the process; only a power loss can drop the last few.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from server.store import (
+    MatchRecord,
+    MatchResult,
+    RoomRecord,
+    RoomSnapshot,
+    SeatKind,
+    SeatRecord,
+    StoreConflict,
+    StoreError,
+)
+from shared.actions import ACTION, Action, GameOptions, Seat
+from shared.protocol import RoomOptions
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    options TEXT NOT NULL,
+    created REAL NOT NULL,
+    seats TEXT NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS matches (
+    room TEXT NOT NULL REFERENCES rooms(code),
+    number INTEGER NOT NULL,
+    seed BLOB NOT NULL,
+    options TEXT NOT NULL,
+    names TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT,
+    winner INTEGER,
+    PRIMARY KEY (room, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    room TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (room, number, idx)
+);
+CREATE INDEX IF NOT EXISTS matches_finished ON matches(finished);
+"""
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="muggins-sqlite")
+        self._db: sqlite3.Connection | None = None
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def call() -> T:
+            if self._db is None:
+                raise StoreError("the store is not open")
+            try:
+                return fn(self._db)
+            except sqlite3.IntegrityError as error:
+                raise StoreConflict(str(error)) from error
+            except sqlite3.Error as error:
+                raise StoreError(f"SQLite: {error}") from error
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def open(self) -> None:
+        def connect() -> None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.executescript(SCHEMA)
+            self._db = db
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._executor, connect)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open {self.path}: {error}") from error
+
+    async def close(self) -> None:
+        def disconnect() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, disconnect)
+        self._executor.shutdown(wait=True)
+
+    async def create_room(self, room: RoomRecord) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT INTO rooms (code, options, created, seats) VALUES (?, ?, ?, ?)",
+                (room.code, room.options.model_dump_json(), room.created, seats_json(room.seats)),
+            )
+        )
+
+    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "UPDATE rooms SET seats = ? WHERE code = ?", (seats_json(seats), code)
+            )
+        )
+
+    async def start_match(self, match: MatchRecord) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT INTO matches (room, number, seed, options, names, started) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    match.room,
+                    match.number,
+                    match.seed,
+                    match.options.model_dump_json(),
+                    json.dumps(match.names),
+                    match.started,
+                ),
+            )
+        )
+
+    async def append_action(
+        self, code: str, number: int, index: int, seat: Seat, action: Action
+    ) -> None:
+        text = ACTION.dump_json(action).decode()
+
+        def append(db: sqlite3.Connection) -> None:
+            started = db.execute(
+                "SELECT 1 FROM matches WHERE room = ? AND number = ?", (code, number)
+            ).fetchone()
+            if started is None:
+                raise StoreError(f"no match {code}-{number}")
+            (count,) = db.execute(
+                "SELECT COUNT(*) FROM actions WHERE room = ? AND number = ?", (code, number)
+            ).fetchone()
+            if count != index:
+                raise StoreConflict(f"action {index} of {code}-{number}: the log has {count}")
+            db.execute(
+                "INSERT INTO actions (room, number, idx, seat, action) VALUES (?, ?, ?, ?, ?)",
+                (code, number, index, seat, text),
+            )
+
+        await self._run(append)
+
+    async def finish_match(
+        self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
+    ) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "UPDATE matches SET finished = ?, result = ?, winner = ? "
+                "WHERE room = ? AND number = ?",
+                (finished, result, winner, code, number),
+            )
+        )
+
+    async def close_room(self, code: str) -> None:
+        await self._run(
+            lambda db: db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+        )
+
+    async def open_rooms(self) -> list[RoomSnapshot]:
+        def load(db: sqlite3.Connection) -> list[RoomSnapshot]:
+            snapshots = []
+            rows = db.execute("SELECT code, options, created, seats FROM rooms WHERE closed = 0")
+            for code, options, created, seats in rows.fetchall():
+                room = RoomRecord(
+                    code=code,
+                    options=RoomOptions.model_validate_json(options),
+                    created=created,
+                    seats=seats_from_json(seats),
+                )
+                last = db.execute(
+                    "SELECT MAX(number) FROM matches WHERE room = ?", (code,)
+                ).fetchone()[0]
+                match = _load_match(db, code, last) if last is not None else None
+                (earlier,) = db.execute(
+                    "SELECT COUNT(*) FROM actions WHERE room = ? AND number < ?",
+                    (code, last or 0),
+                ).fetchone()
+                snapshots.append(RoomSnapshot(room=room, match=match, previous_actions=earlier))
+            return snapshots
+
+        return await self._run(load)
+
+    async def finished_matches(self, *, limit: int = 50) -> list[MatchRecord]:
+        def load(db: sqlite3.Connection) -> list[MatchRecord]:
+            rows = db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE finished IS NOT NULL "
+                "ORDER BY finished DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [_match(row, ()) for row in rows]
+
+        return await self._run(load)
+
+    async def load_match(self, code: str, number: int) -> MatchRecord | None:
+        return await self._run(lambda db: _load_match(db, code, number))
+
+
+MATCH_COLUMNS = "room, number, seed, options, names, started, finished, result, winner"
+
+
+def _match(row: Any, actions: tuple[tuple[Seat, Action], ...]) -> MatchRecord:
+    room, number, seed, options, names, started, finished, result, winner = row
+    first, second = json.loads(names)
+    return MatchRecord(
+        room=room,
+        number=number,
+        seed=bytes(seed),
+        options=GameOptions.model_validate_json(options),
+        names=(first, second),
+        started=started,
+        actions=actions,
+        finished=finished,
+        result=result,
+        winner=winner,
+    )
+
+
+def _load_match(db: sqlite3.Connection, code: str, number: int) -> MatchRecord | None:
+    row = db.execute(
+        f"SELECT {MATCH_COLUMNS} FROM matches WHERE room = ? AND number = ?", (code, number)
+    ).fetchone()
+    if row is None:
+        return None
+    actions = tuple(
+        (seat, ACTION.validate_json(text))
+        for seat, text in db.execute(
+            "SELECT seat, action FROM actions WHERE room = ? AND number = ? ORDER BY idx",
+            (code, number),
+        )
+    )
+    return _match(row, actions)
+
+
+def seats_json(seats: tuple[SeatRecord, SeatRecord]) -> str:
+    return json.dumps(
+        [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "player": s.player,
+                "token_hash": s.token_hash,
+                "level": s.level,
+            }
+            for s in seats
+        ]
+    )
+
+
+def seats_from_json(text: str) -> tuple[SeatRecord, SeatRecord]:
+    first, second = (
+        SeatRecord(
+            seat=int(s["seat"]),
+            kind=cast(SeatKind, s["kind"]),
+            name=s["name"],
+            player=s["player"],
+            token_hash=s["token_hash"],
+            level=s["level"],
+        )
+        for s in json.loads(text)
+    )
+    return first, second

@@ -1,0 +1,120 @@
+"""Where rooms and their action logs are kept: the interface, and its plain records.
+
+Room logic talks to storage only through :class:`Store`. Implementations: SQLite for one node
+(:mod:`server.sqlite_store`), memory for ``--memory`` and tests (:mod:`server.memory_store`);
+a Redis one can slot in for a cluster. Every method is a coroutine and must not block the
+event loop. The action log is the truth: a match is ``Match.replay(options, seed, actions)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from shared.actions import Action, GameOptions, Seat
+from shared.protocol import RoomOptions
+
+SeatKind = Literal["empty", "human", "bot"]
+MatchResult = Literal["won", "restarted", "abandoned"]
+
+
+class StoreError(Exception):
+    """Storage failed; nothing was written."""
+
+
+class StoreConflict(StoreError):
+    """The write lost a race: the room or the action index already exists."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: Seat
+    kind: SeatKind = "empty"
+    name: str | None = None
+    player: str | None = None
+    token_hash: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    code: str
+    options: RoomOptions
+    created: float
+    seats: tuple[SeatRecord, SeatRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match of a room: the seed (secret while it runs) and every accepted action."""
+
+    room: str
+    number: int
+    seed: bytes
+    options: GameOptions
+    names: tuple[str, str]
+    started: float
+    actions: tuple[tuple[Seat, Action], ...] = ()
+    finished: float | None = None
+    result: MatchResult | None = None
+    winner: Seat | None = None
+
+    @property
+    def id(self) -> str:
+        return match_id(self.room, self.number)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSnapshot:
+    """An open room as stored: enough to rebuild it after a restart."""
+
+    room: RoomRecord
+    match: MatchRecord | None
+    previous_actions: int
+    """Actions in the room's earlier matches (so ``seq`` keeps rising)."""
+
+
+def match_id(room: str, number: int) -> str:
+    return f"{room}-{number}"
+
+
+def parse_match_id(text: str) -> tuple[str, int]:
+    code, _, number = text.strip().upper().rpartition("-")
+    if not code or not number.isdigit():
+        raise ValueError(f"{text!r} is not a game id; ids look like ABCDEF-1")
+    return code, int(number)
+
+
+class Store(Protocol):
+    """Durable rooms and action logs. Writes complete before the call returns."""
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def create_room(self, room: RoomRecord) -> None:
+        """Raise :class:`StoreConflict` if the code is taken (by an open or closed room)."""
+
+    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None: ...
+
+    async def start_match(self, match: MatchRecord) -> None:
+        """Store a new match (its actions must be empty)."""
+
+    async def append_action(
+        self, code: str, number: int, index: int, seat: Seat, action: Action
+    ) -> None:
+        """Append action ``index`` (0-based) of a match; :class:`StoreConflict` if not next."""
+
+    async def finish_match(
+        self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
+    ) -> None: ...
+
+    async def close_room(self, code: str) -> None:
+        """The room is gone for good; its finished matches stay for history."""
+
+    async def open_rooms(self) -> list[RoomSnapshot]: ...
+
+    async def finished_matches(self, *, limit: int = 50) -> list[MatchRecord]:
+        """Newest first, without their actions."""
+
+    async def load_match(self, code: str, number: int) -> MatchRecord | None: ...

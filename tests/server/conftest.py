@@ -1,0 +1,30 @@
+"""Servers on free ports for the server tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from server.app import Server, running_server
+from server.config import ServerConfig
+
+TEST_CONFIG = ServerConfig(
+    port=0, memory=True, bot_delay=0.0, grace=0.3, sweep_interval=3600, rate=10_000, burst=10_000
+)
+
+
+@pytest.fixture
+def config() -> ServerConfig:
+    return TEST_CONFIG
+
+
+@pytest.fixture
+async def server(config: ServerConfig) -> AsyncIterator[Server]:
+    async with running_server(config) as running:
+        yield running
+
+
+def with_options(**changes: object) -> ServerConfig:
+    return replace(TEST_CONFIG, **changes)  # type: ignore[arg-type]

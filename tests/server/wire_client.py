@@ -1,0 +1,96 @@
+"""A small raw-JSON WebSocket client for the server tests (no client package, no pydantic)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from shared.protocol import PROTOCOL_VERSION
+
+Frame = dict[str, Any]
+
+
+class WireClient:
+    def __init__(self, ws: ClientConnection, *, name: str = "") -> None:
+        self.ws = ws
+        self.name = name
+        self.frames: list[Frame] = []
+        self.raw: list[str] = []
+        self.token: str | None = None
+        self.state: Frame | None = None
+        self.room: Frame | None = None
+
+    @classmethod
+    async def open(cls, url: str, *, name: str = "", hello: bool = True) -> WireClient:
+        client = cls(await connect(url, max_size=2**20), name=name)
+        if hello:
+            await client.hello(name)
+        return client
+
+    async def hello(self, name: str, *, token: str | None = None) -> Frame:
+        await self.send(type="hello", name=name or "Player", protocol=PROTOCOL_VERSION, token=token)
+        welcome = await self.expect("welcome", "error")
+        if welcome["type"] == "welcome":
+            self.token = welcome["token"]
+        return welcome
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = 10.0) -> Frame:
+        async with asyncio.timeout(timeout):
+            text = await self.ws.recv()
+        assert isinstance(text, str), "the server sends text frames only"
+        frame: Frame = json.loads(text)
+        self.raw.append(text)
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            self.state = frame
+        elif frame["type"] == "room":
+            self.room = frame
+        return frame
+
+    async def expect(self, *types: str, timeout: float = 10.0) -> Frame:
+        """Read frames until one of ``types`` arrives (earlier frames are kept in ``frames``)."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame["type"] in types:
+                return frame
+
+    async def request(self, timeout: float = 10.0, **message: Any) -> Frame:
+        """Send a message with a fresh id and read until the frame answering it."""
+        message.setdefault("id", random.getrandbits(30))
+        await self.send(**message)
+        while True:
+            frame = await self.recv(timeout)
+            if frame.get("id") == message["id"]:
+                return frame
+
+    def my_turn(self) -> bool:
+        view = self.state["view"] if self.state else None
+        return bool(view and view["seat"] in view["waiting_for"] and view["legal"])
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def play_randomly(
+    client: WireClient, rng: random.Random, *, until: str = "match_over"
+) -> None:
+    """Make a random legal move whenever waited for, until the view reaches ``until``."""
+    while True:
+        frame = await client.recv()
+        if frame["type"] != "state":
+            continue
+        view = frame["view"]
+        if view["phase"] == until or view["phase"] == "match_over":
+            return
+        if view["seat"] in view["waiting_for"] and view["legal"]:
+            await client.send(**rng.choice(view["legal"]))
