@@ -11,7 +11,14 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("shared.commands.score", "shared.commands.schema", "shared.commands.play")
+COMMAND_MODULES = (
+    "shared.commands.score",
+    "shared.commands.schema",
+    "shared.commands.play",
+    "server.commands.serve",
+    "server.commands.history",
+    "server.commands.replay",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
