@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "shared.commands.score",
     "shared.commands.schema",
     "shared.commands.play",
+    "shared.commands.tournament",
     "server.commands.serve",
     "server.commands.history",
     "server.commands.replay",

@@ -53,10 +53,7 @@ def crib_value(mine: Pair, theirs: Counter[Pair]) -> float:
     weight_sum = 0.0
     points = 0.0
     for (c, d), n in theirs.items():
-        if c == d:
-            w = n * left[c] * (left[c] - 1) / 12
-        else:
-            w = n * left[c] * left[d] / 16
+        w = n * left[c] * (left[c] - 1) / 12 if c == d else n * left[c] * left[d] / 16
         if w <= 0:
             continue
         four = (*mine, c, d)

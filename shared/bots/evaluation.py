@@ -179,7 +179,7 @@ class DiscardValue:
     kept: tuple[Card, ...]
     hand: float
     crib: float
-    """Expected crib points: counted for you as dealer, against you as pone (positive either way)."""
+    """Expected crib points: yours as dealer, the opponent's as pone (positive either way)."""
     dealer: bool
 
     @property
@@ -214,6 +214,17 @@ def discard_values(
 
 def play_points(pile: Sequence[int], count: int, rank: int) -> int:
     """Points for playing ``rank`` onto ``pile`` (ranks since the count restarted) at ``count``."""
+    key = (tuple(pile), count, rank)
+    points = _PLAY_CACHE.get(key)
+    if points is None:
+        points = _PLAY_CACHE[key] = _play_points(key[0], count, rank)
+    return points
+
+
+_PLAY_CACHE: dict[tuple[tuple[int, ...], int, int], int] = {}
+
+
+def _play_points(pile: tuple[int, ...], count: int, rank: int) -> int:
     total = count + pip(rank)
     points = 2 if total in (15, 31) else 0
     same = 0

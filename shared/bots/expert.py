@@ -38,7 +38,7 @@ def pegging_problem(view: SeatView) -> Pegging:
         opp_said_go=view.said_go[them],
         mine=2.0 if target - view.scores[me] <= ENDGAME else 1.0,
         theirs=2.0 if target - view.scores[them] <= ENDGAME else 1.0,
-        depth=1,
+        depth=0,
     )
 
 

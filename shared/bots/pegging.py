@@ -80,7 +80,9 @@ class Pegging:
             return value
         return value + self._their_turn(hand, pile, count, unseen, n, depth)
 
-    def _their_turn(self, hand: Ranks, pile: Ranks, count: int, unseen: Ranks, n: int, depth: int) -> float:
+    def _their_turn(
+        self, hand: Ranks, pile: Ranks, count: int, unseen: Ranks, n: int, depth: int
+    ) -> float:
         if n == 0 or self.opp_said_go:
             return self._mine_alone(hand, pile, count)
         total = sum(unseen)
@@ -108,16 +110,16 @@ class Pegging:
             value += none * self._mine_alone(hand, pile, count)
         return value
 
-    def _my_reply(self, hand: Ranks, pile: Ranks, count: int, unseen: Ranks, n: int, depth: int) -> float:
+    def _my_reply(
+        self, hand: Ranks, pile: Ranks, count: int, unseen: Ranks, n: int, depth: int
+    ) -> float:
         playable = [r for r in set(hand) if count + pip(r) <= 31]
         if not playable:
             # A go: the opponent pegs at least one unless it ends the play at 31.
             return -self.theirs
         if depth <= 0:
             return self.mine * max(play_points(pile, count, r) for r in playable)
-        return max(
-            self._after_mine(r, hand, pile, count, unseen, n, depth - 1) for r in playable
-        )
+        return max(self._after_mine(r, hand, pile, count, unseen, n, depth - 1) for r in playable)
 
     def _mine_alone(self, hand: Ranks, pile: Ranks, count: int) -> float:
         """The opponent cannot play: this seat plays on greedily, then pegs the go."""

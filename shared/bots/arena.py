@@ -1,0 +1,195 @@
+"""Games between computer players, in-process, and the tallies a tournament reports.
+
+Game ``i`` of a pairing gets its own seed derived from the tournament seed, so any game can be
+replayed alone, and the results do not depend on how games are spread over worker processes.
+The first player deals first in even games and the second in odd ones.
+
+>>> record = play_game("standard", "random", seed=1, index=0)
+>>> record.first_dealer, record.winner in (0, 1)
+(0, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+
+from shared.actions import CardPlayed, DealRevealed, DealStarted, GameOptions, Scored
+from shared.bots.base import make_strategy
+from shared.match import Match
+
+SOURCES = ("pegging", "hand", "crib", "muggins")
+ROLES = ("dealer", "pone")
+REASON_SOURCE = {
+    "heels": "pegging",
+    "go": "pegging",
+    "last_card": "pegging",
+    "hand": "hand",
+    "crib": "crib",
+    "muggins": "muggins",
+}
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a tournament seeded with ``seed``."""
+    digest = hashlib.sha256(f"muggins-tournament:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass
+class GameRecord:
+    """One finished game from the players' side: player 0 is the first named level."""
+
+    index: int
+    winner: int
+    scores: tuple[int, int]
+    skunk: bool
+    double_skunk: bool
+    first_dealer: int
+    deals: tuple[int, int] = (0, 0)
+    """Completed deals each player dealt."""
+    points: dict[tuple[int, str, str], int] = field(default_factory=dict)
+    """Points in completed deals by (player, role, source)."""
+
+
+def play_game(
+    first: str,
+    second: str,
+    *,
+    seed: int,
+    index: int,
+    options: GameOptions | None = None,
+) -> GameRecord:
+    """Play one game between two levels and record who scored what, where."""
+    match = Match(seed=game_seed(seed, index), options=options or GameOptions())
+    dealer_seat = match.game.dealer
+    first_dealer = index % 2
+    # player_of[seat]: seat dealer_seat goes to the player who should deal first.
+    player_of = (
+        (first_dealer, 1 - first_dealer) if dealer_seat == 0 else (1 - first_dealer, first_dealer)
+    )
+    levels = (first, second)
+    bots = [
+        make_strategy(levels[player_of[s]], seed=game_seed(seed, index) ^ (s + 1)) for s in (0, 1)
+    ]
+    deals = [0, 0]
+    points: dict[tuple[int, str, str], int] = {}
+    pending: dict[tuple[int, str, str], int] = {}
+    dealer = dealer_seat
+    while not match.over:
+        seat = match.waiting_for()[0]
+        events = match.apply(seat, bots[seat].choose(match.view(seat)))
+        for event in events:
+            if isinstance(event, CardPlayed) and event.points:
+                key = (event.seat, "dealer" if event.seat == dealer else "pone", "pegging")
+                pending[key] = pending.get(key, 0) + event.points
+            elif isinstance(event, Scored):
+                role = "dealer" if event.seat == dealer else "pone"
+                key = (event.seat, role, REASON_SOURCE[event.reason])
+                pending[key] = pending.get(key, 0) + event.points
+            elif isinstance(event, DealRevealed) and match.game.outcome is None:
+                deals[player_of[dealer]] += 1
+                for (s, role, source), n in pending.items():
+                    k = (player_of[s], role, source)
+                    points[k] = points.get(k, 0) + n
+                pending = {}
+            elif isinstance(event, DealStarted):
+                dealer = event.dealer
+    outcome = match.games[-1]
+    winner = player_of[outcome.winner]
+    scores = (outcome.scores[player_of.index(0)], outcome.scores[player_of.index(1)])
+    return GameRecord(
+        index=index,
+        winner=winner,
+        scores=scores,
+        skunk=outcome.skunk,
+        double_skunk=outcome.double_skunk,
+        first_dealer=first_dealer,
+        deals=(deals[0], deals[1]),
+        points=points,
+    )
+
+
+@dataclass
+class Tally:
+    """The running totals of one pairing."""
+
+    players: tuple[str, str]
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    skunks: list[int] = field(default_factory=lambda: [0, 0])
+    """Games each player won with a skunk (or a double skunk)."""
+    double_skunks: list[int] = field(default_factory=lambda: [0, 0])
+    first_dealer_wins: int = 0
+    deals: list[int] = field(default_factory=lambda: [0, 0])
+    points: dict[tuple[int, str, str], int] = field(default_factory=dict)
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.wins[record.winner] += 1
+        if record.skunk or record.double_skunk:
+            self.skunks[record.winner] += 1
+        if record.double_skunk:
+            self.double_skunks[record.winner] += 1
+        if record.winner == record.first_dealer:
+            self.first_dealer_wins += 1
+        for p in (0, 1):
+            self.deals[p] += record.deals[p]
+        for key, n in record.points.items():
+            self.points[key] = self.points.get(key, 0) + n
+
+    def win_rate(self, player: int) -> float:
+        return self.wins[player] / self.games if self.games else 0.0
+
+    def per_deal(self, player: int, role: str, source: str | None = None) -> float:
+        """Mean points ``player`` scored per completed deal in ``role`` (from ``source``)."""
+        # A player's dealer deals are the deals it dealt; its pone deals are the other's.
+        deals = self.deals[player] if role == "dealer" else self.deals[1 - player]
+        if not deals:
+            return 0.0
+        sources = SOURCES if source is None else (source,)
+        total = sum(self.points.get((player, role, s), 0) for s in sources)
+        return total / deals
+
+    def names(self) -> tuple[str, str]:
+        a, b = self.players
+        return (a, f"{b} (2)") if a == b else (a, b)
+
+    def to_json(self) -> dict[str, object]:
+        names = self.names()
+        return {
+            "players": list(names),
+            "games": self.games,
+            "wins": {names[p]: self.wins[p] for p in (0, 1)},
+            "win_rate": {names[p]: self.win_rate(p) for p in (0, 1)},
+            "ci95": list(wilson(self.wins[0], self.games)),
+            "skunks": {names[p]: self.skunks[p] for p in (0, 1)},
+            "double_skunks": {names[p]: self.double_skunks[p] for p in (0, 1)},
+            "first_dealer_win_rate": self.first_dealer_wins / self.games if self.games else 0.0,
+            "points_per_deal": {
+                names[p]: {
+                    role: {
+                        "total": self.per_deal(p, role),
+                        **{s: self.per_deal(p, role, s) for s in SOURCES},
+                    }
+                    for role in ROLES
+                }
+                for p in (0, 1)
+            },
+        }
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default).
+
+    >>> [round(x, 3) for x in wilson(60, 100)]
+    [0.502, 0.691]
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - spread), min(1.0, centre + spread))
