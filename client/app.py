@@ -117,7 +117,7 @@ class MugginsApp(App[None]):
                 yield Hand(id="hand")
             with Vertical(id="right"):
                 yield Static(id="match")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
                 yield Input(placeholder="C to chat, Enter to send", id="chat", max_length=300)
         yield Static(id="status")
         yield Footer()

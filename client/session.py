@@ -110,7 +110,11 @@ class Session:
         if other.kind == "empty":
             return "waiting for an opponent"
         if other.kind == "bot":
-            return f"{other.name} (computer, {other.level})"
+            return (
+                f"playing {other.name}"
+                if "(" in (other.name or "")
+                else f"playing {other.name} (computer)"
+            )
         if other.connected:
             return f"{other.name} connected"
         status = f"{other.name} DISCONNECTED"
@@ -202,6 +206,8 @@ class Session:
         event = message.event
         self.log.append(message.text)
         names = self.names
+        if self.seat is not None:
+            names = ("You", names[1]) if self.seat == 0 else (names[0], "You")
         if isinstance(event, CardPlayed):
             self.announcements.append(f"{names[event.seat]}: {event.spoken}")
         elif isinstance(event, Go):

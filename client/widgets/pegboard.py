@@ -91,7 +91,7 @@ class Board:
         colour = COLOURS[0 if seat == self.you else 1]
         front, back = self.scores[seat], self.previous[seat]
         text = Text(f" {FRONT} ", style=colour)
-        text.append(f"{self.names[seat]:<14.14}", style=f"bold {colour}")
+        text.append(f"{self.names[seat]:<18.18}", style=f"bold {colour}")
         text.append(f"{front:>4}", style="bold")
         if front != back:
             text.append(f"  (+{front - back} from {back})", style="dim")

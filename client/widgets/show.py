@@ -43,27 +43,26 @@ def result_title(result: ShowResult, names: tuple[str, str], you: int | None) ->
 def result_text(result: ShowResult, names: tuple[str, str], you: int | None) -> Text:
     """One shown hand: its cards and starter, its total and the breakdown as spoken."""
     cards = row([*(face_lines(c) for c in result.cards), face_lines(result.starter)])
-    cards[1].append("   ")
-    title = Text(f"{result_title(result, names, you):<16}", style="bold")
-    lines = [Text(" " * 16) + cards[0], title + cards[1], Text(" " * 16) + cards[2]]
-    # The starter sits apart from the hand: mark it on the bottom line.
-    lines[2].append("  ↑ starter", style="dim")
+    title = Text(result_title(result, names, you), style="bold")
+    title.append(f"   with the starter {result.starter.pretty}", style="dim")
+    lines = [title, *(Text("  ") + line for line in cards)]
+    lines[2].append("   ")
     if result.total is None:
         status = Text("   counting…", style="italic dim")
         if result.claimed is not None:
             who = "You" if result.seat == you else names[result.seat]
             status = Text(f"   {who} count{'s' if who != 'You' else ''} ", style="italic")
             status.append(number_word(result.claimed), style="bold")
-        lines[1].append_text(status)
+        lines[2].append_text(status)
         return Text("\n").join(lines)
-    lines[1].append(f"{result.total:>3}", style="bold reverse")
-    lines[1].append(" points" if result.total != 1 else " point", style="dim")
-    spoken = Text("                “", style="italic")
-    spoken.append(result.spoken or "nineteen: nothing at all", style="italic")
+    lines[2].append(f"{result.total:>3}", style="bold reverse")
+    lines[2].append(" points" if result.total != 1 else " point", style="dim")
+    spoken = Text("  “", style="italic")
+    spoken.append(result.spoken or "nineteen (no points)", style="italic")
     spoken.append("”", style="italic")
     lines.append(spoken)
     if result.claimed is not None and result.claimed != result.total:
-        note = Text(f"                counted {result.claimed}", style="yellow")
+        note = Text(f"  counted {result.claimed}", style="yellow")
         if result.muggins:
             taker = names[1 - result.seat] if 1 - result.seat != you else "you"
             note.append(f": Muggins! {taker} took {result.muggins}", style="bold red")

@@ -61,8 +61,8 @@ class PlayArea(Widget):
         return _block(title, backs(count) if count else slot_lines())
 
     def _crib(self, view: SeatView, names: tuple[str, str]) -> Text:
-        owner = "your" if view.dealer == view.seat else f"{names[view.dealer]}'s"
-        title = Text(f"Crib ({owner})", style="bold")
+        owner = "Your" if view.dealer == view.seat else f"{names[view.dealer]}'s"
+        title = Text(f"{owner} crib", style="bold")
         if view.crib is not None:
             return _block(title, faces(view.crib))
         if view.discards:

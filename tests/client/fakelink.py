@@ -1,0 +1,125 @@
+"""An in-process stand-in for a server: one table against the easiest computer, no sockets.
+
+Only for widget tests that need no network; the game tests use the real server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from shared.actions import GameOptions, IllegalAction
+from shared.bots import make_strategy
+from shared.match import Match
+from shared.protocol import (
+    CreateRoom,
+    Error,
+    EventMessage,
+    GameOver,
+    Hello,
+    Room,
+    RoomOptions,
+    SeatBot,
+    SeatInfo,
+    ServerMessage,
+    State,
+    Welcome,
+    to_action,
+)
+from shared.protocol import GameOver as GameOverMessage
+
+NAMES = ("Ann", "Computer")
+
+
+class FakeLink:
+    def __init__(
+        self,
+        on_message: Callable[[ServerMessage], None],
+        *,
+        seed: int = 1,
+        options: GameOptions | None = None,
+    ) -> None:
+        self.token: str | None = None
+        self.on_message = on_message
+        self.options = options or GameOptions()
+        self.match = Match(seed=seed, options=self.options)
+        self.bot = make_strategy("easy", seed=seed)
+        self.seq = 0
+        self.bot_seated = False
+
+    async def run(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def room(self) -> Room:
+        bot = SeatInfo(seat=1, name="Computer", kind="bot", level="easy", connected=True)
+        empty = SeatInfo(seat=1, name=None, kind="empty", connected=False)
+        return Room(
+            code="ABCDEF",
+            options=RoomOptions(game=self.options, private=True),
+            seats=(
+                SeatInfo(seat=0, name="Ann", kind="human", connected=True),
+                bot if self.bot_seated else empty,
+            ),
+            spectators=0,
+            you=0,
+            status="playing" if self.bot_seated else "waiting",
+            match_number=1,
+        )
+
+    def state(self) -> None:
+        self.on_message(State(seq=self.seq, view=self.match.view(0)))
+
+    async def send(self, message: BaseModel) -> bool:
+        if isinstance(message, Hello):
+            self.on_message(
+                Welcome(
+                    player="p1",
+                    name=message.name,
+                    token="t",
+                    protocol=1,
+                    server="fake",
+                    levels=("easy",),
+                    resumed=False,
+                )
+            )
+        elif isinstance(message, CreateRoom):
+            self.on_message(self.room())
+        elif isinstance(message, SeatBot):
+            self.bot_seated = True
+            self.on_message(self.room())
+            self.state()
+        else:
+            try:
+                self.apply(0, to_action(message))  # type: ignore[arg-type]
+            except IllegalAction as error:
+                self.on_message(Error(code="illegal", message=str(error)))
+                return True
+            while 1 in self.match.waiting_for():
+                self.apply(1, self.bot.choose(self.match.view(1)))
+        return True
+
+    def apply(self, seat: int, action: object) -> None:
+        events = self.match.apply(seat, action)  # type: ignore[arg-type]
+        self.seq += 1
+        for event in events:
+            self.on_message(EventMessage(seq=self.seq, event=event, text=event.describe(NAMES)))
+        self.state()
+        for event in events:
+            if event.type == "game_over":
+                self.on_message(
+                    GameOverMessage(
+                        seq=self.seq,
+                        outcome=event.outcome,
+                        winner=NAMES[event.outcome.winner],
+                        match_points=event.match_points,
+                        match_over=event.match_over,
+                        text=event.describe(NAMES),
+                    )
+                )
+
+
+__all__ = ["FakeLink", "GameOver"]

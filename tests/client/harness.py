@@ -1,0 +1,92 @@
+"""Helpers for the client tests: a real in-process server, and a player that drives the app."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from client.app import MugginsApp
+from client.prompts import need, show_prompt
+from client.session import Goal
+from server.app import Server, running_server
+from server.config import ServerConfig
+from shared.actions import Play
+from shared.protocol import EventMessage, ServerMessage
+
+STEP = 0.02
+
+
+@asynccontextmanager
+async def real_server(*, db: Path | None = None, port: int = 0) -> AsyncIterator[Server]:
+    config = ServerConfig(port=port, memory=db is None, db=db, bot_delay=0.0, grace=30.0)
+    async with running_server(config) as server:
+        yield server
+
+
+def plain(widget: Widget, width: int = 100) -> str:
+    """The text a widget draws, without styles."""
+    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    console.print(widget.render())
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(output, str)
+    return output
+
+
+def record_events(app: MugginsApp) -> list[EventMessage]:
+    """Every event message the app receives from now on."""
+    seen: list[EventMessage] = []
+    receive = app.session.receive
+
+    def spy(message: ServerMessage) -> list:  # type: ignore[type-arg]
+        if isinstance(message, EventMessage):
+            seen.append(message)
+        return receive(message)
+
+    app.session.receive = spy  # type: ignore[method-assign]
+    return seen
+
+
+async def until(pilot: Pilot[None], check: Callable[[], object], *, timeout: float = 10.0) -> None:
+    """Let the app run until ``check()`` is true."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {check}")
+        await asyncio.sleep(STEP)
+        await pilot.pause()
+
+
+def my_move(app: MugginsApp) -> bool:
+    view = app.session.view
+    return view is not None and view.seat in view.waiting_for and bool(view.legal)
+
+
+async def make_move(app: MugginsApp, pilot: Pilot[None]) -> None:
+    """Make one legal move with the keys a person would press."""
+    view = app.session.view
+    assert view is not None
+    seq = app.session.seq
+    if need(view) == 2:
+        await pilot.press("1", "2", "enter")
+    elif need(view) == 1:
+        legal = [a.card for a in view.legal if isinstance(a, Play)]
+        index = view.hand.index(legal[0])
+        await pilot.press(str(index + 1), "enter")
+    elif show_prompt(view) == "count":
+        best = max(a.points for a in view.legal if a.type == "count")
+        await pilot.press(*str(best), "enter")
+    elif show_prompt(view) == "answer":
+        await pilot.press("a")
+    await until(pilot, lambda: app.session.seq != seq or app.error)
+
+
+def computer_app(url: str, **goal: object) -> MugginsApp:
+    return MugginsApp(url=url, name="Ann", goal=Goal("computer", **goal), hint=False)  # type: ignore[arg-type]

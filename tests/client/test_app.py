@@ -1,0 +1,114 @@
+"""The full-screen client driven through whole games against the computer on a real server."""
+
+from __future__ import annotations
+
+from harness import computer_app, make_move, my_move, plain, real_server, record_events, until
+
+from client.app import MugginsApp
+from client.screens import GameOverScreen
+from client.widgets.hand import Hand
+from client.widgets.pegboard import BACK, FRONT, Pegboard
+from client.widgets.show import ShowResults
+from client.widgets.table import PlayArea
+from shared.actions import CardPlayed, GameOptions
+from shared.protocol import RoomOptions
+
+STREET, GROUP = 30, 5
+
+
+def pegs_shown(text: str, target: int) -> list[tuple[set[int], set[int]]]:
+    """Read the drawn board: for the top row (opponent) and bottom row (you), the holes holding
+    a front peg and a back peg. 0 is the start hole, ``target`` the game hole."""
+    lines = text.splitlines()[2:]
+    streets = (target - 1) // STREET
+    found: list[tuple[set[int], set[int]]] = [(set(), set()), (set(), set())]
+    for street in range(streets):
+        holes = list(range(street * STREET + 1, (street + 1) * STREET + 1))
+        if street % 2:
+            holes.reverse()
+        for row in (0, 1):
+            line = lines[street * 2 + row]
+            cells = {holes[i]: line[7 + 2 * i + i // GROUP] for i in range(STREET)}
+            if street == 0:
+                cells[0] = line[5]
+            if street == streets - 1:
+                cells[target] = line[5]
+            for hole, glyph in cells.items():
+                if glyph == FRONT:
+                    found[row][0].add(hole)
+                elif glyph == BACK:
+                    found[row][1].add(hole)
+    return found
+
+
+def check_table(app: MugginsApp, events: list[CardPlayed]) -> None:
+    """What the widgets show matches the latest view and events."""
+    view = app.session.view
+    assert view is not None and view.seat is not None
+    board = app.query_one(Pegboard)
+    shown = pegs_shown(plain(board, board.size.width), view.options.target)
+    for row, seat in enumerate((1 - view.seat, view.seat)):
+        front = min(view.scores[seat], view.options.target)
+        back = min(view.previous_scores[seat], view.options.target)
+        assert shown[row] == ({front}, {back} - {front}), (seat, view.scores, view.previous_scores)
+    area = plain(app.query_one(PlayArea))
+    if view.phase == "play" and view.pile:
+        assert f"count {view.count:>2}" in area
+        assert events and events[-1].spoken in area
+    hand = app.query_one(Hand)
+    assert hand.cards == view.hand
+    if view.phase == "play":
+        assert hand.dimmed == {c for c in view.hand if view.count + c.value > 31}
+    if app._reviewable() and view.last_deal is not None:
+        show = plain(app.query_one(ShowResults), 120)
+        for result in view.last_deal.show:
+            assert " ".join(result.spoken.split()[:3]) in " ".join(show.split())
+            assert f"{result.total:>3} point" in show
+
+
+async def play_out(app: MugginsApp, *, max_moves: int = 400) -> int:
+    """Play the match to its end through the keys, checking the table before each move."""
+    events = record_events(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session.view is not None)
+        moves = 0
+        while app.session.game_over is None or not app.session.game_over.match_over:
+            await until(pilot, lambda: my_move(app) or app.session.game_over is not None)
+            if app.session.game_over is not None and app.session.game_over.match_over:
+                break
+            played = [e.event for e in events if isinstance(e.event, CardPlayed)]
+            if isinstance(app.screen, GameOverScreen):
+                await pilot.press("enter")
+            check_table(app, played)
+            await make_move(app, pilot)
+            assert not app.error, app.error
+            moves += 1
+            assert moves < max_moves
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.session.game_over
+        assert over is not None
+        screen_text = " ".join(str(s.render()) for s in app.screen.query("Static"))
+        assert (over.winner in screen_text) or ("You win" in screen_text)
+        assert ("SKUNK" in screen_text) == (over.outcome.skunk or over.outcome.double_skunk)
+        assert all(f.ok for f in app.session.fairness) and app.session.fairness
+        return moves
+
+
+async def test_full_game_to_121_against_the_strongest_computer() -> None:
+    """A whole game to 121 through a real server: pegs, count, calls and show are drawn right."""
+    async with real_server() as server:
+        app = computer_app(server.url)
+        moves = await play_out(app)
+        assert moves > 20
+        assert app.session.room is not None
+        assert app.session.room.seats[1].kind == "bot"
+
+
+async def test_muggins_game_to_61_with_own_counts() -> None:
+    """In muggins mode the player types each count into the show panel and the game finishes."""
+    options = RoomOptions(game=GameOptions(target=61, muggins=True), private=True)
+    async with real_server() as server:
+        app = computer_app(server.url, level="easy", options=options)
+        await play_out(app)
+        claims = [line for line in app.session.log if " counts " in line]
+        assert claims
