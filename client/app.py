@@ -426,7 +426,7 @@ class MugginsApp(App[None]):
             status.append(f"   · {opponent}", style="red" if "DISCONNECTED" in opponent else "dim")
         fair = session.fair
         if fair is not None:
-            mark = f"   ✓ deal {fair.deal_number} fair" if fair.ok else "   ✗ UNFAIR DEAL!"
+            mark = f"   ✓ fair deal {fair.deal_number}" if fair.ok else "   ✗ UNFAIR DEAL!"
             status.append(mark, style="green" if fair.ok else "bold white on red")
         self.query_one("#status", Static).update(status)
 

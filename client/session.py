@@ -110,11 +110,7 @@ class Session:
         if other.kind == "empty":
             return "waiting for an opponent"
         if other.kind == "bot":
-            return (
-                f"playing {other.name}"
-                if "(" in (other.name or "")
-                else f"playing {other.name} (computer)"
-            )
+            return f"vs {other.name or 'the computer'}"
         if other.connected:
             return f"{other.name} connected"
         status = f"{other.name} DISCONNECTED"

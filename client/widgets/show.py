@@ -35,28 +35,27 @@ class ShowState:
     """"count": type your count; "answer": muggins or accept; "": nothing to do."""
 
 
-def result_title(result: ShowResult, names: tuple[str, str], you: int | None) -> str:
-    whose = "Your" if result.seat == you else f"{names[result.seat]}'s"
-    return f"{whose} {result.kind}"
-
-
 def result_text(result: ShowResult, names: tuple[str, str], you: int | None) -> Text:
     """One shown hand: its cards and starter, its total and the breakdown as spoken."""
     cards = row([*(face_lines(c) for c in result.cards), face_lines(result.starter)])
-    title = Text(result_title(result, names, you), style="bold")
-    title.append(f"   with the starter {result.starter.pretty}", style="dim")
-    lines = [title, *(Text("  ") + line for line in cards)]
-    lines[2].append("   ")
+    whose = "Your" if result.seat == you else names[result.seat]
+    side = [
+        Text(f"{whose:<18.18}", style="bold"),
+        Text(f"{result.kind:<18}", style="bold"),
+        Text(f"{'starter ' + result.starter.pretty:<18}", style="dim"),
+    ]
+    lines = [head + line for head, line in zip(side, cards, strict=True)]
+    lines[1].append("   ")
     if result.total is None:
         status = Text("   counting…", style="italic dim")
         if result.claimed is not None:
             who = "You" if result.seat == you else names[result.seat]
             status = Text(f"   {who} count{'s' if who != 'You' else ''} ", style="italic")
             status.append(number_word(result.claimed), style="bold")
-        lines[2].append_text(status)
+        lines[1].append_text(status)
         return Text("\n").join(lines)
-    lines[2].append(f"{result.total:>3}", style="bold reverse")
-    lines[2].append(" points" if result.total != 1 else " point", style="dim")
+    lines[1].append(f"{result.total:>3}", style="bold reverse")
+    lines[1].append(" points" if result.total != 1 else " point", style="dim")
     spoken = Text("  “", style="italic")
     spoken.append(result.spoken or "nineteen (no points)", style="italic")
     spoken.append("”", style="italic")

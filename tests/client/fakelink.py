@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
+from client.connection import LinkStatus
 from shared.actions import GameOptions, IllegalAction
 from shared.bots import make_strategy
 from shared.match import Match
@@ -39,7 +40,9 @@ class FakeLink:
         *,
         seed: int = 1,
         options: GameOptions | None = None,
+        on_status: Callable[[LinkStatus], None] | None = None,
     ) -> None:
+        self.on_status = on_status
         self.token: str | None = None
         self.on_message = on_message
         self.options = options or GameOptions()
@@ -49,7 +52,10 @@ class FakeLink:
         self.bot_seated = False
 
     async def run(self) -> None:
-        return None
+        """Like a connection: say welcome, as the server does after hello."""
+        if self.on_status is not None:
+            self.on_status(LinkStatus("connected"))
+        await self.send(Hello(name="Ann", protocol=1))
 
     async def close(self) -> None:
         return None
