@@ -16,6 +16,8 @@ COMMAND_MODULES = (
     "shared.commands.schema",
     "shared.commands.play",
     "shared.commands.tournament",
+    "shared.commands.analyze",
+    "shared.commands.bot",
     "server.commands.serve",
     "server.commands.history",
     "server.commands.replay",

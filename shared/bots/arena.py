@@ -15,7 +15,15 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
-from shared.actions import CardPlayed, DealRevealed, DealStarted, GameOptions, Scored
+from shared.actions import (
+    CardPlayed,
+    DealRevealed,
+    DealStarted,
+    Event,
+    GameOptions,
+    Outcome,
+    Scored,
+)
 from shared.bots.base import make_strategy
 from shared.match import Match
 
@@ -53,6 +61,41 @@ class GameRecord:
     """Points in completed deals by (player, role, source)."""
 
 
+class Scorekeeper:
+    """Adds up who scored what, in which role, from a game's public events.
+
+    Points count only in completed deals (a deal is complete when the next one starts), so the
+    averages per deal are not skewed by the deal the game ended in.
+    """
+
+    def __init__(self, player_of: tuple[int, int], dealer: int) -> None:
+        self.player_of = player_of
+        self.dealer = dealer
+        self.deals = [0, 0]
+        self.points: dict[tuple[int, str, str], int] = {}
+        self._pending: dict[tuple[int, str, str], int] = {}
+        self._revealed = False
+
+    def feed(self, event: Event) -> None:
+        if isinstance(event, CardPlayed | Scored):
+            points = event.points
+            source = "pegging" if isinstance(event, CardPlayed) else REASON_SOURCE[event.reason]
+            if points:
+                role = "dealer" if event.seat == self.dealer else "pone"
+                key = (self.player_of[event.seat], role, source)
+                self._pending[key] = self._pending.get(key, 0) + points
+        elif isinstance(event, DealRevealed):
+            self._revealed = True
+        elif isinstance(event, DealStarted):
+            if self._revealed:
+                self.deals[self.player_of[self.dealer]] += 1
+                for key, n in self._pending.items():
+                    self.points[key] = self.points.get(key, 0) + n
+            self._pending = {}
+            self._revealed = False
+            self.dealer = event.dealer
+
+
 def play_game(
     first: str,
     second: str,
@@ -65,7 +108,7 @@ def play_game(
     match = Match(seed=game_seed(seed, index), options=options or GameOptions())
     dealer_seat = match.game.dealer
     first_dealer = index % 2
-    # player_of[seat]: seat dealer_seat goes to the player who should deal first.
+    # player_of[seat]: the seat that deals first goes to the player who should deal first.
     player_of = (
         (first_dealer, 1 - first_dealer) if dealer_seat == 0 else (1 - first_dealer, first_dealer)
     )
@@ -73,41 +116,28 @@ def play_game(
     bots = [
         make_strategy(levels[player_of[s]], seed=game_seed(seed, index) ^ (s + 1)) for s in (0, 1)
     ]
-    deals = [0, 0]
-    points: dict[tuple[int, str, str], int] = {}
-    pending: dict[tuple[int, str, str], int] = {}
-    dealer = dealer_seat
+    keeper = Scorekeeper(player_of, dealer_seat)
     while not match.over:
         seat = match.waiting_for()[0]
-        events = match.apply(seat, bots[seat].choose(match.view(seat)))
-        for event in events:
-            if isinstance(event, CardPlayed) and event.points:
-                key = (event.seat, "dealer" if event.seat == dealer else "pone", "pegging")
-                pending[key] = pending.get(key, 0) + event.points
-            elif isinstance(event, Scored):
-                role = "dealer" if event.seat == dealer else "pone"
-                key = (event.seat, role, REASON_SOURCE[event.reason])
-                pending[key] = pending.get(key, 0) + event.points
-            elif isinstance(event, DealRevealed) and match.game.outcome is None:
-                deals[player_of[dealer]] += 1
-                for (s, role, source), n in pending.items():
-                    k = (player_of[s], role, source)
-                    points[k] = points.get(k, 0) + n
-                pending = {}
-            elif isinstance(event, DealStarted):
-                dealer = event.dealer
-    outcome = match.games[-1]
-    winner = player_of[outcome.winner]
-    scores = (outcome.scores[player_of.index(0)], outcome.scores[player_of.index(1)])
+        for event in match.apply(seat, bots[seat].choose(match.view(seat))):
+            keeper.feed(event)
+    return record_of(match.games[-1], index=index, first_dealer=first_dealer, keeper=keeper)
+
+
+def record_of(
+    outcome: Outcome, *, index: int, first_dealer: int, keeper: Scorekeeper
+) -> GameRecord:
+    """The record of a finished game, from the players' side."""
+    player_of = keeper.player_of
     return GameRecord(
         index=index,
-        winner=winner,
-        scores=scores,
+        winner=player_of[outcome.winner],
+        scores=(outcome.scores[player_of.index(0)], outcome.scores[player_of.index(1)]),
         skunk=outcome.skunk,
         double_skunk=outcome.double_skunk,
         first_dealer=first_dealer,
-        deals=(deals[0], deals[1]),
-        points=points,
+        deals=(keeper.deals[0], keeper.deals[1]),
+        points=keeper.points,
     )
 
 

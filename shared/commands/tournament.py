@@ -42,6 +42,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--server", metavar="URL", help="play over real sockets on a server, e.g. ws://HOST:PORT"
     )
+    parser.add_argument(
+        "--rooms", type=int, default=4, help="with --server: games played at once (4)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -50,7 +53,7 @@ def _play_chunk(job: tuple[str, str, int, list[int], int, bool]) -> list[GameRec
     from shared.bots.arena import play_game
 
     first, second, seed, indices, target, muggins = job
-    options = GameOptions(target=target, muggins=muggins)  # type: ignore[arg-type]
+    options = GameOptions(target=target, muggins=muggins)
     return [play_game(first, second, seed=seed, index=i, options=options) for i in indices]
 
 
