@@ -113,6 +113,14 @@ a run of three is thirteen, and a run of three is sixteen'
         return ", ".join(phrases[:-1]) + ", and " + phrases[-1]
 
 
+_SUBSETS: Final = tuple(
+    (sum(1 << i for i in indices), indices)
+    for size in range(2, 6)
+    for indices in combinations(range(5), size)
+)
+"""Each set of two to five of the five show cards as (bit mask, indices), in combinations order."""
+
+
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> HandScore:
     """Score four cards with the starter in the show.
 
@@ -125,10 +133,14 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Ha
     if len(set(cards)) != 5:
         raise ValueError("a hand and its starter must be five different cards")
     parts: list[ScorePart] = []
-    for size in range(2, 6):
-        for combo in combinations(cards, size):
-            if sum(c.value for c in combo) == 15:
-                parts.append(ScorePart("fifteen", 2, combo))
+    values = [card.value for card in cards]
+    sums = [0] * 32  # sums[mask]: the pip total of the cards whose bits are set in mask
+    for mask in range(1, 32):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + values[low.bit_length() - 1]
+    for mask, indices in _SUBSETS:
+        if sums[mask] == 15:
+            parts.append(ScorePart("fifteen", 2, tuple(cards[i] for i in indices)))
     for a, b in combinations(cards, 2):
         if a.rank == b.rank:
             parts.append(ScorePart("pair", 2, (a, b)))
