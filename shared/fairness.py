@@ -30,7 +30,7 @@ class DeckRandom:
 
     def _block(self) -> bytes:
         self._counter += 1
-        return hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        return hmac.digest(self._key, self._counter.to_bytes(8, "big"), "sha256")
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, by rejection sampling."""
