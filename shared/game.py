@@ -136,6 +136,7 @@ class Game:
         self.said_go = [False, False]
         self.show: list[ShowResult] = []
         self._show_step = 0
+        self._show_scores: dict[int, HandScore] = {}
         self._claim: int | None = None
         self.events.append(
             DealStarted(
@@ -261,9 +262,14 @@ class Game:
         return self.kept[self._show_owner()]
 
     def _show_score(self) -> HandScore:
-        assert self.starter is not None
-        crib = SHOW_ORDER[self._show_step] == "crib"
-        return score_hand(self._show_cards(), self.starter, crib=crib)
+        """The true score of the hand being shown (scored once per show step)."""
+        cached = self._show_scores.get(self._show_step)
+        if cached is None:
+            assert self.starter is not None
+            crib = SHOW_ORDER[self._show_step] == "crib"
+            cached = score_hand(self._show_cards(), self.starter, crib=crib)
+            self._show_scores[self._show_step] = cached
+        return cached
 
     def _next_show_step(self) -> None:
         """Lay down the next hand; score it at once unless players count their own."""
