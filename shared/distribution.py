@@ -21,14 +21,16 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from itertools import combinations, combinations_with_replacement
 from math import comb
+from pathlib import Path
 from typing import Final, Literal
 
 from shared.cards import JACK, Card
 
 RANKS: Final = range(1, 14)
+PUBLISHED: Final = Path(__file__).with_name("data") / "hand_distribution.json"
+"""The published hand-rule table and crib figures, shipped as package data."""
 SUIT_COUNT: Final = 4
 
 Bonus = Literal["none", "nobs", "flush4", "flush5", "flush5_nobs"]
@@ -182,15 +184,13 @@ def distribution(*, crib: bool = False, ranks: Sequence[int] = RANKS) -> Distrib
 
 def published_hand_table() -> dict[int, int]:
     """The published hand-rule table (Steven S. Lumetta's enumeration), shipped as package data."""
-    text = resources.files("shared").joinpath("data/hand_distribution.json").read_text("utf-8")
-    counts: dict[str, int] = json.loads(text)["counts"]
+    counts: dict[str, int] = json.loads(PUBLISHED.read_text("utf-8"))["counts"]
     return {int(score): n for score, n in counts.items()}
 
 
 def published_crib_figures() -> tuple[int, float]:
     """The published crib-rule figures: combinations scoring 0, and the mean (4 places)."""
-    text = resources.files("shared").joinpath("data/hand_distribution.json").read_text("utf-8")
-    crib = json.loads(text)["crib"]
+    crib = json.loads(PUBLISHED.read_text("utf-8"))["crib"]
     return int(crib["zero"]), float(crib["mean"])
 
 
