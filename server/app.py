@@ -150,12 +150,21 @@ class Server:
                 log.exception("sweep failed")
 
 
+def make_server(config: ServerConfig, *, store: Store | None = None) -> Server:
+    """A single server, or a cluster node when ``config.redis`` is set."""
+    if config.redis is not None:
+        from server.cluster.node import ClusterServer
+
+        return ClusterServer(config, store=store)
+    return Server(config, store=store)
+
+
 @contextlib.asynccontextmanager
 async def running_server(
     config: ServerConfig, *, store: Store | None = None
 ) -> AsyncIterator[Server]:
     """Start a server in this event loop; ``server.port`` / ``server.url`` tell where."""
-    server = Server(config, store=store)
+    server = make_server(config, store=store)
     await server.start()
     try:
         yield server

@@ -16,6 +16,8 @@ class ServerConfig:
     db: Path | None = None
     """SQLite file; None with ``memory`` keeps everything in memory."""
     memory: bool = False
+    redis: str | None = None
+    """A Redis URL: this node joins a cluster that keeps every game in that Redis."""
     certfile: Path | None = None
     keyfile: Path | None = None
     allowed_origins: tuple[str, ...] = ()

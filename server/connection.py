@@ -212,6 +212,7 @@ class Connection:
         if isinstance(message, Ping):
             self.send(Pong(id=message.id))
             return
+        await self.lobby.prepare(message)
         if isinstance(message, Hello):
             self._hello(message)
             return

@@ -23,7 +23,7 @@ from server.room import Room
 from server.store import Store, StoreConflict, StoreError
 from shared.bots import LEVELS
 from shared.match import Match
-from shared.protocol import RoomOptions, Rooms, RoomSummary
+from shared.protocol import ClientMessage, RoomOptions, Rooms, RoomSummary
 
 log = logging.getLogger("muggins.lobby")
 
@@ -103,6 +103,10 @@ class Lobby:
             self.metrics.rooms.set(len(self.rooms))
             return room
         raise Refusal("internal", "No free room code was found; try again")
+
+    async def prepare(self, message: ClientMessage) -> None:
+        """Called before each message is handled. A cluster node fetches from Redis here."""
+        return None
 
     def find(self, code: str) -> Room:
         room = self.rooms.get(normalise_code(code))

@@ -22,6 +22,12 @@ def register(commands: Any) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db", type=Path, metavar="PATH", help="SQLite file for games")
     where.add_argument("--memory", action="store_true", help="keep nothing after exit")
+    where.add_argument(
+        "--redis",
+        metavar="URL",
+        help="join a cluster: keep every game in this Redis (redis://HOST:6379/0); "
+        "run several nodes on one Redis behind a load balancer",
+    )
     parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM) for wss://")
     parser.add_argument("--keyfile", type=Path, help="TLS private key (PEM)")
     parser.add_argument(
@@ -77,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         db=args.db,
         memory=args.memory,
+        redis=args.redis,
         certfile=args.certfile,
         keyfile=args.keyfile,
         allowed_origins=tuple(args.allowed_origin),
