@@ -42,19 +42,24 @@ from server.store import (
 from shared.actions import ACTION, Action, GameOptions, Seat
 from shared.protocol import RoomOptions
 
-# KEYS: room, open-set. ARGV: options, created, seats, code.
+# KEYS: room, open-set, then one player key per seated person. ARGV: options, created, seats,
+# code.
 CREATE_ROOM = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
            'closed', '0', 'match', '0')
 redis.call('SADD', KEYS[2], ARGV[4])
+for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
 return 1
 """
 
-# KEYS: room. ARGV: seats, channel, wake-up.
+# KEYS: room, then one player key per seated person. ARGV: seats, channel, wake-up, code,
+# expected seats ('' to write whatever is there).
 SAVE_SEATS = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[5] then return -1 end
 redis.call('HSET', KEYS[1], 'seats', ARGV[1])
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 """
@@ -101,6 +106,13 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 """
 
+# KEYS: claim. ARGV: owner, milliseconds.
+CLAIM = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
+return 0
+"""
+
 NO_MATCH = -1_000_000_000
 
 
@@ -135,6 +147,7 @@ class RedisStore:
                 ("append_action", APPEND_ACTION),
                 ("finish_match", FINISH_MATCH),
                 ("close_room", CLOSE_ROOM),
+                ("claim", CLAIM),
             )
         }
 
@@ -148,6 +161,12 @@ class RedisStore:
 
     def log_key(self, code: str, number: int) -> str:
         return f"{self.prefix}log:{code}:{number}"
+
+    def player_key(self, player: str) -> str:
+        return f"{self.prefix}player:{player}"
+
+    def _player_keys(self, seats: tuple[SeatRecord, SeatRecord]) -> list[str]:
+        return [self.player_key(s.player) for s in seats if s.kind == "human" and s.player]
 
     def channel(self, code: str) -> str:
         return f"{self.prefix}room:{code}"
@@ -188,21 +207,35 @@ class RedisStore:
     async def create_room(self, room: RoomRecord) -> None:
         created = await self._script(
             "create_room",
-            [self.room_key(room.code), self.open_key],
+            [self.room_key(room.code), self.open_key, *self._player_keys(room.seats)],
             [room.options.model_dump_json(), repr(room.created), seats_json(room.seats), room.code],
         )
         if not created:
             raise StoreConflict(f"room {room.code} exists")
 
-    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None:
-        text = seats_json(seats)
+    async def save_seats(
+        self,
+        code: str,
+        seats: tuple[SeatRecord, SeatRecord],
+        *,
+        expected: tuple[SeatRecord, SeatRecord] | None = None,
+    ) -> None:
+        """Store the seats; with ``expected``, only if the stored seats are still those."""
         saved = await self._script(
             "save_seats",
-            [self.room_key(code)],
-            [text, self.channel(code), self.wake("seats")],
+            [self.room_key(code), *self._player_keys(seats)],
+            [
+                seats_json(seats),
+                self.channel(code),
+                self.wake("seats"),
+                code,
+                "" if expected is None else seats_json(expected),
+            ],
         )
-        if not saved:
+        if saved == 0:
             raise StoreError(f"no room {code}")
+        if saved < 0:
+            raise StoreConflict(f"the seats of room {code} changed meanwhile")
 
     async def start_match(self, match: MatchRecord) -> None:
         started = await self._script(
@@ -314,6 +347,42 @@ class RedisStore:
             earlier = sum(lengths)
         return RoomSnapshot(room=room, match=match, previous_actions=earlier)
 
+    async def open_room_records(self) -> list[tuple[RoomRecord, int, bool]]:
+        """Every open room's record, current match number and whether that match is finished."""
+        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
+
+        async def read() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for code in codes:
+                    pipe.hgetall(self.room_key(code))
+                return list(await pipe.execute())
+
+        rows = await self._call("open rooms", read)
+        found: list[tuple[RoomRecord, int]] = []
+        for code, fields in zip(codes, rows, strict=True):
+            if fields and fields.get("closed") != "1":
+                record = RoomRecord(
+                    code=code,
+                    options=RoomOptions.model_validate_json(fields["options"]),
+                    created=float(fields["created"]),
+                    seats=seats_from_json(fields["seats"]),
+                )
+                found.append((record, int(fields.get("match", "0"))))
+
+        async def finished() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for record, number in found:
+                    pipe.hexists(self.match_key(record.code, number), "finished")
+                return list(await pipe.execute())
+
+        done = await self._call("open rooms", finished)
+        return [(r, n, bool(d)) for (r, n), d in zip(found, done, strict=True)]
+
+    async def player_room(self, player: str) -> str | None:
+        """The code of the room where ``player`` was last seated (to resume on any node)."""
+        code = await self._call("player", lambda: self.redis.get(self.player_key(player)))
+        return None if code is None else str(code)
+
     async def actions_since(
         self, code: str, number: int, start: int
     ) -> tuple[tuple[Seat, Action], ...]:
@@ -328,13 +397,25 @@ class RedisStore:
         value = await self._call("match", lambda: self.redis.hget(self.room_key(code), "match"))
         return int(value or 0)
 
-    async def claim(self, name: str, *, ttl: float) -> bool:
-        """True on exactly one node per ``name`` until ``ttl`` seconds pass (``SET NX PX``)."""
-        key = f"{self.prefix}claim:{name}"
-        result = await self._call(
-            "claim", lambda: self.redis.set(key, "1", nx=True, px=max(1, int(ttl * 1000)))
+    async def claim(self, name: str, *, owner: str, ttl: float) -> bool:
+        """True for one ``owner`` per ``name`` until ``ttl`` seconds pass (``SET NX PX``).
+
+        The owner that holds the claim gets True again (a node re-checking its own timer).
+        """
+        result = await self._script(
+            "claim", [f"{self.prefix}claim:{name}"], [owner, max(1, int(ttl * 1000))]
         )
-        return bool(result)
+        return result == 1
+
+    async def room_state(self, code: str) -> tuple[tuple[SeatRecord, SeatRecord] | None, int]:
+        """The seats and current match number of an open room; (None, 0) if it is gone."""
+        key = self.room_key(code)
+        seats, closed, number = await self._call(
+            "room", lambda: self.redis.hmget(key, ["seats", "closed", "match"])
+        )
+        if seats is None or closed == "1":
+            return None, 0
+        return seats_from_json(seats), int(number or 0)
 
     async def _match(self, code: str, number: int, *, with_actions: bool) -> MatchRecord | None:
         fields = await self._call("match", lambda: self.redis.hgetall(self.match_key(code, number)))

@@ -1,0 +1,232 @@
+"""The lobby of one cluster node: rooms load from Redis on demand, and Redis wakes them up.
+
+A node keeps only the rooms its own connections use, as caches. A room code, a resume token or a
+room listing is looked up in Redis (:meth:`ClusterLobby.prepare`, before the message is handled),
+so any node can serve any room or player. One pattern subscription receives every room's wake-up;
+a room cached here catches up by index. A poll catches up present rooms every few seconds, so a
+wake-up lost (say while Redis restarts) only delays an update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from server.cluster.redis_store import RedisStore
+from server.cluster.room import ClusterBot, ClusterRoom
+from server.config import ServerConfig
+from server.identity import normalise_code, token_player
+from server.lobby import Lobby
+from server.metrics import Metrics
+from server.players import Peer, Player, Refusal
+from server.room import Room
+from server.store import SeatRecord, StoreError
+from shared.match import Match
+from shared.protocol import (
+    ClientMessage,
+    Hello,
+    JoinRoom,
+    ListRooms,
+    RoomOptions,
+    Rooms,
+    RoomSummary,
+    Spectate,
+)
+
+log = logging.getLogger("muggins.cluster")
+
+POLL = 2.0
+"""Seconds between catch-ups of the rooms this node's connections are in."""
+EVICT_AFTER = 300.0
+"""Seconds a cached room with nobody connected here stays cached."""
+
+
+class ClusterLobby(Lobby):
+    def __init__(
+        self,
+        store: RedisStore,
+        config: ServerConfig,
+        metrics: Metrics,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(store, config, metrics, clock=clock)
+        self.redis = store
+        self.node = secrets.token_hex(6)
+        """This node's name in claims."""
+        self._listing: list[RoomSummary] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    # --- rooms as caches -----------------------------------------------------------------------
+
+    def _make_bot(self, room: Room, seat: int, level: str) -> Peer:
+        return ClusterBot(room, seat, level, delay=self.config.bot_delay)
+
+    def _room(self, code: str, options: RoomOptions, *, created: float | None = None) -> Room:
+        return ClusterRoom(
+            code,
+            options,
+            store=self.store,
+            grace=self.config.grace,
+            make_bot=self._make_bot,
+            created=created,
+            clock=self.clock,
+            on_action=self.metrics.action_latency.observe,
+            lobby=self,
+            redis=self.redis,
+        )
+
+    def ghost(self, saved: SeatRecord) -> Player:
+        """The Player for a seat record: the local one if connected here, else a stand-in."""
+        assert saved.player is not None
+        player = self.players.get(saved.player)
+        if player is None:
+            player = Player(
+                id=saved.player, name=saved.name or "Player", token_hash=saved.token_hash or ""
+            )
+            self.players[player.id] = player
+        return player
+
+    async def load(self, code: str) -> ClusterRoom | None:
+        """The room ``code``, caught up with Redis (loaded and rebuilt from its log if new here)."""
+        code = normalise_code(code)
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(code)
+            if isinstance(room, ClusterRoom) and not room.closed:
+                await room.sync()
+                return room
+            snapshot = await self.redis.load_room(code)
+            if snapshot is None:
+                return None
+            record = snapshot.room
+            fresh = self._room(code, record.options, created=record.created)
+            assert isinstance(fresh, ClusterRoom)
+            fresh._take_seats(record.seats)
+            match = snapshot.match
+            if match is not None:
+                rebuilt = Match.replay(match.options, match.seed, match.actions)
+                fresh.restore(rebuilt, match.number, snapshot.previous_actions)
+            self.rooms[code] = fresh
+            self.metrics.rooms.set(len(self.rooms))
+            fresh.kick_bots()
+            return fresh
+
+    async def prepare(self, message: ClientMessage) -> None:
+        """Fetch from Redis what handling ``message`` will look up: its room, player or list."""
+        try:
+            if isinstance(message, Hello) and message.token:
+                player = token_player(message.token)
+                code = await self.redis.player_room(player) if player else None
+                if code is not None:
+                    await self.load(code)
+            elif isinstance(message, JoinRoom | Spectate):
+                await self.load(message.code)
+            elif isinstance(message, ListRooms):
+                self._listing = await self._summaries()
+        except StoreError as error:
+            raise Refusal(
+                "storage", "The game store is unreachable for a moment; try again"
+            ) from error
+
+    async def _summaries(self) -> list[RoomSummary]:
+        summaries = []
+        for record, number, finished in await self.redis.open_room_records():
+            local = self.rooms.get(record.code)
+            if record.options.private:
+                continue
+            open_seat = any(s.kind == "empty" for s in record.seats)
+            if not open_seat and not record.options.spectators:
+                continue
+            status = "waiting" if number == 0 else "over" if finished else "playing"
+            summaries.append(
+                RoomSummary(
+                    code=record.code,
+                    names=(record.seats[0].name, record.seats[1].name),
+                    options=record.options,
+                    status=status,
+                    open_seat=open_seat,
+                    spectators=len(local.spectators) if local is not None else 0,
+                )
+            )
+        return summaries
+
+    def listing(self) -> Rooms:
+        """Every node's public rooms, as read from Redis by :meth:`prepare`."""
+        rooms = sorted(self._listing, key=lambda r: (not r.open_seat, r.code))
+        return Rooms(rooms=tuple(rooms[:200]))
+
+    # --- wake-ups ------------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Nothing to rebuild up front (rooms load on demand); start listening for wake-ups."""
+        for job in (self._listen, self._poll):
+            self._spawn(job())
+        return 0
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def wake(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if isinstance(room, ClusterRoom) and not room.closed:
+            self._spawn(self._catch_up(room))
+
+    async def _catch_up(self, room: ClusterRoom) -> None:
+        try:
+            await room.sync()
+        except StoreError as error:
+            log.info("room %s: catch-up failed (%s); the poll retries", room.code, error)
+        except Exception:
+            log.exception("room %s: catch-up failed", room.code)
+
+    async def _listen(self) -> None:
+        pattern = self.redis.channel("*")
+        while True:
+            pubsub = self.redis.redis.pubsub()
+            try:
+                await pubsub.psubscribe(pattern)
+                for code in list(self.rooms):
+                    self.wake(code)  # whatever was missed while not subscribed
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None and message["type"] == "pmessage":
+                        self.wake(str(message["channel"]).rpartition(":")[2])
+            except (RedisError, OSError) as error:
+                log.warning("wake-ups from Redis lost (%s); reconnecting", error)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL)
+            for code, room in list(self.rooms.items()):
+                if room.present():
+                    self.wake(code)
+
+    async def sweep(self) -> None:
+        """Forget cached rooms nobody here has used for a while (Redis keeps the room)."""
+        now = self.clock()
+        for code, room in list(self.rooms.items()):
+            if room.closed or (not room.present() and now - room.last_activity > EVICT_AFTER):
+                room.close()
+                del self.rooms[code]
+                self._loading.pop(code, None)
+        self.metrics.rooms.set(len(self.rooms))
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

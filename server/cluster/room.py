@@ -1,0 +1,250 @@
+"""A room on one node of a cluster: a cache of the room whose truth is in Redis.
+
+Any node can serve any room. Before each change the node catches up from Redis by index (new
+seats, a new match, actions other nodes appended), applying them to its cached match and telling
+its own connections. The change itself is a versioned write: if another node got there first the
+write is refused, the node catches up and tries the move again against the new state, so a move
+that has become illegal gets the ordinary clean error. Timers and computer moves are claimed in
+Redis (``SET NX PX``) so they fire on one node only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from server.bot import BotPeer
+from server.cluster.redis_store import RedisStore
+from server.players import Peer, Player, Refusal
+from server.room import Room
+from server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
+from shared.actions import Action, Event, Seat
+from shared.match import Match
+from shared.protocol import GameMove
+from shared.protocol.client import MessageId
+
+if TYPE_CHECKING:
+    from server.cluster.lobby import ClusterLobby
+
+log = logging.getLogger("muggins.cluster")
+
+RETRIES = 3
+"""Versioned writes lost to another node before the move is refused."""
+CLAIM_TTL = 10.0
+"""Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
+
+
+class GuardedStore:
+    """The room's view of the Redis store: seat writes are compare-and-set, conflicts are noted."""
+
+    def __init__(self, room: ClusterRoom, store: RedisStore) -> None:
+        self.room = room
+        self.store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None:
+        try:
+            await self.store.save_seats(code, seats, expected=self.room.stored_seats)
+        except StoreConflict:
+            self.room.conflicted = True
+            raise
+        self.room.stored_seats = seats
+
+    async def start_match(self, match: MatchRecord) -> None:
+        try:
+            await self.store.start_match(match)
+        except StoreConflict:
+            self.room.conflicted = True
+            raise
+
+    async def append_action(
+        self, code: str, number: int, index: int, seat: Seat, action: Action
+    ) -> None:
+        try:
+            await self.store.append_action(code, number, index, seat, action)
+        except StoreConflict:
+            self.room.conflicted = True
+            raise
+
+
+class ClusterRoom(Room):
+    def __init__(self, *args: Any, lobby: ClusterLobby, redis: RedisStore, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lobby = lobby
+        self.redis = redis
+        self.store = GuardedStore(self, redis)
+        self.stored_seats: tuple[SeatRecord, SeatRecord] = self.record().seats
+        self.conflicted = False
+
+    # --- catching up ---------------------------------------------------------------------------
+
+    async def sync(self) -> None:
+        """Catch up with Redis and tell this node's connections what changed."""
+        async with self.lock:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        """Catch up (the caller holds the lock): seats, a newer match, then new actions by index."""
+        seats, number = await self.redis.room_state(self.code)
+        if seats is None:
+            self.close()
+            return
+        self._take_seats(seats)
+        if number != self.match_number:
+            snapshot = await self.redis.load_room(self.code)
+            if snapshot is not None and snapshot.match is not None:
+                self._take_match(snapshot.match, snapshot.previous_actions)
+            return
+        match = self.match
+        if match is None:
+            return
+        fresh = await self.redis.actions_since(self.code, number, len(match.log))
+        events: list[Event] = []
+        for seat, action in fresh:
+            events.extend(match.apply(seat, action))
+        if fresh:
+            self.last_activity = self.clock()
+            self._broadcast(events, origin=None, id=None)
+            if match.over:
+                self.send_room()
+
+    def _take_match(self, record: MatchRecord, previous_actions: int) -> None:
+        self.match = Match.replay(record.options, record.seed, record.actions)
+        self.match_number = record.number
+        self.seq_base = previous_actions
+        self.restart_by, self.rematch = None, [False, False]
+        self.last_activity = self.clock()
+        self.send_room()
+        if record.actions:
+            for seat, peer in self.receivers():
+                state = self.state_for(seat)
+                if state is not None:
+                    peer.send(state)
+            self._arm_turn_timer()
+        else:
+            # A match another node just started: its opening events, as that node sent them.
+            self._broadcast(list(self.match.events), origin=None, id=None)
+
+    def _take_seats(self, seats: tuple[SeatRecord, SeatRecord]) -> None:
+        if seats == self.stored_seats:
+            return
+        self.stored_seats = seats
+        for seat, saved in zip(self.seats, seats, strict=True):
+            if saved.kind == "human" and saved.player:
+                player = self.lobby.ghost(saved)
+                player.room = self
+                if seat.kind != "human" or seat.player is not player:
+                    seat.kind, seat.player, seat.level, seat.gone_since = (
+                        "human",
+                        player,
+                        None,
+                        None,
+                    )
+            elif saved.kind == "bot":
+                if seat.kind != "bot" or seat.level != saved.level:
+                    self._put_bot(seat, saved.level or "easy")
+            else:
+                if seat.player is not None and seat.player.room is self:
+                    seat.player.room = None
+                seat.kind, seat.player, seat.level, seat.gone_since = "empty", None, None, None
+        self.send_room()
+        self.kick_bots()
+
+    # --- versioned changes ---------------------------------------------------------------------
+
+    async def _versioned(self, what: str, change: Any) -> Any:
+        """Run ``change`` after catching up; on a lost race catch up and run it again."""
+        for _ in range(RETRIES):
+            try:
+                async with self.lock:
+                    await self._sync()
+            except StoreError as error:
+                raise Refusal(
+                    "storage", f"The game store is unreachable; {what} was not saved"
+                ) from error
+            self.conflicted = False
+            try:
+                return await change()
+            except Refusal:
+                if not self.conflicted:
+                    raise
+                log.info("room %s: lost a race for %s; catching up", self.code, what)
+        raise Refusal("storage", f"The room kept changing; {what} was not saved, try again")
+
+    async def act(
+        self, seat: int, move: GameMove | Action, *, origin: Peer | None, id: MessageId = None
+    ) -> None:
+        async def change() -> None:
+            await Room.act(self, seat, move, origin=origin, id=id)
+
+        await self._versioned("the move", change)
+
+    async def sit(self, player: Player, *, id: MessageId = None) -> int:
+        async def change() -> int:
+            try:
+                return await Room.sit(self, player, id=id)
+            except Refusal:
+                self._restore_seats()
+                raise
+
+        index: int = await self._versioned("the seat", change)
+        return index
+
+    async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
+        async def change() -> None:
+            try:
+                await Room.seat_bot(self, level, by=by, id=id)
+            except Refusal:
+                self._restore_seats()
+                raise
+
+        await self._versioned("the seat", change)
+
+    def _restore_seats(self) -> None:
+        """Undo local seat changes a refused write made (the next catch-up reloads them)."""
+        saved, self.stored_seats = self.stored_seats, self.record().seats
+        if saved != self.stored_seats:
+            self._take_seats(saved)
+
+    async def _time_out(self, seq: int) -> None:
+        """A turn timer ran out: one node in the cluster moves for the player."""
+        try:
+            won = await self.redis.claim(
+                f"timer:{self.code}:{seq}", owner=self.lobby.node, ttl=CLAIM_TTL
+            )
+        except StoreError:
+            won = False
+        if won:
+            await super()._time_out(seq)
+
+
+class ClusterBot(BotPeer):
+    """The computer in a seat, moving once in the cluster: only the node with the claim moves."""
+
+    room: ClusterRoom
+
+    async def _move(self, seq: int, view: Any) -> None:
+        while not self.room.closed and seq == self._latest:
+            try:
+                won = await self.room.redis.claim(
+                    f"bot:{self.room.code}:{seq}",
+                    owner=self.room.lobby.node,
+                    ttl=CLAIM_TTL + self.delay,
+                )
+            except StoreError:
+                won = False
+            if won:
+                await super()._move(seq, view)
+                return
+            # Another node holds the claim; if it dies, the claim lapses and this node moves.
+            await asyncio.sleep(CLAIM_TTL / 2)
+            if self.room.seq != seq:
+                return
+            try:
+                async with self.room.lock:
+                    await self.room._sync()
+            except StoreError:
+                continue
