@@ -4,6 +4,7 @@
 and every change of link state to ``on_status``; the full-screen app posts them as Textual
 messages, the plain mode prints them. When the link drops, or the server restarts (close code
 1012), it reconnects with exponential backoff and sends its resume token, so the seat comes back.
+Given several URLs (the nodes of a cluster), it moves on to the next one at once when one fails.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ValidationError
@@ -53,7 +54,7 @@ class Connection:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         *,
         name: str,
         on_message: Callable[[ServerMessage], None],
@@ -63,7 +64,10 @@ class Connection:
         max_delay: float = 5.0,
         give_up_after: int | None = None,
     ) -> None:
-        self.url = url
+        self.urls = (url,) if isinstance(url, str) else tuple(url)
+        if not self.urls:
+            raise ValueError("a connection needs at least one server URL")
+        self.url = self.urls[0]
         self.name = name
         self.token = token
         self.on_message = on_message
@@ -122,6 +126,11 @@ class Connection:
             if self.give_up_after is not None and attempt > self.give_up_after:
                 self.on_status(LinkStatus("failed", reason or "the server went away"))
                 return
+            # The next server in the list; wait only once every server has been tried.
+            self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+            if attempt % len(self.urls) != 0:
+                self.on_status(LinkStatus("reconnecting", f"{reason}; trying {self.url}", attempt))
+                continue
             wait = delay * (1 + random.random() / 4)
             self.on_status(LinkStatus("reconnecting", f"{reason}; retry in {wait:.1f}s", attempt))
             await asyncio.sleep(wait)

@@ -10,6 +10,8 @@ It reads commands, one per line::
     say TEXT        chat;  state: print the table again;  hint: ask the coach
     resign          give up the game;  restart: start again;  rematch: after the match
     quit            leave (your seat is kept for a while)
+    create [61] [muggins] [private]   open a room;  join CODE;  watch CODE;  rooms
+    computer [LEVEL]                  seat the computer in your room's empty seat
 """
 
 from __future__ import annotations
@@ -20,33 +22,52 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from client.connection import Connection, LinkStatus
 from client.link import Link
 from client.prompts import need, show_prompt, turn_prompt
 from client.session import Goal, Session
+from shared.actions import GameOptions
 from shared.cards import Card, CardError, parse_card
 from shared.protocol import (
     AcceptCount,
     CallMuggins,
     Chat,
+    Claim,
     CountPoints,
+    CreateRoom,
     DiscardCards,
     Error,
     GameOver,
+    JoinRoom,
+    ListRooms,
     PlayCard,
     ProposeRestart,
     Rematch,
     ResignGame,
     Room,
+    RoomOptions,
     Rooms,
+    SeatBot,
     ServerMessage,
+    Spectate,
     State,
+    Welcome,
 )
 from shared.view import SeatView
 
 HELP = (__doc__ or "").split("::", 1)[-1].rstrip()
+
+
+def create_room(words: list[str]) -> CreateRoom:
+    """``create 61 muggins private``: a room with those options (default: to 121, listed)."""
+    unknown = [w for w in words if w.lower() not in ("61", "121", "muggins", "private")]
+    if unknown:
+        raise ValueError(f"create takes 61, 121, muggins and private, not {' '.join(unknown)}")
+    lowered = [w.lower() for w in words]
+    game = GameOptions(target=61 if "61" in lowered else 121, muggins="muggins" in lowered)
+    return CreateRoom(options=RoomOptions(game=game, private="private" in lowered))
 
 
 def cards_text(cards: tuple[Card, ...], *, numbered: bool = False) -> str:
@@ -91,6 +112,11 @@ class PlainClient:
     def on_message(self, message: ServerMessage) -> None:
         for reply in self.session.receive(message):
             self.send(reply)
+        if isinstance(message, Welcome) and self.session.goal.kind == "lobby":
+            self.say(
+                f"* connected as {message.name}. Type: create [61] [muggins] [private], "
+                "join CODE, watch CODE, rooms, or help"
+            )
         if isinstance(message, Error):
             self.say(f"! {message.message}")
         elif isinstance(message, Room):
@@ -187,6 +213,12 @@ class PlainClient:
             "restart": lambda: ProposeRestart(),
             "rematch": lambda: Rematch(),
             "say": lambda: Chat(text=line.split(None, 1)[1]) if args else None,
+            "create": lambda: create_room(args),
+            "join": lambda: JoinRoom(code=args[0].upper()) if args else None,
+            "watch": lambda: Spectate(code=args[0].upper()) if args else None,
+            "rooms": lambda: ListRooms(),
+            "computer": lambda: SeatBot(level=args[0] if args else None),
+            "claim": lambda: Claim(take="bot" if "bot" in args else "win"),
         }
         if verb in ("quit", "exit"):
             self.done.set()
@@ -197,7 +229,7 @@ class PlainClient:
         elif verb in handlers:
             try:
                 message = handlers[verb]()
-            except (CardError, ValueError, IndexError) as error:
+            except (ValidationError, CardError, ValueError, IndexError) as error:
                 self.say(f"! {error}")
                 return
             if message is None:

@@ -34,6 +34,7 @@ from shared.protocol import (
 )
 from shared.view import DealReveal, SeatView
 
+PEGGED = {"go": "one for the go", "last_card": "one for last card", "heels": "two for his heels"}
 GoalKind = Literal["computer", "join", "spectate", "lobby"]
 
 
@@ -89,6 +90,8 @@ class Session:
     checked: set[str] = field(default_factory=set)
     """Commitments of the deals already verified."""
     goal_sent: bool = False
+    bot_asked: str = ""
+    """The room we already asked the server to seat the computer in."""
     left: bool = False
 
     @property
@@ -180,7 +183,9 @@ class Session:
             and you is not None
             and message.seats[1 - you].kind == "empty"
             and message.status == "waiting"
+            and self.bot_asked != message.code
         ):
+            self.bot_asked = message.code
             level = self.goal.level or (self.levels[-1] if self.levels else None)
             return [SeatBot(level=level)]
         return []
@@ -208,8 +213,8 @@ class Session:
             self.announcements.append(f"{names[event.seat]}: {event.spoken}")
         elif isinstance(event, Go):
             self.announcements.append(f"{names[event.seat]}: go")
-        elif isinstance(event, Scored) and event.reason in ("go", "last_card", "heels"):
-            self.announcements.append(message.text)
+        elif isinstance(event, Scored) and event.reason in PEGGED:
+            self.announcements.append(f"{names[event.seat]}: {PEGGED[event.reason]}")
         elif isinstance(event, CountReset):
             self.announcements.append("the count starts again")
 

@@ -82,7 +82,7 @@ class PlayArea(Widget):
             title.append("   count ", style="dim")
             title.append(f"{view.count:>2}", style="bold reverse")
         if not view.pile:
-            return _block(title, slot_lines())
+            return _block(title, [*slot_lines(), Text(), self._earlier(view)])
         lines = row([face_lines(p.card) for p in view.pile])
         who = Text()
         for i, played in enumerate(view.pile):
@@ -90,13 +90,28 @@ class PlayArea(Widget):
                 who.append(" ")
             label = "you" if played.seat == view.seat else names[played.seat][:5]
             who.append(label.center(5), style="dim")
-        earlier = len(view.played) - len(view.pile)
-        if earlier:
-            who.append(f"   ({earlier} played before the count restarted)", style="dim")
-        return _block(title, [*lines, who])
+        return _block(title, [*lines, who, self._earlier(view)])
+
+    def _earlier(self, view: SeatView) -> Text:
+        """The cards played this deal before the count last restarted, by player."""
+        earlier = view.played[: len(view.played) - len(view.pile)]
+        text = Text()
+        if not earlier:
+            return text
+        text.append("played before:", style="dim")
+        me = view.seat if view.seat is not None else 0
+        for seat in (me, 1 - me):
+            cards = [p.card for p in earlier if p.seat == seat]
+            if cards:
+                who = "you" if seat == view.seat else self.table.names[seat]
+                text.append(f"  {who} ", style="dim")
+                for card in cards:
+                    text.append_text(card_label(card))
+                    text.append(" ")
+        return text
 
     def _announcements(self) -> Text:
-        said = self.table.announcements[-3:]
+        said = self.table.announcements[-4:]
         text = Text()
         for i, line in enumerate(said):
             if i:

@@ -1,0 +1,95 @@
+"""``--plain`` line mode: a whole game typed as commands, read back as plain lines."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from harness import real_server
+
+from client.plain import PlainClient
+from client.prompts import need
+from client.session import Goal
+from shared.actions import Count, GameOptions, Play
+from shared.protocol import RoomOptions
+
+
+async def wait_for(check: object, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():  # type: ignore[operator]
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_plain_mode_plays_a_game_from_typed_commands() -> None:
+    """Typed commands (discard 1 2, play N, count N) finish a muggins game to 61; the output is
+    plain text lines with the table, the hand and a prompt whenever it is the player's move."""
+    out = io.StringIO()
+    options = RoomOptions(game=GameOptions(target=61, muggins=True), private=True)
+    async with real_server() as server:
+        client = PlainClient(
+            url=server.url,
+            name="Ann",
+            goal=Goal("computer", level="easy", options=options),
+            out=out,
+        )
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+        session = client.session
+        typed = 0
+        while session.game_over is None or not session.game_over.match_over:
+            await wait_for(
+                lambda: (
+                    (session.view and session.view.legal and client.last_prompt == session.seq)
+                    or session.game_over is not None
+                )
+            )
+            view = session.view
+            if session.game_over is not None or view is None:
+                continue
+            seq = session.seq
+            if need(view) == 2:
+                command = "discard 1 2"
+            elif need(view) == 1:
+                playable = [a.card for a in view.legal if isinstance(a, Play)]
+                command = f"play {view.hand.index(playable[0]) + 1}"
+            elif any(isinstance(a, Count) for a in view.legal):
+                command = f"count {max(a.points for a in view.legal if isinstance(a, Count))}"
+            else:
+                command = "accept"
+            await lines.put(command)
+            typed += 1
+            await wait_for(lambda seq=seq: session.seq != seq or session.errors)
+            assert not session.errors, (session.errors, out.getvalue()[-3000:])
+        await lines.put("quit")
+        assert await asyncio.wait_for(task, 10) == 0
+    text = out.getvalue()
+    assert typed > 10
+    assert "> Lay away two cards" in text and "[discard N N]" in text
+    assert "| your hand: [1] " in text
+    assert "> The show: count your cards" in text
+    assert "> The match is over" in text
+    assert "\x1b[" not in text
+
+
+async def test_plain_mode_refuses_bad_commands_with_a_sentence() -> None:
+    """Unknown commands, missing cards and illegal moves get a one-line reason, nothing sent."""
+    out = io.StringIO()
+    async with real_server() as server:
+        client = PlainClient(url=server.url, name="Ann", goal=Goal("computer"), out=out)
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+        await wait_for(lambda: client.session.view is not None and client.session.view.legal)
+        for command in ("fly", "discard 9", "play", "create 99"):
+            await lines.put(command)
+        await lines.put("discard 1 1")
+        await wait_for(lambda: client.session.errors)
+        await lines.put(None)
+        assert await asyncio.wait_for(task, 10) == 0
+    text = out.getvalue()
+    assert "! unknown command 'fly'" in text
+    assert "! there is no card 9: you hold 6" in text
+    assert "! play needs more" in text
+    assert "! create takes 61, 121" in text
+    assert f"! {client.session.errors[0].message}" in text
