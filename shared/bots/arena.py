@@ -73,7 +73,7 @@ class Scorekeeper:
         self.dealer = dealer
         self.deals = [0, 0]
         self.points: dict[tuple[int, str, str], int] = {}
-        self._pending: dict[tuple[int, str, str], int] = {}
+        self.pending: dict[tuple[int, str, str], int] = {}
         self._revealed = False
 
     def feed(self, event: Event) -> None:
@@ -83,15 +83,15 @@ class Scorekeeper:
             if points:
                 role = "dealer" if event.seat == self.dealer else "pone"
                 key = (self.player_of[event.seat], role, source)
-                self._pending[key] = self._pending.get(key, 0) + points
+                self.pending[key] = self.pending.get(key, 0) + points
         elif isinstance(event, DealRevealed):
             self._revealed = True
         elif isinstance(event, DealStarted):
             if self._revealed:
                 self.deals[self.player_of[self.dealer]] += 1
-                for key, n in self._pending.items():
+                for key, n in self.pending.items():
                     self.points[key] = self.points.get(key, 0) + n
-            self._pending = {}
+            self.pending = {}
             self._revealed = False
             self.dealer = event.dealer
 
@@ -222,4 +222,6 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - spread), min(1.0, centre + spread))
+    low = 0.0 if successes == 0 else max(0.0, centre - spread)
+    high = 1.0 if successes == trials else min(1.0, centre + spread)
+    return (low, high)

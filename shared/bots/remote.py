@@ -95,7 +95,7 @@ async def play_remote(
         seat: int | None = None
         room_code = code or ""
         result: RemoteResult | None = None
-        acted = -1
+        sent: int | None = None  # our move's id until the server answers it
         events: list[Event] = []
         first_dealer: int | None = None
         while True:
@@ -108,6 +108,7 @@ async def play_remote(
             elif isinstance(message, Error):
                 if seat is None:
                     raise RemoteError(message.message)
+                sent = None
                 if on_event is not None:
                     on_event(f"(server: {message.message})")
             elif isinstance(message, EventMessage):
@@ -116,6 +117,8 @@ async def play_remote(
                     on_event(message.text)
             elif isinstance(message, State):
                 view = message.view
+                if message.id is not None and message.id == sent:
+                    sent = None
                 if first_dealer is None and view.deal_number >= 1:
                     first_dealer = view.dealer
                 if view.phase == "match_over":
@@ -123,11 +126,12 @@ async def play_remote(
                     result = RemoteResult(view.seat, room_code, view.games, events, first_dealer)
                     break
                 mine = view.seat is not None and view.seat in view.waiting_for and view.legal
-                if mine and message.seq > acted:
-                    acted = message.seq
+                if mine and sent is None:
+                    # A state that arrives before the answer to our move may be stale.
+                    sent = message.seq
                     action = strategy.choose(view)
                     await pacer.wait()
-                    await _send(ws, from_action(action, id=message.seq))
+                    await _send(ws, from_action(action, id=sent))
         return result
 
 

@@ -127,9 +127,7 @@ def view_with(hand: str, *, dealer: int = 1, pile: str = "", discards: str = "")
             "pile": tuple(reversed(played)),
             "played": tuple(reversed(played)),
             "legal": tuple(
-                Play(card=c)
-                for c in cards
-                if sum(p.value for p in pile_cards) + c.value <= 31
+                Play(card=c) for c in cards if sum(p.value for p in pile_cards) + c.value <= 31
             ),
         },
     )
