@@ -83,10 +83,13 @@ class Hand(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         index = event.x // (CARD_WIDTH + GAP)
-        if event.x % (CARD_WIDTH + GAP) < CARD_WIDTH:
+        if event.x % (CARD_WIDTH + GAP) >= CARD_WIDTH or index >= len(self.cards):
+            return
+        if event.chain >= 2 and self.need == 1:
+            self.selected = frozenset({index})
+            self.submit()
+        else:
             self.toggle(index)
-            if event.chain == 2 and self.need == 1:
-                self.submit()
 
     def render(self) -> RenderableType:
         lines = [Text(), Text(), Text(), Text(), Text()]

@@ -1,0 +1,61 @@
+"""The lobby of a remote server: create a room, a friend joins by code, someone watches."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from harness import plain, real_server, until
+
+from client.app import MugginsApp
+from client.lobby import LobbyScreen
+from client.plain import PlainClient
+from client.session import Goal
+from client.widgets.table import PlayArea
+
+
+async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> None:
+    """Creating a room shows its code and the friend's exact command; a second player joining
+    with that code starts the game on both sides; a spectator sees the table but no hand."""
+    async with real_server() as server:
+        app = MugginsApp(url=server.url, name="Ann", goal=Goal("lobby"), hint=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session.token)
+            await pilot.click("#create")
+            await until(pilot, lambda: app.session.room is not None)
+            room = app.session.room
+            assert room is not None and room.status == "waiting"
+            waiting = plain(app.query_one("#waiting"), 100)
+            assert f"muggins play {server.url} --join {room.code}" in waiting
+
+            friend_out, watcher_out = io.StringIO(), io.StringIO()
+            friend = PlainClient(
+                url=server.url, name="Bea", goal=Goal("join", code=room.code), out=friend_out
+            )
+            watcher = PlainClient(
+                url=server.url, name="Cy", goal=Goal("spectate", code=room.code), out=watcher_out
+            )
+            friend_lines: asyncio.Queue[str | None] = asyncio.Queue()
+            watcher_lines: asyncio.Queue[str | None] = asyncio.Queue()
+            tasks = [
+                asyncio.create_task(friend.run(friend_lines)),
+                asyncio.create_task(watcher.run(watcher_lines)),
+            ]
+            await until(pilot, lambda: app.session.view is not None and friend.session.view)
+            await until(pilot, lambda: watcher.session.view is not None)
+            assert app.session.names == ("Ann", "Bea")
+            assert "Bea connected" in app.session.opponent_status()
+            assert app.query_one("#middle").current == "play"  # type: ignore[attr-defined]
+            assert "Bea's hand" in plain(app.query_one(PlayArea))
+            spectator_view = watcher.session.view
+            assert spectator_view is not None and spectator_view.hand == ()
+            assert watcher.session.seat is None
+
+            await friend_lines.put("say hello Ann")
+            await until(pilot, lambda: any("hello Ann" in line for line in app.session.log))
+
+            await friend_lines.put(None)
+            await until(pilot, lambda: "DISCONNECTED" in app.session.opponent_status(), timeout=10)
+            await watcher_lines.put(None)
+            await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        assert f"= room {room.code} (playing): Ann vs you" in friend_out.getvalue()

@@ -1,0 +1,104 @@
+"""The session: the client's picture of the game, and its check of every revealed deal."""
+
+from __future__ import annotations
+
+from client.session import Goal, Session
+from shared.actions import Discard, Play
+from shared.bots import make_strategy
+from shared.match import Match
+from shared.protocol import Room, RoomOptions, SeatInfo, State
+
+ROOM = Room(
+    code="ABCDEF",
+    options=RoomOptions(),
+    seats=(
+        SeatInfo(seat=0, name="Ann", kind="human", connected=True),
+        SeatInfo(seat=1, name=None, kind="empty", connected=False),
+    ),
+    spectators=0,
+    you=0,
+    status="waiting",
+    match_number=1,
+)
+
+
+def finished_deal(session: Session, seed: int = 4) -> Match:
+    """Play one whole deal with computer moves, showing seat 0's states to the session."""
+    match = Match(seed=seed)
+    bots = [make_strategy("easy", seed=1), make_strategy("easy", seed=2)]
+    session.receive(State(seq=0, view=match.view(0)))
+    seq = 0
+    while match.view(0).deal_number == 1:
+        seat = match.waiting_for()[0]
+        match.apply(seat, bots[seat].choose(match.view(seat)))
+        seq += 1
+        session.receive(State(seq=seq, view=match.view(0)))
+    return match
+
+
+def test_revealed_deal_is_checked_against_commitment_and_own_cards() -> None:
+    """At the end of a deal the reveal matches the commitment and the six cards we were dealt."""
+    session = Session(name="Ann")
+    session.receive(ROOM)
+    finished_deal(session)
+    [check] = session.fairness
+    assert check.ok and check.hand_checked and check.deal_number == 1
+    assert session.fair is check
+    assert "✓ deal 1" in session.log[-1]
+
+
+def test_tampered_deck_gives_a_loud_warning() -> None:
+    """A revealed deck that does not hash to the commitment is reported, never ticked."""
+    session = Session(name="Ann")
+    session.receive(ROOM)
+    match = Match(seed=4)
+    session.receive(State(seq=0, view=match.view(0)))
+    other = Session(name="Ann")
+    other.receive(ROOM)
+    finished = finished_deal(other)
+    view = finished.view(0)
+    assert view.last_deal is not None
+    deck = list(view.last_deal.reveal.deck)
+    deck[0], deck[1] = deck[1], deck[0]
+    reveal = view.last_deal.reveal.model_copy(update={"deck": tuple(deck)})
+    bad = view.model_copy(
+        update={"last_deal": view.last_deal.model_copy(update={"reveal": reveal})}
+    )
+    session.receive(State(seq=99, view=bad))
+    fair = session.fair
+    assert fair is not None and not fair.ok
+    assert session.log[-1].startswith("WARNING: deal 1 does NOT match")
+
+
+def test_computer_is_asked_for_once_per_room() -> None:
+    """Wanting to play the computer, the session seats it once however often the room repeats."""
+    session = Session(name="Ann", goal=Goal("computer", level="easy"))
+    [first] = session.receive(ROOM)
+    assert first.type == "seat_bot" and first.level == "easy"
+    assert session.receive(ROOM) == []
+
+
+def test_announcements_use_you_for_own_moves() -> None:
+    """Calls in the play name the opponent and say "You" for the player's own cards."""
+    from shared.protocol import EventMessage
+
+    session = Session(name="Ann")
+    session.receive(
+        ROOM.model_copy(
+            update={
+                "seats": (
+                    ROOM.seats[0],
+                    ROOM.seats[0].model_copy(update={"seat": 1, "name": "Bob"}),
+                )
+            }
+        )
+    )
+    match = Match(seed=2)
+    for seat in (0, 1):
+        match.apply(seat, next(a for a in match.legal_actions(seat) if isinstance(a, Discard)))
+    seat = match.waiting_for()[0]
+    play = next(a for a in match.legal_actions(seat) if isinstance(a, Play))
+    [event] = match.apply(seat, play)
+    session.receive(EventMessage(seq=1, event=event, text="x"))
+    who = "You" if seat == 0 else "Bob"
+    assert session.announcements == [f"{who}: {event.spoken}"]  # type: ignore[union-attr]
