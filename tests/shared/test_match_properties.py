@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.actions import (
+    EVENT,
     Action,
     CardPlayed,
     DealRevealed,
@@ -177,15 +178,25 @@ def check_view_leaks(match: Match) -> None:
 
 @settings(SETTINGS, max_examples=30 * SCALE)
 @given(seed=SEEDS, options=OPTIONS, moves_seed=MOVES)
-def test_views_never_show_hidden_cards(
+def test_views_and_events_never_show_hidden_cards(
     seed: int | bytes, options: GameOptions, moves_seed: int
 ) -> None:
-    """At every step no view holds the opponent's hand, the crib before its show, or the deck."""
+    """No view or event at any step shows a hidden hand, the crib before its show, or the deck."""
     match, moves = Match(seed=seed, options=options), random.Random(moves_seed)
     check_view_leaks(match)
     while not match.over:
-        random_step(match, moves)
+        _, _, events = random_step(match, moves)
         check_view_leaks(match)
+        if not any(isinstance(e, DealRevealed) for e in events):
+            check_event_leaks(match, events)
+
+
+def check_event_leaks(match: Match, events: list[Event]) -> None:
+    """Events go to everyone: none may name a card the spectator cannot see."""
+    hidden = {str(card) for card in hidden_cards(match, None)}
+    for event in events:
+        leaked = set(CARD_TEXT.findall(EVENT.dump_json(event).decode())) & hidden
+        assert not leaked, f"{leaked} leak in {event.type}"
 
 
 @settings(SETTINGS, max_examples=40 * SCALE)
