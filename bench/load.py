@@ -1,0 +1,468 @@
+"""Load benchmark: many concurrent rooms of random players against a real Muggins server.
+
+Starts the server in a child process (so its CPU and memory can be read from /proc), opens
+``--games`` rooms of two socket clients spread over worker processes, lets them play at human
+pace (each player moves ``--pace`` seconds after it is waited for, +/-50 % jitter) or flat out,
+and prints completed actions per second, action round trip p50/p90/p99/max, errors, server CPU
+microseconds per action and server RSS per connected player. In the same run it drives a bare
+``websockets`` JSON echo server (bench/echo.py) flat out and prints Muggins' CPU per action as
+a ratio of the echo's CPU per round trip: the headline, since absolute figures drift.
+
+    python bench/load.py --flat-out --games 50 --seconds 20
+    python bench/load.py --games 1000,2000 --pace 5 --seconds 60
+    python bench/load.py --url ws://HOST:PORT --games 100      # no server CPU/RSS figures
+    python bench/load.py --games 200 --pace 1 --profile        # py-spy profile of the server
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import queue as queue_module
+import signal
+import subprocess
+import sys
+import time
+from array import array
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import echo
+from fleet import Plan, percentile, raise_nofile, worker_main
+
+HERE = Path(__file__).resolve().parent
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+# --- reading a process from /proc ---------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of a process (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def start_child(command: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """Start a server child that prints ``listening PORT`` first; return it and the port."""
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line.startswith("listening "):
+        child.kill()
+        raise RuntimeError(f"server child did not start: {line!r}")
+    return child, int(line.split()[1])
+
+
+def stop_child(child: subprocess.Popen[str]) -> None:
+    child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+# --- the Muggins server child -------------------------------------------------------------------
+
+
+def serve_child(argv: list[str]) -> int:
+    """``load.py _serve [--uvloop] [--unlimited]``: an in-memory server on a free port."""
+    parser = argparse.ArgumentParser(prog="load.py _serve")
+    parser.add_argument("--uvloop", action="store_true")
+    parser.add_argument("--unlimited", action="store_true", help="lift the rate limit")
+    args = parser.parse_args(argv)
+    raise_nofile()
+    from server.app import running_server
+    from server.config import ServerConfig
+
+    limits: dict[str, Any] = {"rate": 1e9, "burst": 10**9} if args.unlimited else {}
+    config = ServerConfig(port=0, memory=True, **limits)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        async with running_server(config) as server:
+            print(f"listening {server.port}", flush=True)
+            await stop.wait()
+
+    if args.uvloop:
+        import uvloop
+
+        uvloop.run(main())
+    else:
+        asyncio.run(main())
+    return 0
+
+
+# --- the echo baseline --------------------------------------------------------------------------
+
+
+def run_echo(args: argparse.Namespace) -> dict[str, Any]:
+    command = [sys.executable, str(HERE / "echo.py"), "serve"]
+    if args.uvloop:
+        command.append("--uvloop")
+    child, port = start_child(command)
+    marks: dict[str, float] = {}
+
+    def mark(name: str) -> None:
+        marks[f"{name}_cpu"] = cpu_seconds(child.pid)
+        marks[f"{name}_time"] = time.perf_counter()
+
+    print(
+        f"echo baseline: {args.echo_connections} sockets flat out for {args.echo_seconds:g} s ...",
+        flush=True,
+    )
+    try:
+        result = asyncio.run(
+            echo.drive(
+                f"ws://127.0.0.1:{port}",
+                connections=args.echo_connections,
+                seconds=args.echo_seconds,
+                on_start=lambda: mark("start"),
+                on_end=lambda: mark("end"),
+            )
+        )
+    finally:
+        stop_child(child)
+    trips = result["round_trips"]
+    cpu = marks["end_cpu"] - marks["start_cpu"]
+    wall = marks["end_time"] - marks["start_time"]
+    lat = sorted(result["latencies"])
+    figures = {
+        "connections": args.echo_connections,
+        "round_trips_per_s": trips / wall,
+        "cpu_us_per_round_trip": cpu / trips * 1e6 if trips else float("nan"),
+        "server_cpu_percent": cpu / wall * 100,
+        "p50_ms": percentile(lat, 0.5),
+        "p99_ms": percentile(lat, 0.99),
+    }
+    print(
+        f"  {figures['round_trips_per_s']:,.0f} round trips/s, server CPU "
+        f"{figures['cpu_us_per_round_trip']:.1f} µs per round trip, p50 {figures['p50_ms']:.2f} ms",
+        flush=True,
+    )
+    return figures
+
+
+# --- one load run -------------------------------------------------------------------------------
+
+
+def profile_server(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    spy = Path(sys.executable).parent / "py-spy"
+    if not spy.exists():
+        print("  (no py-spy in this environment: pip install py-spy to profile)", flush=True)
+        return None
+    command = [str(spy), "record", "--pid", str(pid), "--duration", str(math.ceil(seconds))]
+    command += ["--rate", "100", "--format", "raw", "--nonblocking", "--output", str(out)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def summarise_profile(path: Path, top: int = 18) -> list[str]:
+    """Self and inclusive shares of the busiest functions in py-spy's collapsed stacks."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        frames = [f.split(" (", 1)[0] + " " + _where(f) for f in stack.split(";")]
+        if (frames and frames[-1].startswith("select ")) or "epoll" in frames[-1]:
+            frames[-1] = "(idle: waiting in the event loop's poll)"
+        total += count
+        own[frames[-1]] += count
+        for frame in set(frames):
+            inclusive[frame] += count
+    lines = [f"samples: {total}", "self time:"]
+    lines += [f"  {n / total:6.1%}  {name}" for name, n in own.most_common(top)]
+    lines.append("inclusive time (project and websockets frames):")
+    interesting = [
+        (name, n)
+        for name, n in inclusive.most_common()
+        if any(key in name for key in ("server/", "shared/", "websockets/", "pydantic", "idle"))
+    ]
+    lines += [f"  {n / total:6.1%}  {name}" for name, n in interesting[:top]]
+    return lines
+
+
+def _where(frame: str) -> str:
+    if " (" not in frame:
+        return ""
+    place = frame.split(" (", 1)[1].rstrip(")")
+    for marker in ("site-packages/", "/main/", "lib/python3"):
+        if marker in place:
+            return "(" + place.split(marker, 1)[1] + ")"
+    return "(" + place + ")"
+
+
+def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] | None) -> dict:
+    flat = args.pace <= 0
+    child = None
+    url = args.url
+    if url is None:
+        command = [sys.executable, str(Path(__file__).resolve()), "_serve"]
+        command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
+        child, port = start_child(command)
+        url = f"ws://127.0.0.1:{port}"
+        time.sleep(1.0)
+        base_rss = rss_bytes(child.pid)
+    players = rooms * 2
+    procs = args.procs or max(1, min(4, math.ceil(players / 6000)))
+    mode = "flat out" if flat else f"human pace, a move every {args.pace:g} s ±50 %"
+    print(
+        f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es)", flush=True
+    )
+    ctx = mp.get_context("fork")
+    channel: Any = ctx.Queue()
+    go, count, stop = ctx.Event(), ctx.Event(), ctx.Event()
+    shares = [rooms // procs + (i < rooms % procs) for i in range(procs)]
+    workers = []
+    for worker, share in enumerate(shares):
+        plan = Plan(url=url, rooms=share, pace=max(args.pace, 0.0), target=args.target, seed=worker)
+        process = ctx.Process(
+            target=worker_main, args=(plan, worker, channel, go, count, stop, args.uvloop)
+        )
+        process.start()
+        workers.append(process)
+    started = time.perf_counter()
+    connected = [0] * procs
+    ready: dict[int, tuple[int, dict[str, int]]] = {}
+    last_print = 0.0
+    while len(ready) < procs:
+        try:
+            message = channel.get(timeout=1.0)
+        except queue_module.Empty:
+            message = None
+        if message and message[0] == "ramp":
+            connected[message[1]] = message[2]
+        elif message and message[0] == "ready":
+            connected[message[1]] = message[2]
+            ready[message[1]] = (message[2], message[3])
+        if time.perf_counter() - last_print > 2:
+            last_print = time.perf_counter()
+            print(
+                f"  ramp {time.perf_counter() - started:5.0f} s: "
+                f"{sum(connected):,}/{players:,} players seated",
+                flush=True,
+            )
+        if time.perf_counter() - started > args.ramp_timeout:
+            raise SystemExit(f"the ramp did not finish in {args.ramp_timeout:g} s")
+    seated = sum(n for n, _ in ready.values())
+    setup_failures: Counter[str] = Counter()
+    for _, failures in ready.values():
+        setup_failures.update(failures)
+    ramp_seconds = time.perf_counter() - started
+    print(f"  all seated in {ramp_seconds:.0f} s: {seated:,} players", flush=True)
+    warmup = args.warmup if args.warmup is not None else (2.0 if flat else min(args.pace * 1.5, 10))
+    go.set()
+    _pump_progress(channel, warmup, "warm-up", None)
+    rss_ready = rss_bytes(child.pid) if child else 0
+    cpu0 = cpu_seconds(child.pid) if child else 0.0
+    client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
+    t0 = time.perf_counter()
+    spy = None
+    if args.profile and child is not None:
+        spy = profile_server(child.pid, args.seconds, args.profile_out)
+    count.set()
+    _pump_progress(channel, args.seconds, "measure", (child.pid if child else None, t0, cpu0))
+    cpu1 = cpu_seconds(child.pid) if child else 0.0
+    client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
+    wall = time.perf_counter() - t0
+    rss_end = rss_bytes(child.pid) if child else 0
+    stop.set()
+    results: dict[int, dict[str, Any]] = {}
+    while len(results) < procs:
+        message = channel.get(timeout=120)
+        if message[0] == "done":
+            results[message[1]] = message[2]
+    for process in workers:
+        process.join(30)
+    if spy is not None:
+        spy.wait(60)
+    if child is not None:
+        stop_child(child)
+    latencies = array("d")
+    refused: Counter[str] = Counter()
+    for result in results.values():
+        latencies.frombytes(result["latencies"])
+        refused.update(result["refused"])
+    lat = sorted(latencies)
+    actions = len(lat)
+    figures: dict[str, Any] = {
+        "rooms": rooms,
+        "players": seated,
+        "mode": "flat-out" if flat else f"pace {args.pace:g} s",
+        "client_processes": procs,
+        "ramp_s": ramp_seconds,
+        "window_s": wall,
+        "actions": actions,
+        "actions_per_s": actions / wall,
+        "p50_ms": percentile(lat, 0.5),
+        "p90_ms": percentile(lat, 0.9),
+        "p99_ms": percentile(lat, 0.99),
+        "max_ms": lat[-1] if lat else float("nan"),
+        "errors": sum(r["errors"] for r in results.values()),
+        "refused": dict(refused),
+        "dropped": sum(r["dropped"] for r in results.values()),
+        "setup_failures": dict(setup_failures),
+        "games_finished": sum(r["games"] for r in results.values()),
+        "client_cpu_percent": (client_cpu1 - client_cpu0) / wall * 100,
+    }
+    if child is not None:
+        cpu = cpu1 - cpu0
+        figures["server_cpu_percent"] = cpu / wall * 100
+        figures["server_cpu_us_per_action"] = cpu / actions * 1e6 if actions else float("nan")
+        figures["rss_base_mb"] = base_rss / 2**20
+        figures["rss_kb_per_player"] = (max(rss_ready, rss_end) - base_rss) / 1024 / seated
+        if echo_figures:
+            figures["ratio_to_echo"] = (
+                figures["server_cpu_us_per_action"] / echo_figures["cpu_us_per_round_trip"]
+            )
+    _print_figures(figures)
+    if spy is not None and args.profile_out.exists():
+        print(f"  server profile ({args.profile_out}):")
+        for line in summarise_profile(args.profile_out):
+            print("  " + line)
+    return figures
+
+
+def _pump_progress(channel: Any, seconds: float, label: str, server: Any) -> None:
+    """Show the workers' progress once a second for ``seconds``."""
+    end = time.perf_counter() + seconds
+    latest: dict[int, tuple[Any, ...]] = {}
+    last_cpu = server[2] if server else 0.0
+    last_time = time.perf_counter()
+    while time.perf_counter() < end:
+        deadline = time.perf_counter() + 1.0
+        while time.perf_counter() < min(deadline, end):
+            try:
+                message = channel.get(timeout=max(0.01, min(deadline, end) - time.perf_counter()))
+            except queue_module.Empty:
+                continue
+            if message[0] == "progress":
+                latest[message[1]] = message
+        if not latest:
+            continue
+        actions = sum(m[2] for m in latest.values())
+        errors = sum(m[3] for m in latest.values())
+        dropped = sum(m[4] for m in latest.values())
+        recent = [m[5] for m in latest.values() if not math.isnan(m[5])]
+        cpu_text = ""
+        if server and server[0]:
+            now_cpu, now = cpu_seconds(server[0]), time.perf_counter()
+            cpu_text = f", server CPU {(now_cpu - last_cpu) / (now - last_time):4.0%}"
+            last_cpu, last_time = now_cpu, now
+        p99 = f"{max(recent):6.1f}" if recent else "     -"
+        print(
+            f"  {label} {seconds - (end - time.perf_counter()):4.0f} s: "
+            f"{actions:,} actions, p99 last second {p99} ms, errors {errors}, "
+            f"dropped {dropped}{cpu_text}",
+            flush=True,
+        )
+
+
+def _print_figures(f: dict[str, Any]) -> None:
+    print(f"  completed actions: {f['actions']:,} in {f['window_s']:.1f} s", end="")
+    print(f" = {f['actions_per_s']:,.0f} actions/s")
+    print(
+        f"  round trip ms: p50 {f['p50_ms']:.1f}  p90 {f['p90_ms']:.1f}  "
+        f"p99 {f['p99_ms']:.1f}  max {f['max_ms']:.1f}"
+    )
+    print(
+        f"  errors {f['errors']} {f['refused'] or ''}  dropped sockets {f['dropped']}  "
+        f"setup failures {f['setup_failures'] or 0}  matches finished {f['games_finished']}"
+    )
+    print(f"  load generator CPU {f['client_cpu_percent']:.0f}% (of one core)")
+    if "server_cpu_us_per_action" in f:
+        print(
+            f"  server CPU {f['server_cpu_percent']:.0f}% of one core, "
+            f"{f['server_cpu_us_per_action']:.0f} µs per action; RSS "
+            f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
+        )
+    if "ratio_to_echo" in f:
+        print(
+            f"  HEADLINE: server CPU per action = {f['ratio_to_echo']:.1f}x a bare echo round trip"
+        )
+
+
+def machine() -> dict[str, str]:
+    import websockets
+
+    return {
+        "cores": str(os.cpu_count()),
+        "cpu": _cpu_model(),
+        "python": platform.python_version(),
+        "websockets": websockets.__version__,
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+
+
+def _cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_serve"]:
+        return serve_child(argv[1:])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", default="100", help="rooms, or a list to sweep: 1000,2000,5000")
+    parser.add_argument("--pace", type=float, default=5.0, help="seconds per move (0: flat out)")
+    parser.add_argument("--flat-out", action="store_true", help="same as --pace 0")
+    parser.add_argument("--seconds", type=float, default=30.0, help="the measured window")
+    parser.add_argument("--warmup", type=float, help="play before measuring (default: by pace)")
+    parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--procs", type=int, help="client processes (default: 1 per 6,000 sockets)")
+    parser.add_argument("--url", help="target a running server (no server CPU or RSS figures)")
+    parser.add_argument("--uvloop", action="store_true", help="server, echo and clients on uvloop")
+    parser.add_argument("--echo-connections", type=int, default=100)
+    parser.add_argument("--echo-seconds", type=float, default=10.0)
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
+    parser.add_argument("--profile", action="store_true", help="py-spy the server in the window")
+    parser.add_argument("--profile-out", type=Path, default=Path("load-profile.txt"))
+    parser.add_argument("--ramp-timeout", type=float, default=900.0)
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    args = parser.parse_args(argv)
+    if args.flat_out:
+        args.pace = 0.0
+    limit = raise_nofile()
+    info = machine()
+    print(
+        f"{info['date']}: {info['cores']} cores ({info['cpu']}), Python {info['python']}, "
+        f"websockets {info['websockets']}, open-files limit {limit}"
+        + (", uvloop" if args.uvloop else ""),
+        flush=True,
+    )
+    echo_figures = None if args.no_echo else run_echo(args)
+    runs = [run_load(args, int(n), echo_figures) for n in args.games.split(",")]
+    if args.json:
+        report = {"machine": info, "echo": echo_figures, "runs": runs, "argv": argv}
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
