@@ -8,9 +8,7 @@ the network.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from pydantic import BaseModel
 from rich.text import Text
@@ -31,6 +29,8 @@ from client.widgets.hand import Hand
 from client.widgets.pegboard import Board, Pegboard
 from client.widgets.show import ShowPanel, ShowState
 from client.widgets.table import PlayArea, PlayState
+from shared.actions import Discard, Play
+from shared.bots.coach import advise
 from shared.protocol import (
     AcceptCount,
     AnswerRestart,
@@ -50,9 +50,6 @@ from shared.protocol import (
     SeatBot,
     ServerMessage,
 )
-from shared.view import SeatView
-
-Advice = Callable[[SeatView], object]
 
 
 class MugginsApp(App[None]):
@@ -65,7 +62,7 @@ class MugginsApp(App[None]):
         Binding("enter", "submit", "Lay away / play"),
         Binding("m", "muggins", "Muggins!", show=False),
         Binding("a", "accept", "Accept", show=False),
-        Binding("h", "hint", "Hint", show=False),
+        Binding("h", "hint", "Hint"),
         Binding("c", "chat", "Chat"),
         Binding("escape", "table", "Back to the table", show=False),
         Binding("question_mark,f1", "help", "Help"),
@@ -99,7 +96,7 @@ class MugginsApp(App[None]):
         self.game_over_shown: set[tuple[int, int]] = set()
         self.restart_asked: int | None = None
         self.error = ""
-        self.coach = _coach() if hint else None
+        self.hints = hint
         self.embedded = embedded
 
     # --- layout ----------------------------------------------------------------------------------
@@ -225,13 +222,25 @@ class MugginsApp(App[None]):
             self.send(AcceptCount())
 
     def action_hint(self) -> None:
+        """Ask the coach; its choice of cards is selected in the hand, ready for Enter."""
         view = self.session.view
-        if self.coach is None:
-            self.notify("No coach is available in this version.", severity="warning")
-        elif view is None or not view.legal:
+        if not self.hints:
+            self.notify("Hints are turned off.", severity="warning")
+            return
+        if view is None or not view.legal:
             self.notify("Nothing to advise: it is not your move.")
-        else:
-            self.notify(str(self.coach(view)), title="Coach", timeout=12)
+            return
+        advice = advise(view)
+        self.notify(advice.explanation, title="Coach", timeout=15)
+        hand = self.query_one(Hand)
+        action = advice.action
+        chosen = (
+            action.cards
+            if isinstance(action, Discard)
+            else ((action.card,) if isinstance(action, Play) else ())
+        )
+        if chosen:
+            hand.selected = frozenset(hand.cards.index(c) for c in chosen if c in hand.cards)
 
     def action_chat(self) -> None:
         self.query_one("#chat", Input).focus()
@@ -429,13 +438,3 @@ class MugginsApp(App[None]):
             mark = f"   ✓ fair deal {fair.deal_number}" if fair.ok else "   ✗ UNFAIR DEAL!"
             status.append(mark, style="green" if fair.ok else "bold white on red")
         self.query_one("#status", Static).update(status)
-
-
-def _coach() -> Advice | None:
-    """The coach's advice function, when the coach module is installed."""
-    try:
-        module = importlib.import_module("shared.bots.coach")
-    except ImportError:
-        return None
-    advise = getattr(module, "advise", None)
-    return cast(Advice, advise) if callable(advise) else None

@@ -29,6 +29,7 @@ from client.link import Link
 from client.prompts import need, show_prompt, turn_prompt
 from client.session import Goal, Session
 from shared.actions import GameOptions
+from shared.bots.coach import advise
 from shared.cards import Card, CardError, parse_card
 from shared.protocol import (
     AcceptCount,
@@ -224,6 +225,12 @@ class PlainClient:
             self.done.set()
         elif verb in ("help", "?"):
             self.say(HELP)
+        elif verb == "hint":
+            if view is None or not view.legal:
+                self.say("! nothing to advise: it is not your move")
+            else:
+                advice = advise(view)
+                self.say(f"coach: {advice.explanation}")
         elif verb == "state":
             self.prompt(self.session.seq, force=True)
         elif verb in handlers:

@@ -112,3 +112,23 @@ async def test_muggins_game_to_61_with_own_counts() -> None:
         await play_out(app)
         claims = [line for line in app.session.log if " counts " in line]
         assert claims
+
+
+async def test_hint_key_selects_the_coachs_cards() -> None:
+    """H asks the coach: its discard is chosen in the hand and its reason is shown."""
+    from fakelink import FakeLink
+
+    from client.session import Goal
+    from shared.bots.coach import advise
+
+    app = MugginsApp(url="ws://127.0.0.1:1", name="Ann", goal=Goal("computer"))
+    app.link = FakeLink(app.post_server_message, seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session.view is not None)
+        view = app.session.view
+        assert view is not None
+        advice = advise(view)
+        await pilot.press("h")
+        hand = app.query_one(Hand)
+        assert hand.chosen() == advice.action.cards  # type: ignore[union-attr]
+        assert any(advice.explanation in str(n.message) for n in app._notifications)

@@ -81,7 +81,7 @@ async def test_plain_mode_refuses_bad_commands_with_a_sentence() -> None:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         task = asyncio.create_task(client.run(lines))
         await wait_for(lambda: client.session.view is not None and client.session.view.legal)
-        for command in ("fly", "discard 9", "play", "create 99"):
+        for command in ("fly", "discard 9", "play", "create 99", "hint"):
             await lines.put(command)
         await lines.put("discard 1 1")
         await wait_for(lambda: client.session.errors)
@@ -92,4 +92,5 @@ async def test_plain_mode_refuses_bad_commands_with_a_sentence() -> None:
     assert "! there is no card 9: you hold 6" in text
     assert "! play needs more" in text
     assert "! create takes 61, 121" in text
+    assert "coach: " in text
     assert f"! {client.session.errors[0].message}" in text
