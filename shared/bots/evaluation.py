@@ -93,18 +93,13 @@ def hand_points(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> i
 
 def hand_ev(kept: Sequence[Card], seen: Sequence[Card]) -> float:
     """Expected show value of ``kept`` over every starter not among ``seen`` (usually 46)."""
-    ranks = sorted(c.rank for c in kept)
-    seen_ranks = [0] * 14
     seen_suits = dict.fromkeys(SUITS, 0)
     for c in seen:
-        seen_ranks[c.rank] += 1
         seen_suits[c.suit] += 1
     starters = 52 - len(seen)
-    total = 0
-    for r in RANKS:
-        left = 4 - seen_ranks[r]
-        if left:
-            total += left * _kept_rank_points(tuple(ranks), r)
+    kept_ranks = tuple(sorted(c.rank for c in kept))
+    others = tuple(sorted(c.rank for c in seen if c not in kept))
+    total = _rank_total(kept_ranks, others)
     suit = kept[0].suit
     if all(c.suit == suit for c in kept):
         total += 4 * starters + (13 - seen_suits[suit])
@@ -115,8 +110,16 @@ def hand_ev(kept: Sequence[Card], seen: Sequence[Card]) -> float:
 
 
 @cache
-def _kept_rank_points(ranks: tuple[int, ...], starter: int) -> int:
-    return RANK_TABLE[tuple(sorted((*ranks, starter)))]
+def _rank_total(kept: tuple[int, ...], others: tuple[int, ...]) -> int:
+    """Fifteens, pairs and runs of ``kept`` summed over the starters, by rank."""
+    left = [4] * 14
+    for r in (*kept, *others):
+        left[r] -= 1
+    total = 0
+    for r in RANKS:
+        if left[r]:
+            total += left[r] * RANK_TABLE[tuple(sorted((*kept, r)))]
+    return total
 
 
 def hand_distribution(kept: Sequence[Card], seen: Sequence[Card]) -> dict[int, float]:
