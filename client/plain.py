@@ -187,7 +187,8 @@ class PlainClient:
             words = "count N"
         elif show_prompt(view) == "answer":
             words = "muggins or accept"
-        self.say(f"> {turn_prompt(view, self.session.names)}" + (f"  [{words}]" if words else ""))
+        sentence = turn_prompt(view, self.session.names, keys=False)
+        self.say(f"> {sentence}" + (f"  [{words}]" if words else ""))
 
     def send(self, message: BaseModel) -> None:
         self.sent.append(message)

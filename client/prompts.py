@@ -39,26 +39,32 @@ def show_prompt(view: SeatView | None) -> str:
     return ""
 
 
-def turn_prompt(view: SeatView | None, names: tuple[str, str]) -> str:
-    """One sentence: what the player should do now, or whom we wait for."""
+def turn_prompt(view: SeatView | None, names: tuple[str, str], *, keys: bool = True) -> str:
+    """One sentence: what the player should do now, or whom we wait for (with the keys to
+    press, unless ``keys`` is false)."""
     if view is None:
         return "Waiting for the game to start…"
     you = view.seat
     if view.phase in ("game_over", "match_over"):
-        return "The match is over: R for a rematch, Q to quit" if view.phase == "match_over" else ""
+        if view.phase == "match_over":
+            return "The match is over: R for a rematch, Q to quit" if keys else "The match is over"
+        return ""
     waiting = [names[s] for s in view.waiting_for if s != you]
     if view.phase == "discard":
         whose = "your" if view.dealer == you else f"{names[view.dealer]}'s"
         if you in view.waiting_for:
-            return f"Lay away two cards to {whose} crib: choose them (1-6), then Enter"
+            how = ": choose them (1-6), then Enter" if keys else ""
+            return f"Lay away two cards to {whose} crib{how}"
         return f"Waiting for {' and '.join(waiting)} to lay away"
     if view.phase == "play":
         if view.turn == you:
-            return f"Your turn: play a card (1-6, then Enter). The count is {view.count}"
+            how = " (1-6, then Enter)" if keys else ""
+            return f"Your turn: play a card{how}. The count is {view.count}"
         return f"{names[view.turn or 0]} to play. The count is {view.count}"
     prompt = show_prompt(view)
     if prompt == "count":
         return "The show: count your cards and type the points"
     if prompt == "answer":
-        return "The show: M to call Muggins!, A to accept the count"
+        how = " (M / A)" if keys else ""
+        return f"The show: call Muggins! if the count is short, or accept it{how}"
     return f"The show: waiting for {' and '.join(waiting)}" if waiting else "The show"

@@ -132,3 +132,42 @@ async def test_hint_key_selects_the_coachs_cards() -> None:
         hand = app.query_one(Hand)
         assert hand.chosen() == advice.action.cards  # type: ignore[union-attr]
         assert any(advice.explanation in str(n.message) for n in app._notifications)
+
+
+async def test_resign_needs_confirming_then_rematch_and_restart() -> None:
+    """R asks first (N keeps playing); R then Y resigns and the game-over screen offers a
+    rematch; R there starts a new match. N then Y restarts against the computer at once."""
+    from client.screens import ConfirmScreen
+
+    async with real_server() as server:
+        app = computer_app(server.url, level="easy")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: my_move(app))
+            await pilot.press("r")
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert app.session.game_over is None
+            await pilot.press("r", "y")
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            text = " ".join(str(s.render()) for s in app.screen.query("Static"))
+            assert "by resignation" in text and "R: rematch" in text
+            room = app.session.room
+            assert room is not None
+            first = room.match_number
+            await pilot.press("r")
+            await until(
+                pilot,
+                lambda: (
+                    app.session.room is not None
+                    and app.session.room.match_number == first + 1
+                    and my_move(app)
+                ),
+            )
+            view = app.session.view
+            assert view is not None and view.scores == (0, 0) and view.phase == "discard"
+            await pilot.press("n", "y")
+            await until(
+                pilot,
+                lambda: app.session.room is not None and app.session.room.match_number == first + 2,
+            )
