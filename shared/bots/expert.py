@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 from shared.actions import Action, Discard, Play
-from shared.bots.evaluation import DiscardValue, crib_table, discard_values
+from shared.bots.evaluation import (
+    DiscardValue,
+    crib_table,
+    discard_values,
+    hand_distribution,
+    play_points,
+)
 from shared.bots.pegging import Pegging
 from shared.bots.standard import show_action
 from shared.cards import Card
@@ -13,6 +19,10 @@ from shared.view import SeatView
 
 ENDGAME = 12
 """Points from the target at which pegging weighs a side's points double."""
+COUNT_OUT = 20
+"""Points from the target at which the pone discards to count out rather than for the mean."""
+PONE_PEGGING = 2
+"""Points a pone can count on pegging before the show, about."""
 
 
 def unseen_ranks(view: SeatView) -> tuple[int, ...]:
@@ -47,6 +57,28 @@ def expert_discards(view: SeatView) -> list[DiscardValue]:
     return discard_values(view.hand, dealer=view.dealer == view.seat, table=crib_table())
 
 
+def board_discard(view: SeatView, values: list[DiscardValue]) -> DiscardValue:
+    """The discard to make, playing to the board.
+
+    The pone counts first, so near the end a pone that can reach the target in this show wins
+    before the dealer counts: then it keeps the hand most likely to get there, by the exact
+    chances over the 46 starters, and breaks ties by net value.
+    """
+    assert view.seat is not None
+    need = view.options.target - view.scores[view.seat] - PONE_PEGGING
+    if view.dealer == view.seat or need > COUNT_OUT:
+        return values[0]
+    six = view.hand
+    chances = [
+        sum(p for points, p in hand_distribution(v.kept, six).items() if points >= need)
+        for v in values
+    ]
+    best = max(chances)
+    if best <= 0.0:
+        return values[0]
+    return next(v for v, c in zip(values, chances, strict=True) if c >= best - 1e-9)
+
+
 def expert_play(view: SeatView, plays: list[Play]) -> Play:
     """The card the lookahead likes best; a card that pegs out wins at once."""
     assert view.seat is not None
@@ -54,7 +86,6 @@ def expert_play(view: SeatView, plays: list[Play]) -> Play:
     problem = pegging_problem(view)
     pile = tuple(p.card.rank for p in view.pile)
     values = problem.values(pile=pile, count=view.count)
-    from shared.bots.evaluation import play_points
 
     def key(play: Play) -> tuple[bool, float, Card]:
         wins = play_points(pile, view.count, play.card.rank) >= need
@@ -82,6 +113,9 @@ class ExpertStrategy:
             return expert_play(view, plays)
         if any(isinstance(a, Discard) for a in view.legal):
             values = expert_discards(view)
+            choice = board_discard(view, values)
+            if choice is not values[0]:
+                return Discard(cards=choice.discard)
             best = values[0].net
             ties = [v for v in values if v.net > best - 1e-9]
             return Discard(cards=self.rng.choice(ties).discard)
