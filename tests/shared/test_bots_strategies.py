@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,8 +12,9 @@ from hypothesis import strategies as st
 from shared.actions import Accept, Count, Discard, GameOptions, Muggins, Play
 from shared.bots import LEVELS, make_strategy
 from shared.bots.base import Strategy
-from shared.cards import parse_card, parse_cards
+from shared.cards import DECK, Card, parse_card, parse_cards
 from shared.match import Match
+from shared.scoring import score_hand
 from shared.view import SeatView
 
 LEVEL_NAMES = list(LEVELS)
@@ -173,3 +175,27 @@ def test_standard_keeps_the_best_hand() -> None:
     for level in ("standard", "expert"):
         action = make_strategy(level, seed=random.randrange(100)).choose(view)
         assert action == Discard(cards=(parse_card("2C"), parse_card("9D")))
+
+
+def test_expert_pone_near_the_end_keeps_the_hand_most_likely_to_count_out() -> None:
+    """A pone 10 short of 121 keeps the four cards most likely to score 8+ (pegging about 2)."""
+    rng = random.Random(8)
+    base = Match(seed=1).view(0)
+    differs = 0
+    for _ in range(40):
+        six = tuple(sorted(rng.sample(DECK, 6)))
+        view = changed(base, {"hand": six, "dealer": 1, "scores": (111, 100)})
+        action = make_strategy("expert").choose(view)
+        assert isinstance(action, Discard)
+
+        starters = [c for c in DECK if c not in six]
+
+        def chance(kept: tuple[Card, ...], starters: list[Card] = starters) -> float:
+            return sum(score_hand(kept, s).total >= 8 for s in starters) / len(starters)
+
+        kept_of = {pair: tuple(c for c in six if c not in pair) for pair in combinations(six, 2)}
+        best = max(chance(k) for k in kept_of.values())
+        assert chance(kept_of[action.cards]) == best
+        far = changed(view, {"scores": (60, 100)})
+        differs += make_strategy("expert").choose(far) != action
+    assert differs  # far from the end the same hands are often discarded differently
