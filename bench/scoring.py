@@ -35,7 +35,9 @@ def main() -> None:
         rule = "crib" if crib else "hand"
         check = ""
         if not crib:
-            check = "  (matches published)" if table.counts == published_hand_table() else "  DIFFERS"
+            check = (
+                "  (matches published)" if table.counts == published_hand_table() else "  DIFFERS"
+            )
         print(
             f"{rule} table: {table.hands:,} hands in {best:.3f} s best of {args.repeat} "
             f"= {table.hands / best:,.0f} hands/s; mean {table.mean:.4f}{check}"
@@ -52,7 +54,9 @@ def main() -> None:
     for *held, starter in hands:
         score_total(held, starter)
     per_total = (time.perf_counter() - started) / len(hands)
-    print(f"score_total (table-driven): {1e6 * per_total:.1f} µs/hand = {1 / per_total:,.0f} hands/s")
+    print(
+        f"score_total (table-driven): {1e6 * per_total:.1f} µs/hand = {1 / per_total:,.0f} hands/s"
+    )
 
 
 if __name__ == "__main__":
