@@ -36,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         six = parse_cards(args.cards)
-        if len(six) != 6 or len(set(six)) != 6:
-            raise ValueError(f"give six different cards, not {len(six)}")
+        if len(six) != 6:
+            raise ValueError(f"give the six cards you were dealt, not {len(six)}")
+        if len(set(six)) != 6:
+            raise ValueError("a card appears twice; give six different cards")
     except ValueError as error:
         print(f"muggins analyze: {error}", file=sys.stderr)
         return 2
