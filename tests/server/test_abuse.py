@@ -1,0 +1,158 @@
+"""Abuse: a flooding client and a reader that never reads are cut off; nobody else notices.
+
+The server keeps to its production limits here (20 messages a second, bursts of 40): a flood
+gets one ``rate_limited`` error and then a close with 1008, and the flooder's game is still
+there to resume. A client that asks for large answers and never reads them is disconnected once
+its bounded send queue is full; while it lasts, what the server holds for it stays bounded.
+Meanwhile another room plays a whole game. (How much other rooms' latency moves under abuse is
+a timing figure: bench/load.py measures it, not this test.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+from wire_client import WireClient
+
+from server.app import Server, running_server
+from server.config import ServerConfig
+from server.connection import Connection
+from shared.protocol import PROTOCOL_VERSION
+
+LIMITED = ServerConfig(port=0, memory=True, bot_delay=0.0, grace=0.3, sweep_interval=3600)
+SEND_QUEUE = 32
+WRITE_BOUND = 256 * 1024
+"""Bytes a connection's transport may hold: the write high-water mark plus one large frame."""
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[Server]:
+    async with running_server(LIMITED) as server:
+        yield server
+
+
+async def paced_game(url: str, seed: int) -> list[str]:
+    """Two players play one game to 61 at a pace within the rate limit; return error codes."""
+    alice, bob = await WireClient.open(url, name="Ann"), await WireClient.open(url, name="Ben")
+    room = await alice.request(type="create_room", options={"game": {"target": 61}})
+    await bob.request(type="join_room", code=room["code"])
+    rng = random.Random(seed)
+    errors: list[str] = []
+
+    async def play(client: WireClient) -> None:
+        pending = None
+        while True:
+            frame = await client.recv(timeout=30)
+            if frame["type"] == "error":
+                errors.append(frame["code"])
+            if frame.get("id") is not None and frame["id"] == pending:
+                pending = None
+            if frame["type"] != "state":
+                continue
+            view = frame["view"]
+            if view["phase"] == "match_over":
+                return
+            if pending is None and view["seat"] in view["waiting_for"] and view["legal"]:
+                await asyncio.sleep(0.07)
+                pending = rng.getrandbits(30)
+                await client.send(**rng.choice(view["legal"]), id=pending)
+
+    await asyncio.gather(play(alice), play(bob))
+    await alice.close()
+    await bob.close()
+    return errors
+
+
+async def test_a_flooder_is_warned_then_closed_and_can_resume_its_game(limited: Server) -> None:
+    """Past the burst: one rate_limited error, then 1008; others unaffected; the seat survives."""
+    other = asyncio.ensure_future(paced_game(limited.url, 1))
+    flooder = await WireClient.open(limited.url, name="Flood")
+    await flooder.request(type="create_room", options={"game": {"target": 61}})
+    await flooder.request(type="seat_bot", level="random")
+    for n in range(400):
+        await flooder.send(type="play", card="5H", id=n)
+    codes: list[str] = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            frame = await flooder.recv(timeout=15)
+            if frame["type"] == "error":
+                codes.append(frame["code"])
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CloseCode.POLICY_VIOLATION
+    assert codes.count("rate_limited") == 1
+    answered = len([c for c in codes if c != "rate_limited"])
+    assert answered <= LIMITED.burst + 20, "more messages were served than the limit allows"
+    assert await other == []
+    back = await WireClient.open(limited.url, hello=False)
+    welcome = await back.hello("Flood", token=flooder.token)
+    assert welcome["type"] == "welcome" and welcome["room"] is not None
+    await back.expect("state")
+    view = back.state["view"] if back.state else {}
+    assert view.get("phase") not in (None, "match_over")
+
+
+async def slow_socket(url: str) -> socket.socket:
+    """A TCP socket with a tiny receive buffer, so a reader that stops reading backs up fast."""
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    return sock
+
+
+async def test_a_reader_that_never_reads_is_dropped_with_bounded_buffers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Answers pile up unread: the queue and socket buffer stay bounded, then it is closed."""
+    worst = {"queue": 0, "buffer": 0}
+    send = Connection.send
+
+    def watched(self: Connection, *args: Any, **kwargs: Any) -> None:
+        send(self, *args, **kwargs)
+        worst["queue"] = max(worst["queue"], self.queue.qsize())
+        transport = self.ws.transport
+        if transport is not None:
+            worst["buffer"] = max(worst["buffer"], transport.get_write_buffer_size())
+
+    monkeypatch.setattr(Connection, "send", watched)
+    config = ServerConfig(
+        port=0, memory=True, bot_delay=0.0, rate=10_000, burst=10_000, send_queue=SEND_QUEUE
+    )
+    async with running_server(config) as server:
+        other = asyncio.ensure_future(paced_game(server.url, 2))
+        alice = await WireClient.open(server.url, name="Alice")
+        created = await alice.request(type="create_room")
+        await alice.request(type="seat_bot", level="random")
+        room = server.lobby.find(created["code"])
+        url = server.url
+        connections = len(server.connections) + 1
+        slow = await connect(url, sock=await slow_socket(url), max_queue=1, compression=None)
+        await slow.send(f'{{"type": "hello", "name": "Slow", "protocol": {PROTOCOL_VERSION}}}')
+        spectate = f'{{"type": "spectate", "code": "{created["code"]}"}}'
+        for n in range(20_000):
+            await slow.send(spectate)
+            if n % 20 == 0:
+                await asyncio.sleep(0.001)
+                if len(server.connections) < connections:
+                    break
+        for _ in range(300):
+            if len(server.connections) < connections:
+                break
+            await asyncio.sleep(0.1)
+        assert len(server.connections) < connections, "the slow reader was never disconnected"
+        assert not room.spectators
+        assert worst["queue"] == SEND_QUEUE, "the send queue never filled: the test is vacuous"
+        assert worst["buffer"] <= WRITE_BOUND
+        assert await other == []
+        pong = await alice.request(type="ping")
+        assert pong["type"] == "pong"
+        slow.transport.abort()
