@@ -19,7 +19,7 @@ from websockets.frames import CloseCode
 
 from server.identity import clean_text
 from server.lobby import Lobby, strongest_level
-from server.players import Player, Refusal
+from server.players import Player, Refusal, encoded
 from server.room import Room
 from shared.bots import LEVELS
 from shared.protocol import (
@@ -46,7 +46,6 @@ from shared.protocol import (
     ServerMessage,
     Spectate,
     Welcome,
-    encode,
     parse_client,
 )
 from shared.protocol.client import MessageId
@@ -96,7 +95,7 @@ class Connection:
         if isinstance(message, Error):
             self.metrics.errors.labels(message.code).inc()
         try:
-            self.queue.put_nowait(encode(message))
+            self.queue.put_nowait(encoded(message))
         except asyncio.QueueFull:
             log.warning("disconnecting a reader that fell %d frames behind", self.queue.qsize())
             self.close(CloseCode.POLICY_VIOLATION, "too slow to read")
@@ -170,13 +169,20 @@ class Connection:
                 )
 
     def _allow(self) -> bool:
-        """Token bucket: ``rate`` per second, ``burst`` at once; a long flood is disconnected."""
+        """Token bucket: ``rate`` per second, ``burst`` at once.
+
+        The first refused message of a flood gets a ``rate_limited`` error; the flood ends when
+        the bucket has refilled. A flood that goes on past ``flood_close_after`` refused
+        messages is closed with 1008.
+        """
         now = time.monotonic()
-        self.tokens = min(self.config.burst, self.tokens + (now - self.stamp) * self.config.rate)
+        burst = self.config.burst
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * self.config.rate)
         self.stamp = now
+        if self.tokens >= burst:
+            self.refused = 0
         if self.tokens >= 1:
             self.tokens -= 1
-            self.refused = 0
             return True
         self.refused += 1
         if self.refused == 1:

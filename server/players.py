@@ -7,11 +7,13 @@ logic runs and is tested without sockets.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from server.store import SeatKind, SeatRecord
-from shared.protocol import ErrorCode, ServerMessage
+from shared.protocol import ErrorCode, ServerMessage, encode
 
 if TYPE_CHECKING:
     from server.room import Room
@@ -20,6 +22,30 @@ if TYPE_CHECKING:
 class Peer(Protocol):
     def send(self, message: ServerMessage) -> None:
         """Queue one message for this receiver. Never blocks, never raises."""
+
+
+_shared: dict[int, tuple[ServerMessage, str]] = {}
+
+
+@contextmanager
+def encoded_once(messages: Iterable[ServerMessage]) -> Iterator[None]:
+    """While sending one message to many receivers, encode it once (see :func:`encoded`)."""
+    kept = [(message, encode(message)) for message in messages]
+    for message, text in kept:
+        _shared[id(message)] = (message, text)
+    try:
+        yield
+    finally:
+        for message, _ in kept:
+            _shared.pop(id(message), None)
+
+
+def encoded(message: ServerMessage) -> str:
+    """The JSON text of a message, reused if it is being sent to many receivers right now."""
+    hit = _shared.get(id(message))
+    if hit is not None and hit[0] is message:
+        return hit[1]
+    return encode(message)
 
 
 class Refusal(Exception):

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from server.players import Peer, Player, Refusal, SeatState
+from server.players import Peer, Player, Refusal, SeatState, encoded_once
 from server.store import MatchRecord, RoomRecord, Store, StoreError
 from shared.actions import Action, Event, GameOver, IllegalAction, Resign
 from shared.match import Match
@@ -25,6 +25,7 @@ from shared.protocol import (
     Notice,
     RoomOptions,
     SeatInfo,
+    ServerMessage,
     State,
     to_action,
 )
@@ -188,18 +189,18 @@ class Room:
             if isinstance(e, GameOver)
         ]
         assert self.match is not None
-        spectator_state: State | None = None
-        for seat, peer in self.receivers():
-            for message in texts:
-                peer.send(message)
-            for over in overs:
-                peer.send(over)
-            if seat is None:
-                spectator_state = spectator_state or State(seq=seq, view=self.match.view(None))
-                state = spectator_state
-            else:
-                state = State(seq=seq, view=self.match.view(seat))
-            peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
+        shared: list[ServerMessage] = [*texts, *overs]
+        spectator = State(seq=seq, view=self.match.view(None)) if self.spectators else None
+        with encoded_once([*shared, *([spectator] if spectator else [])]):
+            for seat, peer in self.receivers():
+                for message in shared:
+                    peer.send(message)
+                if seat is None:
+                    assert spectator is not None
+                    peer.send(spectator)
+                else:
+                    state = State(seq=seq, view=self.match.view(seat))
+                    peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
         self._arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------
