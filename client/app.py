@@ -231,7 +231,7 @@ class MugginsApp(App[None]):
             self.notify("Nothing to advise: it is not your move.")
             return
         advice = advise(view)
-        self.notify(advice.explanation, title="Coach", timeout=15)
+        self.notify(advice.explanation, title="Coach", timeout=8)
         hand = self.query_one(Hand)
         action = advice.action
         chosen = (

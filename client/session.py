@@ -157,6 +157,8 @@ class Session:
         self.token, self.player, self.levels = message.token, message.player, message.levels
         self.name = message.name
         if message.resumed and message.room:
+            if not self.goal_sent:
+                self.log.append(f"Welcome back, {message.name}: your game in room {message.room}")
             self.goal_sent = True
             return []
         if self.goal_sent and self.room is not None:

@@ -61,16 +61,20 @@ class PlayArea(Widget):
         return _block(title, backs(count) if count else slot_lines())
 
     def _crib(self, view: SeatView, names: tuple[str, str]) -> Text:
-        owner = "Your" if view.dealer == view.seat else f"{names[view.dealer]}'s"
-        title = Text(f"{owner} crib", style="bold")
+        if view.seat is None:
+            title = Text(f"{names[view.dealer]}'s crib", style="bold")
+        else:
+            title = Text("Your crib" if view.dealer == view.seat else "Their crib", style="bold")
         if view.crib is not None:
             return _block(title, faces(view.crib))
+        lines = backs(view.crib_count) if view.crib_count else slot_lines()
         if view.discards:
-            title.append("  you gave ", style="dim")
+            gave = Text("you gave ", style="dim")
             for card in view.discards:
-                title.append_text(card_label(card))
-                title.append(" ")
-        return _block(title, backs(view.crib_count) if view.crib_count else slot_lines())
+                gave.append_text(card_label(card))
+                gave.append(" ")
+            lines = [*lines, gave]
+        return _block(title, lines)
 
     def _starter(self, view: SeatView) -> Text:
         title = Text("Starter", style="bold")
@@ -81,8 +85,12 @@ class PlayArea(Widget):
         if view.phase == "play" or view.pile:
             title.append("   count ", style="dim")
             title.append(f"{view.count:>2}", style="bold reverse")
+        earlier = self._earlier(view)
+        if earlier:
+            title.append("    ")
+            title.append_text(earlier)
         if not view.pile:
-            return _block(title, [*slot_lines(), Text(), self._earlier(view)])
+            return _block(title, [*slot_lines(), Text()])
         lines = row([face_lines(p.card) for p in view.pile])
         who = Text()
         for i, played in enumerate(view.pile):
@@ -90,7 +98,7 @@ class PlayArea(Widget):
                 who.append(" ")
             label = "you" if played.seat == view.seat else names[played.seat][:5]
             who.append(label.center(5), style="dim")
-        return _block(title, [*lines, who, self._earlier(view)])
+        return _block(title, [*lines, who])
 
     def _earlier(self, view: SeatView) -> Text:
         """The cards played this deal before the count last restarted, by player."""
@@ -98,12 +106,14 @@ class PlayArea(Widget):
         text = Text()
         if not earlier:
             return text
-        text.append("played before:", style="dim")
+        text.append("before:", style="dim")
         me = view.seat if view.seat is not None else 0
         for seat in (me, 1 - me):
             cards = [p.card for p in earlier if p.seat == seat]
             if cards:
-                who = "you" if seat == view.seat else self.table.names[seat]
+                who = "you" if seat == view.seat else "them"
+                if view.seat is None:
+                    who = self.table.names[seat]
                 text.append(f"  {who} ", style="dim")
                 for card in cards:
                     text.append_text(card_label(card))
@@ -111,7 +121,8 @@ class PlayArea(Widget):
         return text
 
     def _announcements(self) -> Text:
-        said = self.table.announcements[-4:]
+        room = max(2, self.size.height - 10) if self.size.height else 4
+        said = self.table.announcements[-room:]
         text = Text()
         for i, line in enumerate(said):
             if i:
