@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from shared.actions import (
     Action,
@@ -26,7 +27,7 @@ from shared.actions import (
 from shared.cards import Card
 from shared.fairness import DeckRandom
 from shared.game import Game
-from shared.view import SeatView
+from shared.view import Phase, SeatView
 
 
 class Match:
@@ -125,14 +126,17 @@ class Match:
         """Exactly what ``seat`` (or a spectator, for None) may see. The only path to a client."""
         g = self.game
         own = seat in (0, 1)
+        phase: Phase
         if self.over:
             phase = "match_over"
         elif g.over:
             phase = "game_over"
         else:
-            phase = g.phase
+            phase = cast(Phase, g.phase)
         crib_shown = any(r.kind == "crib" for r in g.show)
-        return SeatView(
+        # The engine builds only valid states, so the view skips re-validating them (it is
+        # called around every move; validation would cost more than the move itself).
+        return SeatView.model_construct(
             seat=seat,
             options=self.options,
             phase=phase,
