@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import echo
-from fleet import Plan, percentile, raise_nofile, worker_main
+from fleet import Plan, abuse_main, percentile, raise_nofile, worker_main
 
 HERE = Path(__file__).resolve().parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -285,25 +285,43 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     cpu1 = cpu_seconds(child.pid) if child else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
+    window_end = time.time()
     rss_end = rss_bytes(child.pid) if child else 0
+    abuse_end = window_end
+    if args.abuse:
+        print(f"  now with {args.abuse} flooders and {args.abuse} slow readers:", flush=True)
+        abuse_stop = ctx.Event()
+        abuser = ctx.Process(target=abuse_main, args=(url, args.abuse, abuse_stop, channel))
+        abuser.start()
+        server = (child.pid, time.perf_counter(), cpu_seconds(child.pid)) if child else None
+        _pump_progress(channel, args.seconds, "abused", server)
+        abuse_stop.set()
+        abuse_end = time.time()
     stop.set()
     results: dict[int, dict[str, Any]] = {}
-    while len(results) < procs:
+    abuse: tuple[int, int] | None = None
+    while len(results) < procs or (args.abuse and abuse is None):
         message = channel.get(timeout=120)
         if message[0] == "done":
             results[message[1]] = message[2]
+        elif message[0] == "abuse":
+            abuse = (message[1], message[2])
     for process in workers:
         process.join(30)
     if spy is not None:
         spy.wait(60)
     if child is not None:
         stop_child(child)
-    latencies = array("d")
+    pairs = array("d")
     refused: Counter[str] = Counter()
     for result in results.values():
-        latencies.frombytes(result["latencies"])
+        pairs.frombytes(result["latencies"])
         refused.update(result["refused"])
-    lat = sorted(latencies)
+    clean = sorted(ms for at, ms in zip(pairs[::2], pairs[1::2], strict=True) if at < window_end)
+    abused = sorted(
+        ms for at, ms in zip(pairs[::2], pairs[1::2], strict=True) if window_end <= at < abuse_end
+    )
+    lat = clean
     actions = len(lat)
     figures: dict[str, Any] = {
         "rooms": rooms,
@@ -324,7 +342,19 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         "setup_failures": dict(setup_failures),
         "games_finished": sum(r["games"] for r in results.values()),
         "client_cpu_percent": (client_cpu1 - client_cpu0) / wall * 100,
+        "loadavg_1min": os.getloadavg()[0],
     }
+    if args.abuse and abuse is not None:
+        figures["abuse"] = {
+            "flooders": args.abuse,
+            "slow_readers": args.abuse,
+            "flooder_disconnects": abuse[0],
+            "slow_reader_disconnects": abuse[1],
+            "actions": len(abused),
+            "p50_ms": percentile(abused, 0.5),
+            "p99_ms": percentile(abused, 0.99),
+            "p99_rise_percent": (percentile(abused, 0.99) / figures["p99_ms"] - 1) * 100,
+        }
     if child is not None:
         cpu = cpu1 - cpu0
         figures["server_cpu_percent"] = cpu / wall * 100
@@ -389,12 +419,23 @@ def _print_figures(f: dict[str, Any]) -> None:
         f"  errors {f['errors']} {f['refused'] or ''}  dropped sockets {f['dropped']}  "
         f"setup failures {f['setup_failures'] or 0}  matches finished {f['games_finished']}"
     )
-    print(f"  load generator CPU {f['client_cpu_percent']:.0f}% (of one core)")
+    print(
+        f"  load generator CPU {f['client_cpu_percent']:.0f}% (of one core); machine load "
+        f"average {f['loadavg_1min']:.1f} on {os.cpu_count()} cores"
+    )
     if "server_cpu_us_per_action" in f:
         print(
             f"  server CPU {f['server_cpu_percent']:.0f}% of one core, "
             f"{f['server_cpu_us_per_action']:.0f} µs per action; RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
+        )
+    if "abuse" in f:
+        a = f["abuse"]
+        print(
+            f"  under abuse ({a['flooders']} flooders, {a['slow_readers']} slow readers; dropped "
+            f"{a['flooder_disconnects']} and {a['slow_reader_disconnects']} times): "
+            f"{a['actions']:,} actions, p50 {a['p50_ms']:.1f} ms, p99 {a['p99_ms']:.1f} ms "
+            f"({a['p99_rise_percent']:+.0f}% on p99)"
         )
     if "ratio_to_echo" in f:
         print(
@@ -441,6 +482,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--echo-connections", type=int, default=100)
     parser.add_argument("--echo-seconds", type=float, default=10.0)
     parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
+    parser.add_argument(
+        "--abuse",
+        type=int,
+        default=0,
+        metavar="K",
+        help="after the window, measure another with K flooders and K slow readers",
+    )
     parser.add_argument("--profile", action="store_true", help="py-spy the server in the window")
     parser.add_argument("--profile-out", type=Path, default=Path("load-profile.txt"))
     parser.add_argument("--ramp-timeout", type=float, default=900.0)
@@ -452,8 +500,8 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     print(
         f"{info['date']}: {info['cores']} cores ({info['cpu']}), Python {info['python']}, "
-        f"websockets {info['websockets']}, open-files limit {limit}"
-        + (", uvloop" if args.uvloop else ""),
+        f"websockets {info['websockets']}, open-files limit {limit}, "
+        f"load average {os.getloadavg()[0]:.1f}" + (", uvloop" if args.uvloop else ""),
         flush=True,
     )
     echo_figures = None if args.no_echo else run_echo(args)
