@@ -184,7 +184,7 @@ def summarise_profile(path: Path, top: int = 18) -> list[str]:
             continue
         count = int(count_text)
         frames = [f.split(" (", 1)[0] + " " + _where(f) for f in stack.split(";")]
-        if (frames and frames[-1].startswith("select ")) or "epoll" in frames[-1]:
+        if "selectors.py" in frames[-1] or "epoll" in frames[-1].lower():
             frames[-1] = "(idle: waiting in the event loop's poll)"
         total += count
         own[frames[-1]] += count
