@@ -57,20 +57,22 @@ VERSION = "0.1.0"
 def describe_invalid(error: ValidationError) -> tuple[ErrorCode, str]:
     """A stable code and one sentence for a frame that failed validation."""
     first = error.errors()[0]
-    if first["type"] == "json_invalid":
+    kind, loc = first["type"], [str(part) for part in first["loc"]]
+    if kind == "json_invalid":
         return "bad_json", "That frame is not valid JSON"
-    if first["type"] in ("model_type", "model_attributes_type") and not first["loc"]:
-        return "bad_message", "A message must be a JSON object with a type"
-    where = ".".join(str(part) for part in first["loc"])
-    if first["type"] == "union_tag_invalid":
-        return "bad_message", f"Unknown message type: {first['input']!r}" if isinstance(
-            first.get("input"), str
-        ) else "Unknown message type"
-    if first["type"] == "union_tag_not_found":
+    if kind == "union_tag_invalid":
+        tag = first["input"].get("type") if isinstance(first["input"], dict) else None
+        return "bad_message", f"Unknown message type {str(tag)[:40]!r}"
+    if kind == "union_tag_not_found":
         return "bad_message", "A message needs a 'type' field"
-    if first["type"] == "extra_forbidden":
-        return "bad_message", f"Unexpected field {where.split('.', 1)[-1]!r}"
-    return "bad_message", f"{where}: {first['msg']}"
+    if not loc:
+        return "bad_message", "A message must be a JSON object with a 'type' field"
+    tag, field = loc[0], ".".join(loc[1:]) or loc[0]
+    if kind == "extra_forbidden":
+        return "bad_message", f"A {tag} message has no field {field[:40]!r}"
+    if kind == "missing":
+        return "bad_message", f"A {tag} message needs the field {field!r}"
+    return "bad_message", f"Field {field!r} of a {tag} message: {first['msg']}"
 
 
 class Connection:
@@ -86,6 +88,7 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closing = False
+        self._closer: asyncio.Task[None] | None = None
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -106,7 +109,7 @@ class Connection:
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+            self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
     async def _writer(self) -> None:
         while True:
@@ -135,17 +138,21 @@ class Connection:
             await asyncio.sleep(0.01)
 
     async def _read(self) -> None:
-        while not self.closing:
+        while True:
             limit = self.config.idle_timeout if self.player else self.config.hello_timeout
             try:
-                async with asyncio.timeout(limit):
+                async with asyncio.timeout(5.0 if self.closing else limit):
                     frame = await self.ws.recv()
             except TimeoutError:
+                if self.closing:
+                    return
                 if self.player is None:
                     self.close(CloseCode.POLICY_VIOLATION, "no hello in time")
                 else:
                     self.close(CloseCode.GOING_AWAY, "idle")
-                return
+                continue
+            if self.closing:
+                continue  # read on, unanswered, so the closing handshake can complete
             if not self._allow():
                 continue
             if isinstance(frame, bytes):

@@ -227,6 +227,13 @@ class ClusterLobby(Lobby):
         self.metrics.rooms.set(len(self.rooms))
 
     async def stop(self) -> None:
+        """Hand over: give up the claims held here (so other nodes move at once), stop listening."""
+        for room in self.rooms.values():
+            for seat in room.seats:
+                bot = seat.bot
+                if isinstance(bot, ClusterBot) and bot.claimed is not None:
+                    with contextlib.suppress(StoreError):
+                        await self.redis.release(bot.claimed, owner=self.node)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

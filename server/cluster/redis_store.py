@@ -113,6 +113,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
 return 0
 """
 
+# KEYS: claim. ARGV: owner.
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 NO_MATCH = -1_000_000_000
 
 
@@ -148,6 +154,7 @@ class RedisStore:
                 ("finish_match", FINISH_MATCH),
                 ("close_room", CLOSE_ROOM),
                 ("claim", CLAIM),
+                ("release", RELEASE),
             )
         }
 
@@ -406,6 +413,10 @@ class RedisStore:
             "claim", [f"{self.prefix}claim:{name}"], [owner, max(1, int(ttl * 1000))]
         )
         return result == 1
+
+    async def release(self, name: str, *, owner: str) -> None:
+        """Give up a claim ``owner`` holds (a node stopping hands its work to the others)."""
+        await self._script("release", [f"{self.prefix}claim:{name}"], [owner])
 
     async def room_state(self, code: str) -> tuple[tuple[SeatRecord, SeatRecord] | None, int]:
         """The seats and current match number of an open room; (None, 0) if it is gone."""

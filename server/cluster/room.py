@@ -31,8 +31,10 @@ log = logging.getLogger("muggins.cluster")
 
 RETRIES = 3
 """Versioned writes lost to another node before the move is refused."""
-CLAIM_TTL = 10.0
+CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
+CLAIM_POLL = 0.25
+"""Seconds between checks, by the nodes that lost a claim, that the move was made."""
 
 
 class GuardedStore:
@@ -219,6 +221,11 @@ class ClusterRoom(Room):
             won = False
         if won:
             await super()._time_out(seq)
+        elif not self.closed and self.seq == seq:
+            # Another node moves for the player; if it died meanwhile, try again later.
+            asyncio.get_running_loop().call_later(
+                CLAIM_TTL, lambda: asyncio.ensure_future(self._time_out(seq))
+            )
 
 
 class ClusterBot(BotPeer):
@@ -226,25 +233,32 @@ class ClusterBot(BotPeer):
 
     room: ClusterRoom
 
+    claimed: str | None = None
+    """The claim this bot holds while it makes a move."""
+
     async def _move(self, seq: int, view: Any) -> None:
-        while not self.room.closed and seq == self._latest:
+        room = self.room
+        name = f"bot:{room.code}:{seq}"
+        while not room.closed and seq == self._latest:
             try:
-                won = await self.room.redis.claim(
-                    f"bot:{self.room.code}:{seq}",
-                    owner=self.room.lobby.node,
-                    ttl=CLAIM_TTL + self.delay,
+                won = await room.redis.claim(
+                    name, owner=room.lobby.node, ttl=CLAIM_TTL + self.delay
                 )
             except StoreError:
                 won = False
             if won:
-                await super()._move(seq, view)
+                self.claimed = name
+                try:
+                    await super()._move(seq, view)
+                finally:
+                    self.claimed = None
                 return
-            # Another node holds the claim; if it dies, the claim lapses and this node moves.
-            await asyncio.sleep(CLAIM_TTL / 2)
-            if self.room.seq != seq:
-                return
+            # Another node is making this move; if it dies, its claim lapses and one here moves.
+            await asyncio.sleep(CLAIM_POLL)
             try:
-                async with self.room.lock:
-                    await self.room._sync()
+                async with room.lock:
+                    await room._sync()
             except StoreError:
                 continue
+            if room.seq != seq:
+                return

@@ -84,13 +84,16 @@ class WireClient:
 async def play_randomly(
     client: WireClient, rng: random.Random, *, until: str = "match_over"
 ) -> None:
-    """Make a random legal move whenever waited for, until the view reaches ``until``."""
+    """Make a random legal move whenever waited for, until the view reaches ``until``.
+
+    Starts from the last state already read, if it is this client's move.
+    """
+    frame = client.state
     while True:
+        if frame is not None and frame["type"] == "state":
+            view = frame["view"]
+            if view["phase"] == until or view["phase"] == "match_over":
+                return
+            if view["seat"] in view["waiting_for"] and view["legal"]:
+                await client.send(**rng.choice(view["legal"]))
         frame = await client.recv()
-        if frame["type"] != "state":
-            continue
-        view = frame["view"]
-        if view["phase"] == until or view["phase"] == "match_over":
-            return
-        if view["seat"] in view["waiting_for"] and view["legal"]:
-            await client.send(**rng.choice(view["legal"]))
