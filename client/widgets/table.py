@@ -23,6 +23,10 @@ class PlayState:
     announcements: tuple[str, ...] = field(default=())
 
 
+def _height(text: Text) -> int:
+    return text.plain.count("\n") + 1
+
+
 def _block(title: Text | str, lines: list[Text]) -> Text:
     head = title if isinstance(title, Text) else Text(title, style="bold")
     return Text("\n").join([head, *lines])
@@ -32,7 +36,7 @@ class PlayArea(Widget):
     """Opponent's cards, crib, starter, then the pile since the count last restarted."""
 
     DEFAULT_CSS = """
-    PlayArea { height: auto; min-height: 12; }
+    PlayArea { height: 1fr; min-height: 12; }
     """
 
     table: reactive[PlayState] = reactive(PlayState, layout=True)
@@ -44,13 +48,13 @@ class PlayArea(Widget):
         names = self.table.names
         me = view.seat if view.seat is not None else 0
         them = 1 - me
+        blocks = (self._opponent(view, names[them], them), self._crib(view, names))
         top = Table.grid(padding=(0, 3))
-        top.add_row(
-            self._opponent(view, names[them], them),
-            self._crib(view, names),
-            self._starter(view),
-        )
-        return Group(top, Text(""), self._pile(view, names), self._announcements())
+        top.add_row(*blocks, self._starter(view))
+        pile = self._pile(view, names)
+        used = max(_height(b) for b in blocks) + 1 + _height(pile)
+        room = self.size.height - used if self.size.height else 4
+        return Group(top, Text(""), pile, self._announcements(max(1, room)))
 
     def _opponent(self, view: SeatView, name: str, seat: int) -> Text:
         count = view.hand_counts[seat]
@@ -96,7 +100,9 @@ class PlayArea(Widget):
         for i, played in enumerate(view.pile):
             if i:
                 who.append(" ")
-            label = "you" if played.seat == view.seat else names[played.seat][:5]
+            label = "you" if played.seat == view.seat else "them"
+            if view.seat is None:
+                label = names[played.seat][:5]
             who.append(label.center(5), style="dim")
         return _block(title, [*lines, who])
 
@@ -120,8 +126,7 @@ class PlayArea(Widget):
                     text.append(" ")
         return text
 
-    def _announcements(self) -> Text:
-        room = max(2, self.size.height - 10) if self.size.height else 4
+    def _announcements(self, room: int) -> Text:
         said = self.table.announcements[-room:]
         text = Text()
         for i, line in enumerate(said):

@@ -19,24 +19,28 @@ from server.app import Server, running_server
 from server.config import ServerConfig
 from shared.actions import Play
 from shared.protocol import EventMessage, ServerMessage
+from shared.view import SeatView
 
 STEP = 0.02
 
 
 @asynccontextmanager
 async def real_server(*, db: Path | None = None, port: int = 0) -> AsyncIterator[Server]:
-    config = ServerConfig(port=port, memory=db is None, db=db, bot_delay=0.0, grace=30.0)
+    config = ServerConfig(
+        port=port, memory=db is None, db=db, bot_delay=0.0, grace=30.0, rate=1000.0, burst=1000
+    )
     async with running_server(config) as server:
         yield server
 
 
 def plain(widget: Widget, width: int = 100) -> str:
-    """The text a widget draws, without styles."""
+    """The text a widget draws, without styles, cut to the lines that fit in it on screen."""
     console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(widget.render())
     output = console.file.getvalue()  # type: ignore[attr-defined]
     assert isinstance(output, str)
-    return output
+    height = widget.content_region.height
+    return "\n".join(output.splitlines()[:height]) if height else output
 
 
 def record_events(app: MugginsApp) -> list[EventMessage]:
@@ -73,7 +77,7 @@ async def make_move(app: MugginsApp, pilot: Pilot[None]) -> None:
     """Make one legal move with the keys a person would press."""
     view = app.session.view
     assert view is not None
-    seq = app.session.seq
+    before = mine(view)
     if need(view) == 2:
         await pilot.press("1", "2", "enter")
     elif need(view) == 1:
@@ -85,7 +89,14 @@ async def make_move(app: MugginsApp, pilot: Pilot[None]) -> None:
         await pilot.press(*str(best), "enter")
     elif show_prompt(view) == "answer":
         await pilot.press("a")
-    await until(pilot, lambda: app.session.seq != seq or app.error)
+    await until(pilot, lambda: mine(app.session.view) != before or app.error)
+
+
+def mine(view: SeatView | None) -> object:
+    """What the player's own move changes (the other player may move meanwhile)."""
+    if view is None:
+        return None
+    return (view.game_number, view.deal_number, view.hand, view.discarded, view.show)
 
 
 def computer_app(url: str, **goal: object) -> MugginsApp:

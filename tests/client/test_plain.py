@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 
-from harness import real_server
+from harness import mine, real_server
 
 from client.plain import PlainClient
 from client.prompts import need
@@ -48,7 +48,7 @@ async def test_plain_mode_plays_a_game_from_typed_commands() -> None:
             view = session.view
             if session.game_over is not None or view is None:
                 continue
-            seq = session.seq
+            before = mine(view)
             if need(view) == 2:
                 command = "discard 1 2"
             elif need(view) == 1:
@@ -60,7 +60,7 @@ async def test_plain_mode_plays_a_game_from_typed_commands() -> None:
                 command = "accept"
             await lines.put(command)
             typed += 1
-            await wait_for(lambda seq=seq: session.seq != seq or session.errors)
+            await wait_for(lambda before=before: mine(session.view) != before or session.errors)
             assert not session.errors, (session.errors, out.getvalue()[-3000:])
         await lines.put("quit")
         assert await asyncio.wait_for(task, 10) == 0
