@@ -53,6 +53,7 @@ class Plan:
     target: int = 121
     seed: int = 0
     report_every: float = 1.0
+    deflate: bool = False
 
 
 @dataclass
@@ -171,7 +172,7 @@ class Fleet:
     async def _open(self, name: str) -> tuple[ClientConnection, dict[str, Any]]:
         ws = await connect(
             self.plan.url,
-            compression=None,
+            compression="deflate" if self.plan.deflate else None,
             ping_interval=None,
             max_size=2**20,
             open_timeout=120,

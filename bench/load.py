@@ -86,8 +86,18 @@ def serve_child(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="load.py _serve")
     parser.add_argument("--uvloop", action="store_true")
     parser.add_argument("--unlimited", action="store_true", help="lift the rate limit")
+    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     args = parser.parse_args(argv)
     raise_nofile()
+    if args.deflate:  # the server turns compression off; undo that to measure what it costs
+        import server.app as app_module
+
+        plain = app_module.ws_serve
+
+        def deflating(*positional: Any, **options: Any) -> Any:
+            return plain(*positional, **{**options, "compression": "deflate"})
+
+        app_module.ws_serve = deflating  # type: ignore[assignment]
     from server.app import running_server
     from server.config import ServerConfig
 
@@ -219,6 +229,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     if url is None:
         command = [sys.executable, str(Path(__file__).resolve()), "_serve"]
         command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
+        command += ["--deflate"] * args.deflate
         child, port = start_child(command)
         url = f"ws://127.0.0.1:{port}"
         time.sleep(1.0)
@@ -235,7 +246,14 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     shares = [rooms // procs + (i < rooms % procs) for i in range(procs)]
     workers = []
     for worker, share in enumerate(shares):
-        plan = Plan(url=url, rooms=share, pace=max(args.pace, 0.0), target=args.target, seed=worker)
+        plan = Plan(
+            url=url,
+            rooms=share,
+            pace=max(args.pace, 0.0),
+            target=args.target,
+            seed=worker,
+            deflate=args.deflate,
+        )
         process = ctx.Process(
             target=worker_main, args=(plan, worker, channel, go, count, stop, args.uvloop)
         )
@@ -479,6 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, help="client processes (default: 1 per 6,000 sockets)")
     parser.add_argument("--url", help="target a running server (no server CPU or RSS figures)")
     parser.add_argument("--uvloop", action="store_true", help="server, echo and clients on uvloop")
+    parser.add_argument(
+        "--deflate", action="store_true", help="permessage-deflate on (the server turns it off)"
+    )
     parser.add_argument("--echo-connections", type=int, default=100)
     parser.add_argument("--echo-seconds", type=float, default=10.0)
     parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
