@@ -196,20 +196,38 @@ def discard_values(
     """Every discard from ``six`` cards, best net first (hand only when ``table`` is None)."""
     values: list[DiscardValue] = []
     cards = sorted(six)
-    for pair in combinations(cards, 2):
-        kept = tuple(c for c in cards if c not in pair)
+    rank_totals = _six_rank_totals(tuple(c.rank for c in cards))
+    suits_seen = dict.fromkeys(SUITS, 0)
+    for c in cards:
+        suits_seen[c.suit] += 1
+    for (i, j), rank_total in zip(_PAIRS, rank_totals, strict=True):
+        pair = (cards[i], cards[j])
+        kept = tuple(c for k, c in enumerate(cards) if k != i and k != j)
+        total = rank_total
+        suit = kept[0].suit
+        if all(c.suit == suit for c in kept):
+            total += 4 * 46 + 13 - suits_seen[suit]
+        for card in kept:
+            if card.rank == JACK:
+                total += 13 - suits_seen[card.suit]
         crib = table.value(pair, dealer=dealer) if table is not None else 0.0
-        values.append(
-            DiscardValue(
-                discard=(pair[0], pair[1]),
-                kept=kept,
-                hand=hand_ev(kept, cards),
-                crib=crib,
-                dealer=dealer,
-            )
-        )
+        values.append(DiscardValue(pair, kept, total / 46, crib, dealer))
     values.sort(key=lambda v: -v.net)
     return values
+
+
+_PAIRS: Final = tuple(combinations(range(6), 2))
+
+
+@cache
+def _six_rank_totals(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """For six sorted ranks, the rank part of each kept four summed over the 46 starters."""
+    totals = []
+    for i, j in _PAIRS:
+        kept = tuple(r for k, r in enumerate(ranks) if k != i and k != j)
+        others = (ranks[i], ranks[j])
+        totals.append(_rank_total(kept, others))
+    return tuple(totals)
 
 
 # --- the play ----------------------------------------------------------------------------------
