@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import secrets
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from dataclasses import replace
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from redis_helpers import RedisServer, running_redis
+from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient, play_randomly
 
 from server.app import Server, running_server
@@ -28,7 +29,15 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 def node_config(redis: RedisServer, **changes: object) -> ServerConfig:
-    config = ServerConfig(port=0, redis=redis.url, bot_delay=0.0, grace=0.3, sweep_interval=3600)
+    config = ServerConfig(
+        port=0,
+        redis=redis.url,
+        bot_delay=0.0,
+        grace=0.3,
+        sweep_interval=3600,
+        rate=1e4,
+        burst=10**4,
+    )
     return replace(config, **changes)  # type: ignore[arg-type]
 
 
@@ -85,8 +94,11 @@ async def test_two_nodes_play_a_full_game_and_list_each_others_rooms(
         assert summary["status"] == "over" and summary["names"] == ["Alice", "Bob"]
 
 
-def my_turn(client: WireClient) -> bool:
-    return client.my_turn()
+async def read_all(client: WireClient) -> None:
+    """Keep reading a client's frames (into ``client.frames``) until its connection closes."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await client.recv(timeout=60)
 
 
 async def settle(clients: list[WireClient], seq: int) -> None:
@@ -124,6 +136,17 @@ def pegging_choice(state: dict[str, object] | None) -> bool:
     )
 
 
+async def passing_turn(redis: RedisServer, code: str) -> list[dict[str, object]]:
+    """Seat 0's legal moves after which seat 0 is no longer waited for (so any two conflict)."""
+    match = await stored_log(redis, code)
+    moves = []
+    for action in match.legal_actions(0):
+        after = Match.replay(match.options, match.seed, [*match.log, (0, action)])
+        if 0 not in after.waiting_for():
+            moves.append(action.model_dump(mode="json"))
+    return moves
+
+
 async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
     redis_server: RedisServer,
 ) -> None:
@@ -138,13 +161,18 @@ async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
         assert welcome["resumed"] is True and welcome["room"] == created["code"]
         rng = random.Random(5)
         for round in range(4):
-            seq = await advance([alice, bob, twin], rng, pegging_choice)
+            while True:
+                seq = await advance([alice, bob, twin], rng, pegging_choice)
+                exclusive = await passing_turn(redis_server, created["code"])
+                if len(exclusive) >= 2:
+                    break
+                assert alice.state is not None
+                await alice.send(**rng.choice(alice.state["view"]["legal"]))
+                await settle([alice, bob, twin], seq + 1)
             assert twin.state is not None and twin.state["seq"] == seq
-            first, second = rng.sample(alice.state["view"]["legal"], 2)  # type: ignore[index]
+            first, second = rng.sample(exclusive, 2)
             ids = (f"a{round}", f"b{round}")
-            await asyncio.gather(
-                alice.send(id=ids[0], **first), twin.send(id=ids[1], **second)
-            )
+            await asyncio.gather(alice.send(id=ids[0], **first), twin.send(id=ids[1], **second))
             answers = []
             for client, id in ((alice, ids[0]), (twin, ids[1])):
                 while True:
@@ -161,3 +189,112 @@ async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
             assert len(match.log) == seq
             assert match.log[-1][0] == 0
             assert match.log[-1][1].model_dump(mode="json") == winner
+
+
+async def test_redis_restart_mid_game_loses_nothing_and_clients_get_errors(
+    tmp_path: Path,
+) -> None:
+    """Redis (AOF, fsync everysec) stops mid-game: moves get a storage error; after it returns
+    the game goes on from the same state to the end, with every earlier action kept."""
+    with running_redis(tmp_path, fsync="everysec") as redis:
+        async with nodes(redis, 2) as (a, b):
+            alice = await WireClient.open(a.url, name="Alice")
+            bob = await WireClient.open(b.url, name="Bob")
+            created = await alice.request(type="create_room", options={"game": {"target": 61}})
+            await bob.request(type="join_room", code=created["code"])
+            seq = await advance([alice, bob], random.Random(8), pegging_choice)
+            before = await stored_log(redis, created["code"])
+            assert len(before.log) == seq - 1
+            redis.stop()
+            assert alice.state is not None
+            move = alice.state["view"]["legal"][0]
+            refused = await alice.request(**move)
+            assert refused["type"] == "error" and refused["code"] == "storage"
+            listing = await bob.request(type="list_rooms")
+            assert listing["type"] == "error" and listing["code"] == "storage"
+            redis.start()
+            accepted = await alice.request(**move)
+            assert accepted["type"] == "state" and accepted["seq"] == seq + 1
+            await asyncio.gather(
+                play_randomly(alice, random.Random(3)), play_randomly(bob, random.Random(4))
+            )
+            after = await stored_log(redis, created["code"])
+            assert after.over
+            assert after.log[: len(before.log)] == before.log
+            assert after.log[len(before.log)][1].model_dump(mode="json") == move
+            assert alice.state is not None and alice.state["seq"] == len(after.log) + 1
+
+
+async def test_seated_computer_moves_once_with_three_nodes(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room is cached on three nodes, each with the computer in it; every computer move is
+    made by exactly one node, also after one node stops mid-game."""
+    from server.cluster.room import ClusterBot, ClusterRoom
+
+    made: list[str] = []
+    refused: list[str] = []
+    act = ClusterRoom.act
+
+    async def counting_act(self: ClusterRoom, seat: int, move: object, **kwargs: object) -> None:
+        origin = kwargs.get("origin")
+        try:
+            await act(self, seat, move, **kwargs)  # type: ignore[arg-type]
+        except Exception:
+            if isinstance(origin, ClusterBot):
+                refused.append(self.lobby.node)
+            raise
+        if isinstance(origin, ClusterBot):
+            made.append(self.lobby.node)
+
+    monkeypatch.setattr(ClusterRoom, "act", counting_act)
+    claims: Counter[bool] = Counter()
+    claim = RedisStore.claim
+
+    async def counting_claim(self: RedisStore, name: str, **kwargs: object) -> bool:
+        won = await claim(self, name, **kwargs)  # type: ignore[arg-type]
+        if name.startswith("bot:"):
+            claims[won] += 1
+        return won
+
+    monkeypatch.setattr(RedisStore, "claim", counting_claim)
+    async with AsyncExitStack() as stack:
+        servers = [
+            await stack.enter_async_context(running_server(node_config(redis_server)))
+            for _ in range(3)
+        ]
+        alice = await WireClient.open(servers[0].url, name="Alice")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        code = created["code"]
+        await alice.request(type="seat_bot", level="easy")
+        watchers = []
+        for node in servers[1:]:
+            watcher = await WireClient.open(node.url, name="Watcher")
+            watched = await watcher.request(type="spectate", code=code)
+            assert watched["type"] == "room"
+            watchers.append(watcher)
+        reading = [asyncio.create_task(read_all(w)) for w in watchers]
+        for node in servers:
+            room = node.lobby.rooms[code]
+            assert isinstance(room.seats[1].bot, ClusterBot)
+        await play_randomly(alice, random.Random(6), until="play")
+        await watchers[1].close()
+        await servers[2].stop()
+        rng = random.Random(7)
+        if alice.my_turn():
+            assert alice.state is not None
+            await alice.send(**rng.choice(alice.state["view"]["legal"]))
+        await play_randomly(alice, rng)
+        match = await stored_log(redis_server, code)
+        assert match.over
+        bot_moves = sum(1 for seat, _ in match.log if seat == 1)
+        assert len(made) == bot_moves and refused == []
+        assert claims[False] > 0, "the other nodes' computers never competed for a move"
+        assert alice.state is not None
+        async with asyncio.timeout(5):
+            while watchers[0].state is None or watchers[0].state["seq"] < alice.state["seq"]:
+                await asyncio.sleep(0.01)
+        assert watchers[0].state["view"]["phase"] == "match_over"
+        await watchers[0].close()
+        await asyncio.gather(*reading)
+        print("computer moves by node:", Counter(made).most_common(), "claims:", dict(claims))
