@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import multiprocessing as mp
@@ -69,13 +70,15 @@ def start_child(command: list[str]) -> tuple[subprocess.Popen[str], int]:
     return child, int(line.split()[1])
 
 
-def stop_child(child: subprocess.Popen[str]) -> None:
+def stop_child(child: subprocess.Popen[str]) -> str:
+    """SIGTERM, then whatever the child printed after its first line."""
     child.send_signal(signal.SIGTERM)
     try:
-        child.wait(60)
+        out, _ = child.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         child.kill()
-        child.wait()
+        out, _ = child.communicate()
+    return out or ""
 
 
 # --- the Muggins server child -------------------------------------------------------------------
@@ -87,8 +90,10 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--uvloop", action="store_true")
     parser.add_argument("--unlimited", action="store_true", help="lift the rate limit")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
+    parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
     args = parser.parse_args(argv)
     raise_nofile()
+    pauses = track_gc()
     if args.deflate:  # the server turns compression off; undo that to measure what it costs
         import server.app as app_module
 
@@ -106,10 +111,14 @@ def serve_child(argv: list[str]) -> int:
 
     async def main() -> None:
         stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        if args.gc_freeze:
+            loop.add_signal_handler(signal.SIGUSR1, gc.freeze)
         async with running_server(config) as server:
             print(f"listening {server.port}", flush=True)
             await stop.wait()
+            print("gc " + json.dumps(gc_summary(pauses)), flush=True)
 
     if args.uvloop:
         import uvloop
@@ -118,6 +127,31 @@ def serve_child(argv: list[str]) -> int:
     else:
         asyncio.run(main())
     return 0
+
+
+def track_gc() -> list[tuple[int, float]]:
+    """Record (generation, seconds) of every garbage collection from now on."""
+    pauses: list[tuple[int, float]] = []
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - started[0]))
+
+    gc.callbacks.append(callback)
+    return pauses
+
+
+def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, float]:
+    full = sorted(seconds for generation, seconds in pauses if generation == 2)
+    return {
+        "collections": len(pauses),
+        "full_collections": len(full),
+        "full_max_ms": (full[-1] if full else 0.0) * 1000,
+        "total_ms": sum(seconds for _, seconds in pauses) * 1000,
+    }
 
 
 # --- the echo baseline --------------------------------------------------------------------------
@@ -229,7 +263,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     if url is None:
         command = [sys.executable, str(Path(__file__).resolve()), "_serve"]
         command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
-        command += ["--deflate"] * args.deflate
+        command += ["--deflate"] * args.deflate + ["--gc-freeze"] * args.gc_freeze
         child, port = start_child(command)
         url = f"ws://127.0.0.1:{port}"
         time.sleep(1.0)
@@ -288,6 +322,8 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         setup_failures.update(failures)
     ramp_seconds = time.perf_counter() - started
     print(f"  all seated in {ramp_seconds:.0f} s: {seated:,} players", flush=True)
+    if args.gc_freeze and child is not None:
+        child.send_signal(signal.SIGUSR1)
     warmup = args.warmup if args.warmup is not None else (2.0 if flat else min(args.pace * 1.5, 10))
     go.set()
     _pump_progress(channel, warmup, "warm-up", None)
@@ -328,8 +364,11 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         process.join(30)
     if spy is not None:
         spy.wait(60)
+    gc_figures = None
     if child is not None:
-        stop_child(child)
+        for line in stop_child(child).splitlines():
+            if line.startswith("gc "):
+                gc_figures = json.loads(line[3:])
     pairs = array("d")
     refused: Counter[str] = Counter()
     for result in results.values():
@@ -361,6 +400,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         "games_finished": sum(r["games"] for r in results.values()),
         "client_cpu_percent": (client_cpu1 - client_cpu0) / wall * 100,
         "loadavg_1min": os.getloadavg()[0],
+        "server_gc": gc_figures,
     }
     if args.abuse and abuse is not None:
         figures["abuse"] = {
@@ -447,6 +487,13 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"{f['server_cpu_us_per_action']:.0f} µs per action; RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
         )
+    if f.get("server_gc"):
+        g = f["server_gc"]
+        print(
+            f"  server garbage collector, whole run: {g['collections']:,} collections taking "
+            f"{g['total_ms']:,.0f} ms, {g['full_collections']} full ones, the longest "
+            f"{g['full_max_ms']:,.0f} ms"
+        )
     if "abuse" in f:
         a = f["abuse"]
         print(
@@ -499,6 +546,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uvloop", action="store_true", help="server, echo and clients on uvloop")
     parser.add_argument(
         "--deflate", action="store_true", help="permessage-deflate on (the server turns it off)"
+    )
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() in the server once all rooms are seated (to measure collector pauses)",
     )
     parser.add_argument("--echo-connections", type=int, default=100)
     parser.add_argument("--echo-seconds", type=float, default=10.0)
