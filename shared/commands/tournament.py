@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -82,22 +83,25 @@ def run(args: argparse.Namespace) -> int:
         return code
     levels: list[str] = args.levels
     pairs = list(combinations(levels, 2)) if len(levels) > 2 else [(levels[0], levels[1])]
+    start = time.perf_counter()
     tallies = play_pairs(pairs, args, err)
+    seconds = time.perf_counter() - start
+    games = sum(t.games for t in tallies)
     if args.json:
+        speed = {"seconds": round(seconds, 2), "workers": args.workers}
         if len(tallies) == 1:
-            print(json.dumps(tallies[0].to_json()))
+            print(json.dumps({**tallies[0].to_json(), **speed}))
         else:
-            print(
-                json.dumps(
-                    {"pairings": [t.to_json() for t in tallies], "cross": cross_rates(tallies)}
-                )
-            )
+            pairings = [t.to_json() for t in tallies]
+            print(json.dumps({"pairings": pairings, "cross": cross_rates(tallies), **speed}))
         return 0
     out = Console()
     for tally in tallies:
         print_tally(out, tally)
     if len(tallies) > 1:
         print_cross(out, tallies)
+    workers = f"{args.workers} worker{'s' if args.workers != 1 else ''}"
+    out.print(f"{games} games in {seconds:.1f} s: {games / seconds:.1f} games/s on {workers}.")
     return 0
 
 
