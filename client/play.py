@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from client.session import Goal
+from client.session import Goal, Session
 from shared.actions import GameOptions
 from shared.bots import LEVELS
 from shared.protocol import RoomOptions
@@ -40,58 +41,92 @@ def play(args: argparse.Namespace) -> int:
         )
         return 2
     goal = goal_from(args)
+    data = Path(args.data_dir) if args.data_dir else Path(user_data_dir("muggins"))
+    seats = Seats(data / "seats.json")
     if args.url:
-        return start(args.url, args, goal, token=None, token_file=None)
+        token = seats.token_for(args.url, goal, fresh=args.new)
+        return start(args.url, args, goal, token=token, seats=seats, key=args.url)
     from client.embedded import EmbeddedServer
 
-    data = Path(args.data_dir) if args.data_dir else Path(user_data_dir("muggins"))
-    data.mkdir(parents=True, exist_ok=True)
-    token_file = data / "last-game.token"
-    token = None
-    if token_file.exists() and not args.new:
-        token = token_file.read_text().strip() or None
+    token = seats.token_for(EMBEDDED, goal, fresh=args.new)
     try:
+        data.mkdir(parents=True, exist_ok=True)
         server = EmbeddedServer(data / "games.sqlite3")
         url = server.start()
     except (OSError, RuntimeError) as error:
         print(f"muggins play: could not start the embedded server: {error}", file=sys.stderr)
         return 1
     try:
-        return start(url, args, goal, token=token, token_file=token_file)
+        return start(url, args, goal, token=token, seats=seats, key=EMBEDDED)
     finally:
         server.stop()
 
 
 def start(
-    url: str, args: argparse.Namespace, goal: Goal, *, token: str | None, token_file: Path | None
+    url: str,
+    args: argparse.Namespace,
+    goal: Goal,
+    *,
+    token: str | None,
+    seats: Seats,
+    key: str,
 ) -> int:
     if args.plain:
         from client.plain import PlainClient, stdin_lines
 
         async def main() -> int:
             client = PlainClient(url=url, name=args.name, goal=goal)
-            if token is not None:
-                client.link.token = token
+            client.link.token = token
             try:
                 return await client.run(stdin_lines(asyncio.get_running_loop()))
             finally:
-                save(token_file, client.link.token)
+                seats.save(key, client.link.token, client.session)
 
         return asyncio.run(main())
     from client.app import MugginsApp
 
-    app = MugginsApp(url=url, name=args.name, goal=goal, embedded=token_file is not None)
-    if token is not None:
-        app.link.token = token
+    app = MugginsApp(url=url, name=args.name, goal=goal, embedded=key == EMBEDDED)
+    app.link.token = token
     try:
         app.run()
     finally:
-        save(token_file, app.link.token)
+        seats.save(key, app.link.token, app.session)
     return 0
 
 
-def save(token_file: Path | None, token: str | None) -> None:
-    """Keep the resume token so the next ``muggins play`` carries on the same game."""
-    if token_file is not None and token:
-        token_file.write_text(token + "\n")
-        token_file.chmod(0o600)
+EMBEDDED = "embedded"
+
+
+class Seats:
+    """Resume tokens kept between runs, by server, so ``muggins play`` gets your seat back."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, dict[str, str]]:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def token_for(self, key: str, goal: Goal, *, fresh: bool) -> str | None:
+        """The saved token, unless a fresh start was asked for or it belongs to another room."""
+        entry = self.load().get(key)
+        if fresh or not isinstance(entry, dict) or not entry.get("token"):
+            return None
+        if goal.kind in ("join", "spectate") and entry.get("room") != goal.code:
+            return None
+        return str(entry["token"])
+
+    def save(self, key: str, token: str | None, session: Session) -> None:
+        if not token:
+            return
+        data = self.load()
+        data[key] = {"token": token, "room": session.room.code if session.room else ""}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(data, indent=1) + "\n")
+            self.path.chmod(0o600)
+        except OSError as error:
+            print(f"muggins play: could not save your seat: {error}", file=sys.stderr)
