@@ -1,0 +1,265 @@
+"""Kill -9 of a cluster node mid-pegging: real node processes, a real redis-server, real clients.
+
+Both players sit on node A. Mid-pegging A is killed with SIGKILL; the players' connections (the
+client's own reconnecting link, given both nodes' URLs) move to node B with their resume tokens,
+and the game resumes at the exact state and finishes. The final log in Redis must equal the log
+of the same seed and the same choices played without any fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from redis_helpers import RedisServer, free_port, running_redis
+
+from client.connection import Connection, LinkStatus
+from server.cluster.redis_store import RedisStore
+from shared.actions import Action, Discard, Seat
+from shared.match import Match
+from shared.protocol import (
+    CreateRoom,
+    Error,
+    JoinRoom,
+    Room,
+    RoomOptions,
+    ServerMessage,
+    State,
+    Welcome,
+    from_action,
+)
+from shared.view import SeatView
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+class Node:
+    """``muggins serve --redis URL`` in its own process."""
+
+    def __init__(self, redis: RedisServer) -> None:
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}"
+        command = [
+            sys.executable, "-m", "shared.cli", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--redis", redis.url,
+            "--bot-delay", "0", "--rate", "10000", "--burst", "10000",
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 20
+        while not self.healthy():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"node exited with {self.process.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("node did not answer /healthz in 20 s")
+            time.sleep(0.05)
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
+                return bool(r.status == 200)
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def choose(view: SeatView) -> Action:
+    """A deterministic choice from a seat's own view (the same with or without faults)."""
+    return view.legal[(view.deal_number * 7 + len(view.played) * 3 + view.seat) % len(view.legal)]
+
+
+@dataclass
+class Player:
+    """A person: the client's reconnecting link, and a hand that moves when it is their turn."""
+
+    name: str
+    urls: list[str]
+    messages: asyncio.Queue[ServerMessage] = field(default_factory=asyncio.Queue)
+    statuses: list[LinkStatus] = field(default_factory=list)
+    welcomes: list[Welcome] = field(default_factory=list)
+    errors: list[Error] = field(default_factory=list)
+    state: State | None = None
+    room: Room | None = None
+    paused: bool = False
+    sent_for: int = -1
+    pending: int | None = None
+    """The id of the move sent and not answered yet."""
+
+    def __post_init__(self) -> None:
+        self.link = Connection(
+            self.urls,
+            name=self.name,
+            on_message=self.messages.put_nowait,
+            on_status=self.statuses.append,
+            first_delay=0.05,
+            max_delay=0.5,
+        )
+        self.task = asyncio.get_running_loop().create_task(self.link.run())
+
+    async def next(self, kind: type[ServerMessage], timeout: float = 10) -> ServerMessage:
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.messages.get()
+                self.take(message)
+                if isinstance(message, kind):
+                    return message
+
+    def take(self, message: ServerMessage) -> None:
+        if self.pending is not None and getattr(message, "id", None) == self.pending:
+            self.pending = None
+        if isinstance(message, State):
+            self.state = message
+        elif isinstance(message, Room):
+            self.room = message
+        elif isinstance(message, Welcome):
+            self.welcomes.append(message)
+            self.sent_for = -1  # after a reconnect, move again from the fresh state
+            self.pending = None
+        elif isinstance(message, Error):
+            self.errors.append(message)
+
+    async def move(self) -> None:
+        state = self.state
+        if self.paused or self.pending is not None or state is None or state.seq <= self.sent_for:
+            return
+        view = state.view
+        if view.seat in view.waiting_for and view.legal:
+            self.sent_for = self.pending = state.seq
+            await self.link.send(from_action(choose(view), id=state.seq))
+
+    async def play(self, *, pause_when: object = None) -> None:
+        """Move whenever waited for until the match is over (or ``pause_when(view)`` holds)."""
+        while self.state is None or self.state.view.phase != "match_over":
+            if (
+                pause_when is not None and self.state is not None and pause_when(self.state.view)  # type: ignore[operator]
+            ):
+                return
+            await self.move()
+            self.take(await asyncio.wait_for(self.messages.get(), 10))
+
+    async def close(self) -> None:
+        await self.link.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.task, 5)
+
+
+def mid_pegging(view: SeatView) -> bool:
+    """Second deal, three cards into the play."""
+    return view.deal_number == 2 and view.phase == "play" and len(view.played) == 3
+
+
+def normalised(log: list[tuple[Seat, Action]]) -> list[tuple[Seat, Action]]:
+    """The log with each deal's two discards in seat order (they may come in either order)."""
+    out = list(log)
+    for i in range(len(out) - 1):
+        first, second = out[i], out[i + 1]
+        if (
+            isinstance(first[1], Discard)
+            and isinstance(second[1], Discard)
+            and first[0] > second[0]
+        ):
+            out[i], out[i + 1] = second, first
+    return out
+
+
+def no_fault_log(match: Match) -> list[tuple[Seat, Action]]:
+    """The same seed and options played straight through with the same choices."""
+    played = Match(seed=match.seed, options=match.options)
+    while not played.over:
+        seat = played.waiting_for()[0]
+        played.apply(seat, choose(played.view(seat)))
+    return list(played.log)
+
+
+async def test_kill_9_mid_pegging_resumes_on_the_other_node(redis_server: RedisServer) -> None:
+    """SIGKILL the node holding both players mid-pegging: both resume on the other node at the
+    exact state, finish, and the stored log equals the no-fault log of the same seed."""
+    a, b = Node(redis_server), Node(redis_server)
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url, b.url])
+        bob = Player("Bob", [a.url, b.url])
+        await alice.next(Welcome)
+        await bob.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+
+        await asyncio.gather(alice.play(pause_when=mid_pegging), bob.play(pause_when=mid_pegging))
+        alice.paused = bob.paused = True
+        await asyncio.sleep(0.2)  # nothing in flight: the kill hits a quiet, mid-pegging table
+        while not alice.messages.empty() or not bob.messages.empty():
+            for player in (alice, bob):
+                while not player.messages.empty():
+                    player.take(player.messages.get_nowait())
+        assert alice.state is not None and bob.state is not None
+        before = {p.name: p.state for p in (alice, bob) if p.state is not None}
+        assert before["Alice"].seq == before["Bob"].seq
+
+        killed = time.perf_counter()
+        a.kill()
+        for player in (alice, bob):
+            welcome = await player.next(Welcome)
+            assert isinstance(welcome, Welcome)
+            assert welcome.resumed and welcome.room == room.code
+            await player.next(State)
+        resumed = time.perf_counter() - killed
+        print(f"time to resume on the other node after kill -9: {resumed * 1000:.0f} ms")
+        for player in (alice, bob):
+            assert player.link.url == b.url
+            assert player.state is not None
+            assert player.state.seq == before[player.name].seq
+            assert player.state.view == before[player.name].view
+
+        alice.paused = bob.paused = False
+        await asyncio.gather(alice.play(), bob.play())
+        assert alice.state is not None and alice.state.view.phase == "match_over"
+
+        store = RedisStore(redis_server.url)
+        try:
+            record = await store.load_match(room.code, 1)
+        finally:
+            await store.close()
+        assert record is not None
+        stored = Match.replay(record.options, record.seed, record.actions)
+        assert stored.over
+        assert normalised(list(record.actions)) == normalised(no_fault_log(stored))
+        assert alice.state.seq == len(record.actions) + 1
+        assert [(e.code, e.message) for e in alice.errors + bob.errors] == []
+    finally:
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        a.stop()
+        b.stop()
