@@ -104,6 +104,14 @@ class ClusterRoom(Room):
         if match is None:
             return
         fresh = await self.redis.actions_since(self.code, number, len(match.log))
+        if self.conflicted and not fresh:
+            # A write lost a race, yet Redis has nothing newer than this cache: the cache is
+            # ahead (Redis lost writes it had acknowledged). Redis is the truth: reload from it.
+            snapshot = await self.redis.load_room(self.code)
+            if snapshot is not None and snapshot.match is not None:
+                log.warning("room %s: cache ahead of Redis; reloaded from Redis", self.code)
+                self._take_match(snapshot.match, snapshot.previous_actions)
+            return
         events: list[Event] = []
         for seat, action in fresh:
             events.extend(match.apply(seat, action))

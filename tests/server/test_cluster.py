@@ -298,3 +298,30 @@ async def test_seated_computer_moves_once_with_three_nodes(
         await watchers[0].close()
         await asyncio.gather(*reading)
         print("computer moves by node:", Counter(made).most_common(), "claims:", dict(claims))
+
+
+async def test_node_whose_cache_is_ahead_of_redis_reloads_redis_truth(
+    redis_server: RedisServer,
+) -> None:
+    """If Redis lost the last acknowledged move (say a power cut under fsync everysec), the next
+    write conflicts, the node reloads the room from Redis and the players get Redis's state."""
+    async with nodes(redis_server, 1) as (a,):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(a.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        seq = await advance([alice, bob], random.Random(9), pegging_choice)
+        store = RedisStore(redis_server.url)
+        try:
+            await store.redis.rpop(store.log_key(created["code"], 1))
+        finally:
+            await store.close()
+        assert alice.state is not None
+        answer = await alice.request(**alice.state["view"]["legal"][0])
+        truth = await stored_log(redis_server, created["code"])
+        assert answer["type"] in ("state", "error")
+        for client, seat in ((alice, 0), (bob, 1)):
+            while client.state is None or client.state["seq"] != len(truth.log) + 1:
+                await client.recv()
+            assert client.state["seq"] == len(truth.log) + 1 <= seq
+            assert client.state["view"]["hand"] == [str(c) for c in truth.view(seat).hand]
