@@ -194,7 +194,7 @@ async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
 async def test_redis_restart_mid_game_loses_nothing_and_clients_get_errors(
     tmp_path: Path,
 ) -> None:
-    """Redis (AOF, fsync everysec) stops mid-game: moves get a storage error; after it returns
+    """Redis (AOF, fsync everysec) is killed mid-game: moves get a storage error; after it returns
     the game goes on from the same state to the end, with every earlier action kept."""
     with running_redis(tmp_path, fsync="everysec") as redis:
         async with nodes(redis, 2) as (a, b):
@@ -205,7 +205,7 @@ async def test_redis_restart_mid_game_loses_nothing_and_clients_get_errors(
             seq = await advance([alice, bob], random.Random(8), pegging_choice)
             before = await stored_log(redis, created["code"])
             assert len(before.log) == seq - 1
-            redis.stop()
+            redis.stop(kill=True)
             assert alice.state is not None
             move = alice.state["view"]["legal"][0]
             refused = await alice.request(**move)
