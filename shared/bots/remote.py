@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
 
 from shared.actions import Event, Outcome
 from shared.bots.base import make_strategy
@@ -84,6 +85,31 @@ async def play_remote(
     """Play one match on the server at ``url``: create a room (``create``) or join ``code``."""
     if (create is None) == (code is None):
         raise ValueError("either create a room or join one by its code")
+    try:
+        return await _play(url, level, seed, name, create, code, on_room, on_event, rate, burst)
+    except InvalidURI as error:
+        raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
+    except ConnectionClosed as error:
+        reason = f" ({error.rcvd.reason})" if error.rcvd and error.rcvd.reason else ""
+        raise RemoteError(
+            f"the server closed the connection before the match ended{reason}"
+        ) from error
+    except WebSocketException as error:
+        raise RemoteError(f"could not talk to {url}: {error}") from error
+
+
+async def _play(
+    url: str,
+    level: str,
+    seed: int,
+    name: str | None,
+    create: RoomOptions | None,
+    code: str | None,
+    on_room: Callable[[str], None] | None,
+    on_event: Callable[[str], None] | None,
+    rate: float,
+    burst: int,
+) -> RemoteResult:
     strategy = make_strategy(level, seed=seed)
     pacer = Pacer(rate, burst)
     async with connect(url, max_size=2**22) as ws:

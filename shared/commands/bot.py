@@ -80,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
                 on_event=show_event,
             )
         )
-    except (OSError, RemoteError) as error:
+    except OSError as error:
+        print(f"muggins bot: cannot reach {args.url}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except RemoteError as error:
         print(f"muggins bot: {error}", file=sys.stderr)
         return 1
     wins = sum(1 for o in result.outcomes if o.winner == result.seat)

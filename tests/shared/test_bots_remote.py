@@ -96,3 +96,15 @@ async def test_server_tournament_game_records_the_result(server: Server) -> None
     )
     assert record.winner in (0, 1) and max(record.scores) >= 61
     assert sum(record.deals) >= 1 and record.points
+
+
+async def test_a_server_going_away_is_a_clear_error() -> None:
+    """If the server shuts down mid-wait, the bot stops with a sentence instead of a traceback."""
+    async with running_server(CONFIG) as server:
+        room: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        bot = asyncio.create_task(
+            play_remote(server.url, level="easy", create=QUICK, on_room=room.set_result)
+        )
+        await room
+    with pytest.raises(RemoteError, match="closed the connection"):
+        await asyncio.wait_for(bot, 10)
