@@ -8,7 +8,7 @@ is precomputed once (about 6,000 rank patterns) and flushes and his nobs are add
 >>> rank_points((5, 5, 5, 11, 5))
 28
 >>> round(hand_ev(parse_cards("5H 5S 5C JD"), parse_cards("5H 5S 5C JD 2C 9D")), 2)
-21.09
+16.63
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class Pegging:
     opp_said_go: bool = False
     mine: float = 1.0
     theirs: float = 1.0
-    depth: int = 1
+    depth: int = 0
 
     def values(self, *, pile: Ranks, count: int) -> dict[int, float]:
         """The expected point balance of playing each playable rank."""
