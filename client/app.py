@@ -129,6 +129,7 @@ class MugginsApp(App[None]):
             self.push_screen(LobbyScreen(url=self.url, name=self.session.name))
         self.refresh_table()
         self.connect()
+        self.set_interval(1.0, self.refresh_status)
 
     @work(exclusive=True, group="link")
     async def connect(self) -> None:

@@ -97,6 +97,7 @@ class PlainClient:
             url, name=name, on_message=self.on_message, on_status=self.on_status
         )
         self.last_prompt = -2
+        self.last_room_line = ""
         self.logged = 0
         self.done = asyncio.Event()
         self.sent: list[BaseModel] = []
@@ -146,7 +147,11 @@ class PlainClient:
             + ("" if s.connected or s.kind == "empty" else " [disconnected]")
             for s in room.seats
         ]
-        self.say(f"= room {room.code} ({room.status}): {seats[0]} vs {seats[1]}")
+        line = f"= room {room.code} ({room.status}): {seats[0]} vs {seats[1]}"
+        if line == self.last_room_line:
+            return
+        self.last_room_line = line
+        self.say(line)
         if room.status == "waiting" and room.you is not None:
             self.say(f"= a friend joins with: muggins play {self.url} --join {room.code}")
 

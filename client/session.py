@@ -8,6 +8,7 @@ for, seating the computer). The full-screen app and the plain line mode both dra
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -90,6 +91,8 @@ class Session:
     checked: set[str] = field(default_factory=set)
     """Commitments of the deals already verified."""
     goal_sent: bool = False
+    claimable_at: float | None = None
+    """When (monotonic clock) the absent opponent's game may be claimed."""
     bot_asked: str = ""
     """The room we already asked the server to seat the computer in."""
     left: bool = False
@@ -117,13 +120,20 @@ class Session:
         if other.connected:
             return f"{other.name} connected"
         status = f"{other.name} DISCONNECTED"
-        if other.claimable_in is not None:
+        wait = self.claimable_in()
+        if wait is not None:
             status += (
-                " (you may claim the game: press W, or seat the computer: B)"
-                if other.claimable_in <= 0
-                else f" (claimable in {other.claimable_in:.0f}s)"
+                " (you may claim the game: W, or hand the seat to the computer: B)"
+                if wait <= 0
+                else f" (you may claim the game in {wait:.0f} s)"
             )
         return status
+
+    def claimable_in(self) -> float | None:
+        """Seconds until the absent opponent's game may be claimed (0: now), or None."""
+        if self.room is None or self.room.you is None or self.claimable_at is None:
+            return None
+        return max(0.0, self.claimable_at - time.monotonic())
 
     def receive(self, message: ServerMessage) -> list[ClientMessage]:
         """Take in one server message; return what to send back on the player's behalf."""
@@ -176,6 +186,11 @@ class Session:
     def _room(self, message: Room) -> list[ClientMessage]:
         first = self.room is None or self.room.code != message.code
         self.room = message
+        self.claimable_at = None
+        if message.you is not None:
+            wait = message.seats[1 - message.you].claimable_in
+            if wait is not None:
+                self.claimable_at = time.monotonic() + wait
         self.left = False
         if first:
             self.log.append(f"Room {message.code}")

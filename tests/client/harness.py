@@ -25,9 +25,11 @@ STEP = 0.02
 
 
 @asynccontextmanager
-async def real_server(*, db: Path | None = None, port: int = 0) -> AsyncIterator[Server]:
+async def real_server(
+    *, db: Path | None = None, port: int = 0, grace: float = 30.0
+) -> AsyncIterator[Server]:
     config = ServerConfig(
-        port=port, memory=db is None, db=db, bot_delay=0.0, grace=30.0, rate=1000.0, burst=1000
+        port=port, memory=db is None, db=db, bot_delay=0.0, grace=grace, rate=1000.0, burst=1000
     )
     async with running_server(config) as server:
         yield server
@@ -57,7 +59,7 @@ def record_events(app: MugginsApp) -> list[EventMessage]:
     return seen
 
 
-async def until(pilot: Pilot[None], check: Callable[[], object], *, timeout: float = 10.0) -> None:
+async def until(pilot: Pilot[None], check: Callable[[], object], *, timeout: float = 30.0) -> None:
     """Let the app run until ``check()`` is true."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

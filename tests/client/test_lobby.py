@@ -59,3 +59,31 @@ async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> No
             await watcher_lines.put(None)
             await asyncio.wait_for(asyncio.gather(*tasks), 10)
         assert f"= room {room.code} (playing): Ann vs you" in friend_out.getvalue()
+
+
+async def test_claim_the_game_when_the_opponent_stays_away() -> None:
+    """When the friend drops and the grace period passes, the status says so and W wins."""
+    from client.screens import GameOverScreen
+
+    async with real_server(grace=0.3) as server:
+        app = MugginsApp(url=server.url, name="Ann", goal=Goal("lobby"), hint=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session.token)
+            await pilot.click("#create")
+            await until(pilot, lambda: app.session.room is not None)
+            room = app.session.room
+            assert room is not None
+            friend = PlainClient(
+                url=server.url, name="Bea", goal=Goal("join", code=room.code), out=io.StringIO()
+            )
+            lines: asyncio.Queue[str | None] = asyncio.Queue()
+            task = asyncio.create_task(friend.run(lines))
+            await until(pilot, lambda: friend.session.view is not None)
+            await lines.put(None)
+            await asyncio.wait_for(task, 10)
+            await until(pilot, lambda: "you may claim the game: W" in app.session.opponent_status())
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            over = app.session.game_over
+            assert over is not None and over.outcome.winner == 0
+            assert over.outcome.reason == "resign"

@@ -14,7 +14,7 @@ from shared.actions import Count, GameOptions, Play
 from shared.protocol import RoomOptions
 
 
-async def wait_for(check: object, timeout: float = 10.0) -> None:
+async def wait_for(check: object, timeout: float = 30.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():  # type: ignore[operator]
