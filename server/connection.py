@@ -107,8 +107,10 @@ class Connection:
         self.send(Error(code=code, message=message, id=id))
 
     def close(self, code: int, reason: str) -> None:
+        """Close with ``code``; the connection leaves its room at once, before the handshake."""
         if not self.closing:
             self.closing = True
+            self._gone()
             self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
     async def _writer(self) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from wire_client import WireClient, play_randomly
 
+import server.room
 from server.app import Server, running_server
 from server.config import ServerConfig
 from server.room import Room
@@ -107,9 +109,13 @@ async def test_malformed_frames_each_get_an_error_and_change_nothing(limited: Se
     assert await other == []
 
 
-async def test_illegal_moves_each_get_an_error_and_change_nothing(limited: Server) -> None:
+async def test_illegal_moves_each_get_an_error_and_change_nothing(
+    limited: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Out of turn, a card not in hand, a discard of the wrong count, a play over 31."""
     other = asyncio.ensure_future(other_room_game(limited))
+    # A fixed seed makes the deals known, so a play over 31 is sure to come up.
+    monkeypatch.setattr(server.room, "secrets", SimpleNamespace(token_bytes=lambda n: b"7" * n))
     alice, bob, room = await table(limited)
     assert room.match is not None
     hand = alice.state["view"]["hand"] if alice.state else []
