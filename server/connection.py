@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 
@@ -72,7 +73,23 @@ def describe_invalid(error: ValidationError) -> tuple[ErrorCode, str]:
         return "bad_message", f"A {tag} message has no field {field[:40]!r}"
     if kind == "missing":
         return "bad_message", f"A {tag} message needs the field {field!r}"
+    if kind in ("string_pattern_mismatch", "value_error") and "card" in field:
+        return "bad_message", (
+            f"{str(first['input'])[:12]!r} is not a card; write cards like 5H, 10S, JD or AS"
+        )
     return "bad_message", f"Field {field!r} of a {tag} message: {first['msg']}"
+
+
+def salvage_id(frame: str) -> MessageId:
+    """The ``id`` of a frame that failed validation, if it has a usable one, for the error."""
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    if isinstance(found, bool) or not isinstance(found, int | str):
+        return None
+    return found if isinstance(found, int) or len(found) <= 64 else None
 
 
 class Connection:
@@ -164,7 +181,7 @@ class Connection:
                 message = parse_client(frame)
             except ValidationError as invalid:
                 code, sentence = describe_invalid(invalid)
-                self.error(code, sentence)
+                self.error(code, sentence, salvage_id(frame))
                 continue
             self.metrics.messages.labels(message.type).inc()
             try:

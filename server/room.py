@@ -76,7 +76,11 @@ class Room(Table):
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
                 seat = empty[0]
                 seat.kind, seat.player = "human", player
-                await self._save_seats()
+                try:
+                    await self._save_seats()
+                except Refusal:
+                    seat.kind, seat.player = "empty", None
+                    raise
                 index = seat.index
                 self.notice("joined", f"{player.name} sits down", skip=player.peer)
             seat = self.seats[index]
@@ -86,9 +90,10 @@ class Room(Table):
             if self.match is None and all(s.kind != "empty" for s in self.seats):
                 await self._start_match(origin=player.peer, id=id)
             else:
-                self.send_room()
-                if player.peer is not None:
-                    self.welcome_back(player.peer, index, id=id)
+                self.send_room(origin=player.peer, id=id)
+                state = self.state_for(index)
+                if state is not None and player.peer is not None:
+                    player.peer.send(state)
             return index
 
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
