@@ -44,6 +44,8 @@ log = logging.getLogger("muggins.cluster")
 
 POLL = 2.0
 """Seconds between catch-ups of the rooms this node's connections are in."""
+PRESENCE_TTL = 3 * POLL
+"""Seconds a player's presence lasts in Redis unless renewed (a dead node's players lapse)."""
 EVICT_AFTER = 300.0
 """Seconds a cached room with nobody connected here stays cached."""
 
@@ -182,6 +184,19 @@ class ClusterLobby(Lobby):
         if isinstance(room, ClusterRoom) and not room.closed:
             self._spawn(self._catch_up(room))
 
+    def announce(self, room: ClusterRoom, seat: int, *, here: bool) -> None:
+        """Tell the cluster that ``seat``'s player is connected here now, or no longer."""
+        self._spawn(self._presence(room.code, seat, here=here))
+
+    async def _presence(self, code: str, seat: int, *, here: bool) -> None:
+        try:
+            if here:
+                await self.redis.set_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
+            else:
+                await self.redis.clear_presence(code, seat, node=self.node)
+        except StoreError as error:
+            log.info("room %s: presence not written (%s); the poll retries", code, error)
+
     async def _catch_up(self, room: ClusterRoom) -> None:
         try:
             await room.sync()
@@ -213,6 +228,9 @@ class ClusterLobby(Lobby):
         while True:
             await asyncio.sleep(POLL)
             for code, room in list(self.rooms.items()):
+                if isinstance(room, ClusterRoom):
+                    for seat in room.here():
+                        await self._presence(code, seat, here=True)
                 if room.present():
                     self.wake(code)
 

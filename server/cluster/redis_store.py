@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -119,7 +120,25 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# KEYS: presence. ARGV: node, channel, wake-up.
+CLEAR_PRESENCE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
+"""
+
 NO_MATCH = -1_000_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    """What a node checks on each catch-up."""
+
+    seats: tuple[SeatRecord, SeatRecord]
+    match: int
+    present: tuple[bool, bool]
+    """Whether each seat has a live connection on some node."""
 
 
 class RedisStore:
@@ -155,6 +174,7 @@ class RedisStore:
                 ("close_room", CLOSE_ROOM),
                 ("claim", CLAIM),
                 ("release", RELEASE),
+                ("clear_presence", CLEAR_PRESENCE),
             )
         }
 
@@ -418,15 +438,42 @@ class RedisStore:
         """Give up a claim ``owner`` holds (a node stopping hands its work to the others)."""
         await self._script("release", [f"{self.prefix}claim:{name}"], [owner])
 
-    async def room_state(self, code: str) -> tuple[tuple[SeatRecord, SeatRecord] | None, int]:
-        """The seats and current match number of an open room; (None, 0) if it is gone."""
-        key = self.room_key(code)
-        seats, closed, number = await self._call(
-            "room", lambda: self.redis.hmget(key, ["seats", "closed", "match"])
-        )
+    async def room_state(self, code: str) -> RoomState | None:
+        """An open room's seats, current match number and which seats are connected somewhere."""
+
+        async def read() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hmget(self.room_key(code), ["seats", "closed", "match"])
+                pipe.exists(self.presence_key(code, 0))
+                pipe.exists(self.presence_key(code, 1))
+                return list(await pipe.execute())
+
+        (seats, closed, number), first, second = await self._call("room", read)
         if seats is None or closed == "1":
-            return None, 0
-        return seats_from_json(seats), int(number or 0)
+            return None
+        return RoomState(seats_from_json(seats), int(number or 0), (bool(first), bool(second)))
+
+    def presence_key(self, code: str, seat: Seat) -> str:
+        return f"{self.prefix}here:{code}:{seat}"
+
+    async def set_presence(self, code: str, seat: Seat, *, node: str, ttl: float) -> None:
+        """Seat ``seat`` has a connection on ``node`` (for ``ttl`` seconds unless renewed)."""
+        key = self.presence_key(code, seat)
+        fresh = await self._call(
+            "presence", lambda: self.redis.set(key, node, px=int(ttl * 1000), get=True)
+        )
+        if fresh is None:
+            await self._call(
+                "presence", lambda: self.redis.publish(self.channel(code), self.wake("presence"))
+            )
+
+    async def clear_presence(self, code: str, seat: Seat, *, node: str) -> None:
+        """The connection ``node`` had for ``seat`` is gone (another node's is left alone)."""
+        await self._script(
+            "clear_presence",
+            [self.presence_key(code, seat)],
+            [node, self.channel(code), self.wake("presence")],
+        )
 
     async def _match(self, code: str, number: int, *, with_actions: bool) -> MatchRecord | None:
         fields = await self._call("match", lambda: self.redis.hgetall(self.match_key(code, number)))

@@ -33,6 +33,8 @@ RETRIES = 3
 """Versioned writes lost to another node before the move is refused."""
 CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
+PRESENCE_LAG = 2.0
+"""Seconds a newly seen player counts as connected before their presence must show in Redis."""
 CLAIM_POLL = 0.25
 """Seconds between checks, by the nodes that lost a claim, that the move was made."""
 
@@ -80,6 +82,8 @@ class ClusterRoom(Room):
         self.store = GuardedStore(self, redis)
         self.stored_seats: tuple[SeatRecord, SeatRecord] = self.record().seats
         self.conflicted = False
+        self.seated_at = [float("-inf"), float("-inf")]
+        """When each seat's player was first seen here (their presence may lag a moment)."""
 
     # --- catching up ---------------------------------------------------------------------------
 
@@ -90,11 +94,13 @@ class ClusterRoom(Room):
 
     async def _sync(self) -> None:
         """Catch up (the caller holds the lock): seats, a newer match, then new actions by index."""
-        seats, number = await self.redis.room_state(self.code)
-        if seats is None:
+        state = await self.redis.room_state(self.code)
+        if state is None:
             self.close()
             return
+        seats, number = state.seats, state.match
         self._take_seats(seats)
+        self._take_presence(state.present)
         if number != self.match_number:
             snapshot = await self.redis.load_room(self.code)
             if snapshot is not None and snapshot.match is not None:
@@ -138,6 +144,52 @@ class ClusterRoom(Room):
             # A match another node just started: its opening events, as that node sent them.
             self._broadcast(list(self.match.events), origin=None, id=None)
 
+    def _take_presence(self, present: tuple[bool, bool]) -> None:
+        """Connected or not, for the players connected to other nodes (or to none)."""
+        changed = False
+        for seat, here in zip(self.seats, present, strict=True):
+            player = seat.player
+            if seat.kind != "human" or player is None or player.peer is not None:
+                continue
+            if here and seat.gone_since is not None:
+                seat.gone_since, changed = None, True
+                self.notice("returned", f"{player.name} is back")
+            elif not here and seat.gone_since is None:
+                if self.clock() - self.seated_at[seat.index] < PRESENCE_LAG:
+                    continue  # just seated on another node: its presence is on its way
+                seat.gone_since, changed = self.clock(), True
+                if self.status == "playing":
+                    self.notice(
+                        "disconnected",
+                        f"{player.name} lost the connection; you may claim the game in "
+                        f"{self.grace:.0f} s if they do not return",
+                    )
+        if changed:
+            self.send_room()
+
+    def here(self) -> list[int]:
+        """The seats whose players are connected to this node."""
+        return [
+            s.index
+            for s in self.seats
+            if s.kind == "human"
+            and s.player is not None
+            and s.player.peer is not None
+            and s.player.room is self
+        ]
+
+    def attach(self, player: Player, *, id: MessageId = None) -> None:
+        super().attach(player, id=id)
+        index = self.seat_of(player)
+        if index is not None and player.peer is not None:
+            self.lobby.announce(self, index, here=True)
+
+    def detach(self, player: Player) -> None:
+        super().detach(player)
+        index = self.seat_of(player)
+        if index is not None:
+            self.lobby.announce(self, index, here=False)
+
     def _take_seats(self, seats: tuple[SeatRecord, SeatRecord]) -> None:
         if seats == self.stored_seats:
             return
@@ -147,6 +199,7 @@ class ClusterRoom(Room):
                 player = self.lobby.ghost(saved)
                 player.room = self
                 if seat.kind != "human" or seat.player is not player:
+                    self.seated_at[seat.index] = self.clock()
                     seat.kind, seat.player, seat.level, seat.gone_since = (
                         "human",
                         player,
@@ -201,6 +254,8 @@ class ClusterRoom(Room):
                 raise
 
         index: int = await self._versioned("the seat", change)
+        if player.peer is not None:
+            self.lobby.announce(self, index, here=True)
         return index
 
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:

@@ -325,3 +325,38 @@ async def test_node_whose_cache_is_ahead_of_redis_reloads_redis_truth(
                 await client.recv()
             assert client.state["seq"] == len(truth.log) + 1 <= seq
             assert client.state["view"]["hand"] == [str(c) for c in truth.view(seat).hand]
+
+
+async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
+    redis_server: RedisServer,
+) -> None:
+    """Bob (node B) drops: Alice (node A) is told, sees him disconnected, and sees him return;
+    when he drops again, after the grace period she claims the game from node A."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        early = await alice.request(type="claim", take="win")
+        assert early["type"] == "error" and early["code"] == "illegal"
+        token = bob.token
+        await bob.close()
+        notice = await alice.expect("notice")
+        assert notice["code"] == "disconnected" and "Bob" in notice["text"]
+        room = await alice.expect("room")
+        assert room["seats"][1]["connected"] is False
+        bob = await WireClient.open(b.url, hello=False)
+        welcome = await bob.hello("Bob", token=token)
+        assert welcome["resumed"] is True
+        notice = await alice.expect("notice")
+        assert notice["code"] == "returned"
+        await bob.close()
+        notice = await alice.expect("notice")
+        assert notice["code"] == "disconnected"
+        await asyncio.sleep(0.4)  # the grace period of these nodes is 0.3 s
+        claimed = await alice.request(type="claim", take="win")
+        assert claimed["type"] == "state"
+        match = await stored_log(redis_server, created["code"])
+        assert match.over and match.winner == 0
+        assert match.log[-1][0] == 1 and match.log[-1][1].type == "resign"
