@@ -73,7 +73,7 @@ async def test_readme_minimal_bot_plays_a_match(server: Server, tmp_path: Path) 
     assert script is not None
     path = tmp_path / "mybot.py"
     path.write_text(script.group(1))
-    assert len(script.group(1).splitlines()) <= 60
+    assert len(script.group(1).splitlines()) <= 50
     process = await asyncio.create_subprocess_exec(
         sys.executable, str(path), server.url, stdout=asyncio.subprocess.PIPE
     )
