@@ -11,6 +11,7 @@ parsed: the others are recognised by their ``type`` near the start of the text.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import resource
@@ -305,7 +306,11 @@ async def _run(
 def worker_main(
     plan: Plan, worker: int, queue: Any, go: MpEvent, count: MpEvent, stop: MpEvent, uvloop: bool
 ) -> None:
-    """Entry point of one load-generating process."""
+    """Entry point of one load-generating process.
+
+    Its garbage collector is off: a full collection over thousands of players' views would
+    stall every socket of the process at once and be counted as the server's latency."""
+    gc.disable()
     raise_nofile()
     run = _run(plan, worker, queue, go, count, stop)
     if uvloop:
