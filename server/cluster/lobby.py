@@ -235,14 +235,46 @@ class ClusterLobby(Lobby):
                     self.wake(code)
 
     async def sweep(self) -> None:
-        """Forget cached rooms nobody here has used for a while (Redis keeps the room)."""
+        """Close abandoned rooms (one node per round), and forget cached rooms nobody here uses."""
+        try:
+            await self._close_abandoned()
+        except StoreError as error:
+            log.info("clean-up skipped: %s", error)
         now = self.clock()
         for code, room in list(self.rooms.items()):
             if room.closed or (not room.present() and now - room.last_activity > EVICT_AFTER):
                 room.close()
+                for seat in room.seats:
+                    if seat.player is not None and seat.player.room is room:
+                        seat.player.room = None
                 del self.rooms[code]
                 self._loading.pop(code, None)
         self.metrics.rooms.set(len(self.rooms))
+
+    async def _close_abandoned(self) -> None:
+        """Rooms with no move and nobody connected for ``abandon_after`` seconds are closed.
+
+        One node per sweep round claims the round; each room's closing is claimed again, so it
+        happens exactly once even if rounds overlap.
+        """
+        interval = self.config.sweep_interval
+        round = int(time.time() // interval)
+        if not await self.redis.claim(f"sweep:{round}", owner=self.node, ttl=interval):
+            return
+        for code in await self.redis.idle_rooms(since=time.time() - self.config.abandon_after):
+            if not await self.redis.claim(f"close:{code}", owner=self.node, ttl=60.0):
+                continue
+            snapshot = await self.redis.load_room(code)
+            match = snapshot.match if snapshot is not None else None
+            if match is not None and match.finished is None:
+                await self.redis.finish_match(
+                    code, match.number, finished=time.time(), result="abandoned", winner=None
+                )
+            await self.redis.close_room(code)
+            log.info("room %s closed after %.0f s without anyone", code, self.config.abandon_after)
+            room = self.rooms.get(code)
+            if room is not None:
+                room.close()
 
     async def stop(self) -> None:
         """Hand over: give up the claims held here (so other nodes move at once), stop listening."""

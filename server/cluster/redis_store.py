@@ -21,6 +21,7 @@ Any Redis failure becomes :class:`~server.store.StoreError`; nothing is half-wri
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +60,7 @@ return 1
 SAVE_SEATS = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[5] then return -1 end
-redis.call('HSET', KEYS[1], 'seats', ARGV[1])
+redis.call('HSET', KEYS[1], 'seats', ARGV[1], 'touched', ARGV[6])
 for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
@@ -78,13 +79,14 @@ redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 """
 
-# KEYS: match, log. ARGV: index, entry, channel, wake-up.
+# KEYS: match, log, room. ARGV: index, entry, channel, wake-up, now.
 # Returns the new log length, or -1 - length when the log is not at the expected index.
 APPEND_ACTION = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1000000000 end
 local length = redis.call('LLEN', KEYS[2])
 if length ~= tonumber(ARGV[1]) then return -1 - length end
 length = redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[3], 'touched', ARGV[5])
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return length
 """
@@ -257,6 +259,7 @@ class RedisStore:
                 self.wake("seats"),
                 code,
                 "" if expected is None else seats_json(expected),
+                repr(time.time()),
             ],
         )
         if saved == 0:
@@ -288,12 +291,13 @@ class RedisStore:
     ) -> None:
         length = await self._script(
             "append_action",
-            [self.match_key(code, number), self.log_key(code, number)],
+            [self.match_key(code, number), self.log_key(code, number), self.room_key(code)],
             [
                 index,
                 encode_entry(seat, action),
                 self.channel(code),
                 self.wake("action", number=number, length=index + 1),
+                repr(time.time()),
             ],
         )
         if length == NO_MATCH:
@@ -404,6 +408,26 @@ class RedisStore:
 
         done = await self._call("open rooms", finished)
         return [(r, n, bool(d)) for (r, n), d in zip(found, done, strict=True)]
+
+    async def idle_rooms(self, *, since: float) -> list[str]:
+        """Open rooms with no write since ``since`` (wall clock) and nobody connected anywhere."""
+        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
+
+        async def read() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for code in codes:
+                    pipe.hmget(self.room_key(code), ["touched", "created"])
+                    pipe.exists(self.presence_key(code, 0), self.presence_key(code, 1))
+                return list(await pipe.execute())
+
+        rows = await self._call("idle rooms", read)
+        idle = []
+        for i, code in enumerate(codes):
+            (touched, created), present = rows[2 * i], rows[2 * i + 1]
+            last = float(touched or created or 0)
+            if last < since and not present:
+                idle.append(code)
+        return idle
 
     async def player_room(self, player: str) -> str | None:
         """The code of the room where ``player`` was last seated (to resume on any node)."""

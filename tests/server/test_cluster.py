@@ -360,3 +360,40 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
         match = await stored_log(redis_server, created["code"])
         assert match.over and match.winner == 0
         assert match.log[-1][0] == 1 and match.log[-1][1].type == "resign"
+
+
+async def test_abandoned_room_is_closed_once_by_one_node(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both players gone and no move for abandon_after: exactly one node closes the room and
+    records its match as abandoned; a room with a player still connected stays open."""
+    closes: list[str] = []
+    close_room = RedisStore.close_room
+
+    async def counting_close(self: RedisStore, code: str) -> None:
+        closes.append(code)
+        await close_room(self, code)
+
+    monkeypatch.setattr(RedisStore, "close_room", counting_close)
+    async with nodes(redis_server, 3, abandon_after=0.5, sweep_interval=0.1) as (a, b, _):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        carol = await WireClient.open(b.url, name="Carol")
+        kept = await carol.request(type="create_room")
+        await alice.close()
+        await bob.close()
+        store = RedisStore(redis_server.url)
+        try:
+            async with asyncio.timeout(10):
+                while await store.load_room(created["code"]) is not None:
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            [done] = await store.finished_matches()
+            assert (done.room, done.result) == (created["code"], "abandoned")
+            assert await store.load_room(kept["code"]) is not None
+        finally:
+            await store.close()
+        assert closes == [created["code"]]
+        await carol.close()
