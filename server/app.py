@@ -109,6 +109,8 @@ class Server:
             self._sweeper.cancel()
         if self._ws is not None:
             self._ws.close(close_connections=False)
+            for room in self.lobby.rooms.values():
+                room.notice("shutdown", "The server is restarting; your game is saved")
             closing = [
                 ws.close(CloseCode.SERVICE_RESTART, "server restart") for ws in self.connections
             ]

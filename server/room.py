@@ -135,14 +135,26 @@ class Room(Table):
         index = self.seat_of(player)
         if index is None:
             return
-        self.seats[index].gone_since = self.clock()
-        self.last_activity = self.clock()
+        since = self.seats[index].gone_since = self.clock()
+        self.last_activity = since
         if self.status == "playing":
             self.notice(
                 "disconnected",
                 f"{player.name} lost the connection; you may claim the game in "
                 f"{self.grace:.0f} s if they do not return",
             )
+            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+        self.send_room()
+
+    def _claimable(self, index: int, since: float) -> None:
+        """The grace period is over: tell the opponent, if the seat is still empty-handed."""
+        seat = self.seats[index]
+        if self.closed or seat.gone_since != since or self.status != "playing":
+            return
+        self.notice(
+            "claimable",
+            f"{seat.name} has not come back: claim the game, or give the seat to the computer",
+        )
         self.send_room()
 
     async def leave(self, player: Player) -> None:
@@ -357,7 +369,7 @@ class Room(Table):
         if self._turn_timer is not None:
             self._turn_timer.cancel()
             self._turn_timer = None
-        limit = self.options.turn_timer
+        limit = self.turn_limit
         if limit is None or self.match is None or self.match.over or self.closed:
             return
         seq = self.seq

@@ -56,6 +56,8 @@ class Table:
         self.last_activity = clock()
         self.closed = False
         self._turn_timer: asyncio.TimerHandle | None = None
+        self.turn_limit: float | None = options.turn_timer
+        """Seconds per move before the server moves for the player (from the options)."""
 
     # --- facts ---------------------------------------------------------------------------------
 

@@ -53,7 +53,8 @@ async def test_claims_wait_for_the_grace_period_then_win_the_game(server: Server
     await notice(alice, "disconnected")
     early = await alice.request(type="claim", take="win")
     assert early["type"] == "error" and early["code"] == "too_early"
-    await asyncio.sleep(server.config.grace + 0.05)
+    told = await notice(alice, "claimable")
+    assert "Bob" in str(told["text"])
     await alice.request(type="claim", take="win")
     [over] = [f for f in alice.frames if f["type"] == "game_over"]
     assert over["winner"] == "Alice" and over["outcome"]["reason"] == "resign"
