@@ -84,6 +84,8 @@ class ClusterRoom(Room):
         self.conflicted = False
         self.seated_at = [float("-inf"), float("-inf")]
         """When each seat's player was first seen here (their presence may lag a moment)."""
+        self.seen = [False, False]
+        """Whether each seat's presence has shown in Redis since it was taken."""
 
     # --- catching up ---------------------------------------------------------------------------
 
@@ -151,11 +153,14 @@ class ClusterRoom(Room):
             player = seat.player
             if seat.kind != "human" or player is None or player.peer is not None:
                 continue
+            if here:
+                self.seen[seat.index] = True
             if here and seat.gone_since is not None:
                 seat.gone_since, changed = None, True
                 self.notice("returned", f"{player.name} is back")
             elif not here and seat.gone_since is None:
-                if self.clock() - self.seated_at[seat.index] < PRESENCE_LAG:
+                lagging = self.clock() - self.seated_at[seat.index] < PRESENCE_LAG
+                if lagging and not self.seen[seat.index]:
                     continue  # just seated on another node: its presence is on its way
                 seat.gone_since, changed = self.clock(), True
                 if self.status == "playing":
@@ -200,6 +205,7 @@ class ClusterRoom(Room):
                 player.room = self
                 if seat.kind != "human" or seat.player is not player:
                     self.seated_at[seat.index] = self.clock()
+                    self.seen[seat.index] = False
                     seat.kind, seat.player, seat.level, seat.gone_since = (
                         "human",
                         player,

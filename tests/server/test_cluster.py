@@ -360,6 +360,7 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
         match = await stored_log(redis_server, created["code"])
         assert match.over and match.winner == 0
         assert match.log[-1][0] == 1 and match.log[-1][1].type == "resign"
+        await alice.close()
 
 
 async def test_abandoned_room_is_closed_once_by_one_node(
