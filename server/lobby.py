@@ -54,12 +54,9 @@ class Lobby:
     def new_player(self, name: str) -> tuple[Player, str]:
         player_id = new_player_id()
         token, token_hash = new_token(player_id)
-        player = Player(id=player_id, name=self._unique(clean_name(name)), token_hash=token_hash)
+        player = Player(id=player_id, name=clean_name(name), token_hash=token_hash)
         self.players[player_id] = player
         return player, token
-
-    def _unique(self, name: str) -> str:
-        return name
 
     def resume(self, token: str) -> Player:
         """The player a token belongs to, or a refusal. The secret is compared in constant time."""

@@ -72,8 +72,9 @@ class Table:
         return "over" if self.match.over else "playing"
 
     def names(self) -> tuple[str, str]:
+        """The seats' names for sentences; two players of one name become "Ann" and "Ann (2)"."""
         first, second = (s.name or f"Seat {s.index + 1}" for s in self.seats)
-        return first, second
+        return (first, f"{second} (2)") if first == second else (first, second)
 
     def record(self) -> RoomRecord:
         return RoomRecord(

@@ -1,0 +1,67 @@
+"""The listener's hygiene: hello timeout, allowed origins, TLS, the connection cap."""
+
+from __future__ import annotations
+
+import ssl
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import with_options
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from wire_client import WireClient
+
+from server.app import running_server
+
+
+async def test_a_connection_that_never_says_hello_is_closed() -> None:
+    """No hello within hello_timeout: the server closes the socket with 1008."""
+    async with running_server(with_options(hello_timeout=0.2)) as server:
+        client = await WireClient.open(server.url, hello=False)
+        with pytest.raises(ConnectionClosed) as closed:
+            await client.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+async def test_only_allowed_browser_origins_may_connect() -> None:
+    """With --allowed-origin, other browser origins get HTTP 403; non-browser clients pass."""
+    config = with_options(allowed_origins=("https://cards.example",))
+    async with running_server(config) as server:
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url, origin="https://evil.example")  # type: ignore[arg-type]
+        assert refused.value.response.status_code == 403
+        async with connect(server.url, origin="https://cards.example") as ws:  # type: ignore[arg-type]
+            await ws.send('{"type": "ping"}')
+            assert "pong" in str(await ws.recv())
+        plain = await WireClient.open(server.url, name="Cli")
+        assert (await plain.request(type="ping"))["type"] == "pong"
+
+
+async def test_tls_serves_wss(tmp_path: Path) -> None:
+    """With a certificate and key the server speaks wss:// and plays as usual."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    async with running_server(with_options(certfile=cert, keyfile=key)) as server:
+        assert server.url.startswith("wss://")
+        trust = ssl.create_default_context(cafile=str(cert))
+        trust.check_hostname = False
+        async with connect(server.url, ssl=trust) as ws:
+            await ws.send('{"type": "hello", "name": "Tess", "protocol": 1}')
+            assert '"welcome"' in str(await ws.recv())
+
+
+async def test_connections_past_the_cap_are_turned_away() -> None:
+    """Past max_connections the HTTP upgrade gets 503; /healthz still answers."""
+    async with running_server(with_options(max_connections=2)) as server:
+        first = await WireClient.open(server.url, name="One")
+        second = await WireClient.open(server.url, name="Two")
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 503
+        await first.close()
+        await second.close()
