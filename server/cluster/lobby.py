@@ -66,6 +66,7 @@ class ClusterLobby(Lobby):
         self._listing: list[RoomSummary] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
+        self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -189,6 +190,12 @@ class ClusterLobby(Lobby):
         self._spawn(self._presence(room.code, seat, here=here))
 
     async def _presence(self, code: str, seat: int, *, here: bool) -> None:
+        # One seat's presence writes go out in the order they were made (a join, then a drop).
+        lock = self._presence_locks.setdefault((code, seat), asyncio.Lock())
+        async with lock:
+            await self._write_presence(code, seat, here=here)
+
+    async def _write_presence(self, code: str, seat: int, *, here: bool) -> None:
         try:
             if here:
                 await self.redis.set_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
@@ -249,6 +256,8 @@ class ClusterLobby(Lobby):
                         seat.player.room = None
                 del self.rooms[code]
                 self._loading.pop(code, None)
+                self._presence_locks.pop((code, 0), None)
+                self._presence_locks.pop((code, 1), None)
         self.metrics.rooms.set(len(self.rooms))
 
     async def _close_abandoned(self) -> None:

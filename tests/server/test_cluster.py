@@ -340,6 +340,10 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
         await settle([alice, bob], 1)
         early = await alice.request(type="claim", take="win")
         assert early["type"] == "error" and early["code"] == "illegal"
+        seen_on_a = a.lobby.rooms[created["code"]]
+        async with asyncio.timeout(5):
+            while not seen_on_a.seen[1]:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.01)
         token = bob.token
         await bob.close()
         notice = await alice.expect("notice")
