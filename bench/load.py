@@ -117,6 +117,7 @@ def serve_child(argv: list[str]) -> int:
             loop.add_signal_handler(signal.SIGUSR1, gc.freeze)
         async with running_server(config) as server:
             print(f"listening {server.port}", flush=True)
+            print(f"objects {len(gc.get_objects())}", flush=True)
             await stop.wait()
             print("gc " + json.dumps(gc_summary(pauses)), flush=True)
 
@@ -145,8 +146,14 @@ def track_gc() -> list[tuple[int, float]]:
 
 
 def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, float]:
+    """The collections so far, plus the objects tracked now and the CPU one full pass takes."""
     full = sorted(seconds for generation, seconds in pauses if generation == 2)
+    objects = len(gc.get_objects())
+    started = time.process_time()
+    gc.collect()
     return {
+        "objects": objects,
+        "full_pass_cpu_ms": (time.process_time() - started) * 1000,
         "collections": len(pauses),
         "full_collections": len(full),
         "full_max_ms": (full[-1] if full else 0.0) * 1000,
@@ -366,9 +373,13 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         spy.wait(60)
     gc_figures = None
     if child is not None:
+        base_objects = 0
         for line in stop_child(child).splitlines():
+            if line.startswith("objects "):
+                base_objects = int(line.split()[1])
             if line.startswith("gc "):
                 gc_figures = json.loads(line[3:])
+                gc_figures["objects_per_player"] = (gc_figures["objects"] - base_objects) / seated
     pairs = array("d")
     refused: Counter[str] = Counter()
     for result in results.values():
@@ -492,7 +503,9 @@ def _print_figures(f: dict[str, Any]) -> None:
         print(
             f"  server garbage collector, whole run: {g['collections']:,} collections taking "
             f"{g['total_ms']:,.0f} ms, {g['full_collections']} full ones, the longest "
-            f"{g['full_max_ms']:,.0f} ms"
+            f"{g['full_max_ms']:,.0f} ms; at the end {g['objects']:,} objects tracked "
+            f"({g['objects_per_player']:,.0f} per player), one full pass "
+            f"{g['full_pass_cpu_ms']:,.0f} ms of CPU"
         )
     if "abuse" in f:
         a = f["abuse"]
