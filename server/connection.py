@@ -364,8 +364,7 @@ class Connection:
         if not text:
             raise Refusal("bad_message", "That chat line is empty")
         line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
-        for _, peer in room.receivers():
-            peer.send(line.model_copy(update={"id": message.id}) if peer is self else line)
+        room.say(line, origin=self, id=message.id)
 
     async def _leave(self, player: Player, id: MessageId) -> None:
         room = player.room or self.watching

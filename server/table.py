@@ -13,7 +13,7 @@ from typing import Any, Literal
 from server.players import Peer, Player, SeatState
 from server.store import RoomRecord, Store
 from shared.match import Match
-from shared.protocol import Notice, RoomOptions, SeatInfo, State
+from shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State
 from shared.protocol import Room as RoomMessage
 from shared.protocol.client import MessageId
 
@@ -152,6 +152,11 @@ class Table:
         for _, peer in self.receivers():
             if peer is not skip:
                 peer.send(message)
+
+    def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``."""
+        for _, peer in self.receivers():
+            peer.send(line.model_copy(update={"id": id}) if peer is origin else line)
 
     def welcome_back(self, peer: Peer, seat: int | None, *, id: MessageId = None) -> None:
         """Everything a newcomer or returning player needs: the room, then the state."""
