@@ -91,8 +91,11 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--unlimited", action="store_true", help="lift the rate limit")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
+    parser.add_argument("--gc-young", type=int, help="allocations between young collections")
     args = parser.parse_args(argv)
     raise_nofile()
+    if args.gc_young:
+        gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
     pauses = track_gc()
     if args.deflate:  # the server turns compression off; undo that to measure what it costs
         import server.app as app_module
@@ -271,6 +274,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
         command = [sys.executable, str(Path(__file__).resolve()), "_serve"]
         command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
         command += ["--deflate"] * args.deflate + ["--gc-freeze"] * args.gc_freeze
+        command += ["--gc-young", str(args.gc_young)] if args.gc_young else []
         child, port = start_child(command)
         url = f"ws://127.0.0.1:{port}"
         time.sleep(1.0)
@@ -559,6 +563,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uvloop", action="store_true", help="server, echo and clients on uvloop")
     parser.add_argument(
         "--deflate", action="store_true", help="permessage-deflate on (the server turns it off)"
+    )
+    parser.add_argument(
+        "--gc-young",
+        type=int,
+        metavar="N",
+        help="the server's first collector threshold (CPython's default: 700 allocations)",
     )
     parser.add_argument(
         "--gc-freeze",
