@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -185,6 +186,16 @@ class ClusterLobby(Lobby):
         if isinstance(room, ClusterRoom) and not room.closed:
             self._spawn(self._catch_up(room))
 
+    def relay(self, room: ClusterRoom, payload: dict[str, Any]) -> None:
+        """Send a notice or chat line to the room's people on the other nodes (best effort)."""
+        self._spawn(self._relay(room.code, payload))
+
+    async def _relay(self, code: str, payload: dict[str, Any]) -> None:
+        try:
+            await self.redis.relay(code, node=self.node, payload=payload)
+        except StoreError as error:
+            log.info("room %s: message not relayed: %s", code, error)
+
     def announce(self, room: ClusterRoom, seat: int, *, here: bool) -> None:
         """Tell the cluster that ``seat``'s player is connected here now, or no longer."""
         self._spawn(self._presence(room.code, seat, here=here))
@@ -212,6 +223,18 @@ class ClusterLobby(Lobby):
         except Exception:
             log.exception("room %s: catch-up failed", room.code)
 
+    def _heard(self, code: str, data: str) -> None:
+        try:
+            wake = json.loads(data)
+        except ValueError:
+            wake = {}
+        room = self.rooms.get(code)
+        if wake.get("kind") == "relay":
+            if wake.get("node") != self.node and isinstance(room, ClusterRoom):
+                room.deliver(wake.get("payload") or {})
+            return
+        self.wake(code)
+
     async def _listen(self) -> None:
         pattern = self.redis.channel("*")
         while True:
@@ -223,7 +246,7 @@ class ClusterLobby(Lobby):
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is not None and message["type"] == "pmessage":
-                        self.wake(str(message["channel"]).rpartition(":")[2])
+                        self._heard(str(message["channel"]).rpartition(":")[2], message["data"])
             except (RedisError, OSError) as error:
                 log.warning("wake-ups from Redis lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)

@@ -141,6 +141,8 @@ class RoomState:
     match: int
     present: tuple[bool, bool]
     """Whether each seat has a live connection on some node."""
+    agreement: str | None = None
+    """The pending restart proposal and rematch wishes, as JSON."""
 
 
 class RedisStore:
@@ -467,15 +469,33 @@ class RedisStore:
 
         async def read() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hmget(self.room_key(code), ["seats", "closed", "match"])
+                pipe.hmget(self.room_key(code), ["seats", "closed", "match", "agreement"])
                 pipe.exists(self.presence_key(code, 0))
                 pipe.exists(self.presence_key(code, 1))
                 return list(await pipe.execute())
 
-        (seats, closed, number), first, second = await self._call("room", read)
+        (seats, closed, number, agreement), first, second = await self._call("room", read)
         if seats is None or closed == "1":
             return None
-        return RoomState(seats_from_json(seats), int(number or 0), (bool(first), bool(second)))
+        return RoomState(
+            seats_from_json(seats), int(number or 0), (bool(first), bool(second)), agreement
+        )
+
+    async def save_agreement(self, code: str, text: str) -> None:
+        """A room's pending restart proposal and rematch wishes (JSON), for every node."""
+
+        async def write() -> None:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hset(self.room_key(code), "agreement", text)
+                pipe.publish(self.channel(code), self.wake("agreement"))
+                await pipe.execute()
+
+        await self._call("agreement", write)
+
+    async def relay(self, code: str, *, node: str, payload: dict[str, Any]) -> None:
+        """Pass a passing message (a notice, a chat line) to the room's people on other nodes."""
+        message = self.wake("relay", node=node, payload=payload)
+        await self._call("relay", lambda: self.redis.publish(self.channel(code), message))
 
     def presence_key(self, code: str, seat: Seat) -> str:
         return f"{self.prefix}here:{code}:{seat}"

@@ -11,6 +11,7 @@ Redis (``SET NX PX``) so they fire on one node only.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from server.room import Room
 from server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
 from shared.actions import Action, Event, Seat
 from shared.match import Match
-from shared.protocol import GameMove
+from shared.protocol import ChatLine, GameMove
 from shared.protocol.client import MessageId
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ RETRIES = 3
 """Versioned writes lost to another node before the move is refused."""
 CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
+DERIVED_NOTICES = frozenset({"disconnected", "returned"})
+"""Notices every node derives for itself (from presence), so they are not relayed."""
 PRESENCE_LAG = 2.0
 """Seconds a newly seen player counts as connected before their presence must show in Redis."""
 CLAIM_POLL = 0.25
@@ -103,6 +106,7 @@ class ClusterRoom(Room):
         seats, number = state.seats, state.match
         self._take_seats(seats)
         self._take_presence(state.present)
+        self._take_agreement(state.agreement)
         if number != self.match_number:
             snapshot = await self.redis.load_room(self.code)
             if snapshot is not None and snapshot.match is not None:
@@ -171,6 +175,70 @@ class ClusterRoom(Room):
                     )
         if changed:
             self.send_room()
+
+    def _take_agreement(self, text: str | None) -> None:
+        """A restart proposal or rematch wish made through another node."""
+        if text is None:
+            return
+        data = json.loads(text)
+        if data.get("match") != self.match_number:
+            return  # about an earlier match
+        restart_by, rematch = data.get("restart_by"), [bool(w) for w in data.get("rematch", ())]
+        if len(rematch) != 2:
+            return
+        if (restart_by, rematch) != (self.restart_by, self.rematch):
+            self.restart_by, self.rematch = restart_by, rematch
+            self.send_room()
+
+    async def _save_agreement(self) -> None:
+        text = json.dumps(
+            {"match": self.match_number, "restart_by": self.restart_by, "rematch": self.rematch}
+        )
+        try:
+            await self.redis.save_agreement(self.code, text)
+        except StoreError as error:
+            raise Refusal("storage", "The game store is unreachable; try again") from error
+
+    async def propose_restart(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+        async def change() -> None:
+            await Room.propose_restart(self, seat, origin=origin, id=id)
+            await self._save_agreement()
+
+        await self._versioned("the proposal", change)
+
+    async def answer_restart(
+        self, seat: int, accept: bool, *, origin: Peer | None, id: MessageId
+    ) -> None:
+        async def change() -> None:
+            await Room.answer_restart(self, seat, accept, origin=origin, id=id)
+            await self._save_agreement()
+
+        await self._versioned("the answer", change)
+
+    async def ask_rematch(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+        async def change() -> None:
+            await Room.ask_rematch(self, seat, origin=origin, id=id)
+            await self._save_agreement()
+
+        await self._versioned("the rematch", change)
+
+    # --- passing messages to other nodes -------------------------------------------------------
+
+    def notice(self, code: str, text: str, *, skip: Peer | None = None) -> None:
+        super().notice(code, text, skip=skip)
+        if code not in DERIVED_NOTICES:
+            self.lobby.relay(self, {"what": "notice", "code": code, "text": text})
+
+    def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+        super().say(line, origin=origin, id=id)
+        self.lobby.relay(self, {"what": "chat", "line": line.model_dump(mode="json")})
+
+    def deliver(self, payload: dict[str, Any]) -> None:
+        """A notice or chat line relayed from another node: to this node's people only."""
+        if payload.get("what") == "notice":
+            Room.notice(self, str(payload["code"]), str(payload["text"]))
+        elif payload.get("what") == "chat":
+            Room.say(self, ChatLine.model_validate(payload["line"]), origin=None)
 
     def here(self) -> list[int]:
         """The seats whose players are connected to this node."""

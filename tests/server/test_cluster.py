@@ -402,3 +402,49 @@ async def test_abandoned_room_is_closed_once_by_one_node(
             await store.close()
         assert closes == [created["code"]]
         await carol.close()
+
+
+async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: RedisServer) -> None:
+    """Chat, a restart proposal and its acceptance, and rematch wishes work between players on
+    two nodes: each side sees the other's line, proposal and wish, and the new match starts."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 61}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        said = await alice.request(type="chat", text="good luck")
+        assert said["type"] == "chat"
+        heard = await bob.expect("chat")
+        assert (heard["sender"], heard["text"]) == ("Alice", "good luck")
+
+        proposed = await alice.request(type="propose_restart")
+        assert proposed["type"] == "room" and proposed["restart_proposed_by"] == 0
+        notice = await bob.expect("notice")
+        assert notice["code"] == "restart_proposed"
+        while bob.room is None or bob.room["restart_proposed_by"] != 0:
+            await bob.recv()
+        accepted = await bob.request(type="answer_restart", accept=True)
+        assert accepted["type"] in ("room", "state")
+        for client in (alice, bob):
+            while client.room is None or client.room["match_number"] != 2:
+                await client.recv()
+
+        await alice.request(type="resign")
+        wish = await bob.request(type="rematch")
+        assert wish["type"] == "room" and wish["rematch_wanted"] == [False, True]
+        while alice.room is None or alice.room["rematch_wanted"] != [False, True]:
+            await alice.recv()
+        await alice.request(type="rematch")
+        for client in (alice, bob):
+            while client.room is None or client.room["match_number"] != 3:
+                await client.recv()
+        store = RedisStore(redis_server.url)
+        try:
+            assert await store.current_match(created["code"]) == 3
+            results = {m.number: m.result for m in await store.finished_matches()}
+        finally:
+            await store.close()
+        assert results == {1: "restarted", 2: "won"}
+        await alice.close()
+        await bob.close()
