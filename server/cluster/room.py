@@ -342,6 +342,30 @@ class ClusterRoom(Room):
 
         await self._versioned("the seat", change)
 
+    async def claim(self, seat: int, take: str, *, origin: Peer | None, id: MessageId) -> None:
+        async def change() -> None:
+            try:
+                await Room.claim(self, seat, take, origin=origin, id=id)
+            except Refusal:
+                self._restore_seats()
+                raise
+
+        await self._versioned("the claim", change)
+
+    async def leave(self, player: Player) -> None:
+        index = self.seat_of(player)
+
+        async def change() -> None:
+            try:
+                await Room.leave(self, player)
+            except Refusal:
+                self._restore_seats()
+                raise
+
+        await self._versioned("leaving", change)
+        if index is not None:
+            self.lobby.announce(self, index, here=False)
+
     def _restore_seats(self) -> None:
         """Undo local seat changes a refused write made (the next catch-up reloads them)."""
         saved, self.stored_seats = self.stored_seats, self.record().seats
