@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from pydantic import ValidationError
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.sync.client import ClientConnection
@@ -37,7 +38,7 @@ from wire_client import WireClient
 from server.app import Server, running_server
 from server.config import ServerConfig
 from shared.match import Match
-from shared.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, parse_server
+from shared.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, parse_client, parse_server
 
 SCHEMA: dict[str, Any] = json.loads((files("shared") / "schema" / "client.json").read_text())
 DEFS: dict[str, Any] = SCHEMA["$defs"]
@@ -226,13 +227,22 @@ class Fuzzer:
                 return frames
 
     def send(self, frame: str | bytes) -> None:
+        """Send one frame; it must be answered, and a valid message's answer carries its id."""
         if frame == LEGAL:
             view = self.view
             if view and view["seat"] in view["waiting_for"] and view["legal"]:
                 self.send_json(self.rng.choice(view["legal"]))
-        else:
-            self.ws.send(frame)
-        self.settle()
+            self.settle()
+            return
+        self.ws.send(frame)
+        answers = self.settle()[:-1]
+        assert answers, f"no answer to {frame!r}"
+        try:
+            message = parse_client(frame)
+        except ValidationError:
+            return
+        if message.id is not None:
+            assert any(a.get("id") == message.id for a in answers), (frame, answers)
 
     def seated_in_play(self) -> bool:
         return bool(self.room and self.room["you"] is not None and self.room["status"] == "playing")
