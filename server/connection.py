@@ -255,18 +255,18 @@ class Connection:
             room, seat = self._seat()
             await room.act(seat, message, origin=self, id=message.id)
         elif isinstance(message, CreateRoom):
-            self._not_seated(player)
+            await self._free(player)
             room = await self.lobby.create_room(message.options)
             self._stop_watching()
             await room.sit(player, id=message.id)
         elif isinstance(message, JoinRoom):
             room = self.lobby.find(message.code)
             if player.room is not None and player.room is not room:
-                self._not_seated(player)
+                await self._free(player, joining=room)
             self._stop_watching()
             await room.sit(player, id=message.id)
         elif isinstance(message, Spectate):
-            self._spectate(player, message)
+            await self._spectate(player, message)
         elif isinstance(message, ListRooms):
             self.send(self.lobby.listing().model_copy(update={"id": message.id}))
         elif isinstance(message, SeatBot):
@@ -332,11 +332,19 @@ class Connection:
         if room is not None:
             room.attach(player)
 
-    def _not_seated(self, player: Player) -> None:
-        if player.room is not None:
-            raise Refusal(
-                "already_in_room", f"You have a seat in room {player.room.code}; leave it first"
-            )
+    async def _free(self, player: Player, *, joining: Room | None = None) -> None:
+        """Before taking another seat: leave a room whose match is over, else refuse.
+
+        When ``joining`` a room, a full one is refused before anything is left.
+        """
+        room = player.room
+        if room is None:
+            return
+        if room.status != "over":
+            raise Refusal("already_in_room", f"You have a seat in room {room.code}; leave it first")
+        if joining is not None and all(s.kind != "empty" for s in joining.seats):
+            raise Refusal("room_full", f"Room {joining.code} has no empty seat")
+        await room.leave(player)
 
     def _stop_watching(self) -> None:
         if self.watching is not None:
@@ -344,12 +352,11 @@ class Connection:
             self.watching.send_room()
             self.watching = None
 
-    def _spectate(self, player: Player, message: Spectate) -> None:
+    async def _spectate(self, player: Player, message: Spectate) -> None:
         room = self.lobby.find(message.code)
         if not room.options.spectators:
             raise Refusal("spectators_off", f"Room {room.code} does not allow spectators")
-        if player.room is not None:
-            raise Refusal("already_in_room", "Leave your seat before watching another game")
+        await self._free(player)
         self._stop_watching()
         self.watching = room
         room.spectators.add(self)

@@ -134,6 +134,17 @@ async def test_leaving_an_unstarted_room_frees_the_seat(server: Server) -> None:
     assert elsewhere["type"] == "room" and elsewhere["code"] != created["code"]
 
 
+async def test_a_seat_in_a_running_match_must_be_left_before_another(server: Server) -> None:
+    """Seated in a running match, creating another room is refused; after the match it is not."""
+    alice, bob, room = await seated(server)
+    refused = await alice.request(type="create_room")
+    assert refused["type"] == "error" and refused["code"] == "already_in_room"
+    await bob.request(type="resign")
+    moved = await alice.request(type="create_room")
+    assert moved["type"] == "room" and moved["code"] != room.code
+    assert room.seats[0].kind == "empty"
+
+
 async def test_lobby_lists_public_rooms_and_chat_reaches_the_room(server: Server) -> None:
     """list_rooms shows public open rooms (not private ones); chat goes to everyone in a room."""
     alice = await WireClient.open(server.url, name="Alice")
