@@ -448,3 +448,35 @@ async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: Red
         assert results == {1: "restarted", 2: "won"}
         await alice.close()
         await bob.close()
+
+
+async def test_two_joiners_on_two_nodes_race_for_the_last_seat(redis_server: RedisServer) -> None:
+    """Bob (node A) and Carol (node B) join the same room at once: one sits, the other is told
+    the room is full, and every node agrees on who sits."""
+    async with nodes(redis_server, 2) as (a, b):
+        for _ in range(5):
+            alice = await WireClient.open(a.url, name="Alice")
+            bob = await WireClient.open(a.url, name="Bob")
+            carol = await WireClient.open(b.url, name="Carol")
+            created = await alice.request(type="create_room")
+            code = created["code"]
+            answers = await asyncio.gather(
+                bob.request(type="join_room", code=code), carol.request(type="join_room", code=code)
+            )
+            kinds = sorted(f["type"] for f in answers)
+            assert kinds == ["error", "room"], answers
+            [refused] = [f for f in answers if f["type"] == "error"]
+            assert refused["code"] == "room_full"
+            winner = "Bob" if answers[0]["type"] == "room" else "Carol"
+            store = RedisStore(redis_server.url)
+            try:
+                snapshot = await store.load_room(code)
+            finally:
+                await store.close()
+            assert snapshot is not None
+            assert [s.name for s in snapshot.room.seats] == ["Alice", winner]
+            for node in (a, b):
+                await node.lobby.rooms[code].sync()  # type: ignore[attr-defined]
+                assert node.lobby.rooms[code].names() == ("Alice", winner)
+            for client in (alice, bob, carol):
+                await client.close()
