@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -50,6 +50,11 @@ from shared.protocol import (
     SeatBot,
     ServerMessage,
 )
+
+NARROW = 110
+"""Below this width the log and chat column is hidden."""
+SHORT = 36
+"""Below this height the board and the table are drawn compactly."""
 
 
 class MugginsApp(App[None]):
@@ -172,6 +177,16 @@ class MugginsApp(App[None]):
         self.refresh_table()
         if isinstance(message, GameOver):
             self.show_game_over(message)
+
+    @property
+    def short(self) -> bool:
+        """A screen too short for the full board and the card pictures."""
+        return self.size.height < SHORT
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.screen.set_class(event.size.width < NARROW, "-narrow")
+        self.screen.set_class(event.size.height < SHORT, "-short")
+        self.refresh_table()
 
     def on_link_changed(self, event: LinkChanged) -> None:
         self.link_status = event.status
@@ -342,6 +357,7 @@ class MugginsApp(App[None]):
                 target=view.options.target,
                 scores=view.scores,
                 previous=view.previous_scores,
+                street=60 if self.short else 30,
                 names=(
                     "You" if you == 0 and session.seat is not None else names[0],
                     "You" if you == 1 and session.seat is not None else names[1],
@@ -350,6 +366,7 @@ class MugginsApp(App[None]):
                 match_points=view.match_points,
                 match_to=view.options.match_to,
             )
+        self.query_one(PlayArea).compact = self.short
         self.query_one(PlayArea).table = PlayState(
             view=view, names=names, announcements=tuple(session.announcements)
         )
@@ -385,6 +402,7 @@ class MugginsApp(App[None]):
                 names=session.names,
                 you=session.seat,
                 title=f"The show of deal {last.deal_number}",
+                compact=self.short,
             )
             switcher.current = "show"
         else:

@@ -26,12 +26,13 @@ from pydantic import BaseModel, ValidationError
 
 from client.connection import Connection, LinkStatus
 from client.link import Link
-from client.prompts import need, show_prompt, turn_prompt
+from client.prompts import need, own_state, show_prompt, turn_prompt
 from client.session import Goal, Session
 from shared.actions import GameOptions
 from shared.bots.coach import advise
 from shared.cards import Card, CardError, parse_card
 from shared.protocol import (
+    GAME_MOVES,
     AcceptCount,
     CallMuggins,
     Chat,
@@ -98,6 +99,8 @@ class PlainClient:
         )
         self.last_prompt = -2
         self.last_room_line = ""
+        self.pending: object = None
+        """own_state() when we sent a move, until the server has applied it."""
         self.logged = 0
         self.done = asyncio.Event()
         self.sent: list[BaseModel] = []
@@ -121,6 +124,7 @@ class PlainClient:
             )
         if isinstance(message, Error):
             self.say(f"! {message.message}")
+            self.pending = None
         elif isinstance(message, Room):
             self.room_line(message)
         elif isinstance(message, Rooms):
@@ -177,6 +181,9 @@ class PlainClient:
             return
         if (view.seat not in view.waiting_for or seq == self.last_prompt) and not force:
             return
+        if self.pending is not None and own_state(view) == self.pending and not force:
+            return  # our move is on its way; the opponent moved meanwhile
+        self.pending = None
         self.last_prompt = seq
         self.say(self.table_line(view))
         if view.phase == "show":
@@ -248,6 +255,8 @@ class PlainClient:
             if message is None:
                 self.say(f"! {verb} needs more: type help")
             else:
+                if isinstance(message, GAME_MOVES):
+                    self.pending = own_state(view)
                 self.send(message)
         else:
             self.say(f"! unknown command {verb!r}: type help")

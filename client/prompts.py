@@ -7,6 +7,17 @@ from shared.cards import Card
 from shared.view import SeatView
 
 
+def own_state(view: SeatView | None) -> object:
+    """What the player's own moves change: after sending one, wait until this differs.
+
+    Not the opponent's discard (both discard at once); in the play and the show the opponent
+    cannot move before the player's move has landed.
+    """
+    if view is None:
+        return None
+    return (view.game_number, view.deal_number, view.hand, view.discards, view.show)
+
+
 def need(view: SeatView | None) -> int:
     """How many cards the player must choose now: 2 to lay away, 1 to play, else 0."""
     if view is None:

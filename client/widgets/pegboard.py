@@ -34,6 +34,8 @@ class Board:
     you: int = 0
     match_points: tuple[int, int] = (0, 0)
     match_to: int = 1
+    street: int = STREET
+    """Holes per street: 30 as on a real board; 60 on a short screen."""
 
     @property
     def skunk_line(self) -> int:
@@ -45,7 +47,7 @@ class Board:
 
     @property
     def streets(self) -> int:
-        return (self.target - 1) // STREET
+        return (self.target - 1) // self.street
 
     def pegs(self, seat: int) -> tuple[int, int]:
         """(front, back) holes of ``seat``; 0 is the start hole, ``target`` the game hole."""
@@ -64,8 +66,12 @@ class Board:
 
     def street_holes(self, street: int) -> list[int]:
         """The holes of a street in drawing order (left to right on screen)."""
-        holes = list(range(street * STREET + 1, (street + 1) * STREET + 1))
+        holes = list(range(street * self.street + 1, (street + 1) * self.street + 1))
         return holes if street % 2 == 0 else holes[::-1]
+
+    def line_between(self, a: int, b: int) -> Style | None:
+        """The style of a skunk line running between neighbouring holes ``a`` and ``b``."""
+        return self.line_style(max(a, b))
 
     def line_style(self, hole: int) -> Style | None:
         if hole == self.skunk_line:
@@ -78,23 +84,36 @@ class Board:
         """Seats in the order their tracks are drawn: the opponent above, you below."""
         return [1 - self.you, self.you]
 
-    def render_lines(self, *, wide: bool = True) -> list[Text]:
-        lines = [self._scoreline(seat) for seat in self.rows()]
+    def render_lines(self, *, wide: bool = True, compact: bool = False) -> list[Text]:
+        """The board's lines; ``compact`` puts both scores on one line and leaves out the key."""
+        if compact:
+            lines = [Text(" ").join(self._scoreline(seat, short=True) for seat in self.rows())]
+        else:
+            lines = [self._scoreline(seat) for seat in self.rows()]
         for street in range(self.streets):
             holes = self.street_holes(street)
             for n, seat in enumerate(self.rows()):
                 lines.append(self._track(street, holes, seat, wide=wide, label=n == 0))
-        lines.append(self._legend())
+        if not compact:
+            lines.append(self._legend())
         return lines
 
-    def _scoreline(self, seat: int) -> Text:
+    def _scoreline(self, seat: int, *, short: bool = False) -> Text:
         colour = COLOURS[0 if seat == self.you else 1]
         front, back = self.scores[seat], self.previous[seat]
         text = Text(f" {FRONT} ", style=colour)
-        text.append(f"{self.names[seat]:<18.18}", style=f"bold {colour}")
-        text.append(f"{front:>4}", style="bold")
+        text.append(
+            f"{self.names[seat]:<18.18}" if not short else self.names[seat][:18] + " ",
+            style=f"bold {colour}",
+        )
+        text.append(f"{front:>4}" if not short else str(front), style="bold")
         if front != back:
-            text.append(f"  (+{front - back} from {back})", style="dim")
+            text.append(
+                f"  (+{front - back} from {back})" if not short else f" (+{front - back})",
+                style="dim",
+            )
+        if short:
+            return text
         if seat == self.you:
             text.append(f"   game to {self.target}", style="dim")
         elif self.match_to > 1 or any(self.match_points):
@@ -107,12 +126,16 @@ class Board:
         text = Text()
         left, right = holes[0], holes[-1]
         entry_left = street % 2 == 0
-        text.append(f"{left:>4} " if label else "     ", style=self.line_style(left) or "dim")
+        width = 4 if self.street == STREET else 3
+        group = GROUP if self.street == STREET else 2 * GROUP
+        blank = " " * (width + 1)
+        text.append(f"{left:>{width}} " if label else blank, style=self.line_style(left) or "dim")
         text.append_text(self._edge(street, seat, side="left", entry=entry_left, colour=colour))
         text.append(" ")
         for i, hole in enumerate(holes):
-            if i and i % GROUP == 0:
-                text.append(" ")
+            if i and i % group == 0:
+                line = self.line_between(holes[i - 1], hole)
+                text.append("┃" if line else " ", style=line or "")
             glyph = self.glyph(seat, hole)
             style: str | Style = colour if glyph != HOLE else "grey42"
             text.append(glyph, style=style)
@@ -122,7 +145,7 @@ class Board:
         text.append_text(
             self._edge(street, seat, side="right", entry=not entry_left, colour=colour)
         )
-        text.append(f" {right:<4}" if label else "     ", style=self.line_style(right) or "dim")
+        text.append(f" {right:<{width}}" if label else blank, style=self.line_style(right) or "dim")
         return text
 
     def _edge(self, street: int, seat: int, *, side: str, entry: bool, colour: str) -> Text:
@@ -134,7 +157,7 @@ class Board:
         if street == self.streets - 1 and not entry:
             glyph = FRONT if front >= self.target else "◎"
             return Text(glyph, style=colour if glyph == FRONT else "bold white")
-        first = street * STREET + 1
+        first = street * self.street + 1
         style = self.line_style(first) if entry else None
         return Text("┃" if style else " ", style=style or "")
 
@@ -159,5 +182,8 @@ class Pegboard(Widget):
     board: reactive[Board] = reactive(Board, layout=True)
 
     def render(self) -> RenderableType:
-        wide = self.size.width >= 80 or self.size.width == 0
-        return Text("\n").join(self.board.render_lines(wide=wide))
+        compact = self.board.street != STREET
+        holes = self.board.street
+        needed = 2 * holes + holes // (2 * GROUP if compact else GROUP) + 12
+        wide = self.size.width >= needed or self.size.width == 0
+        return Text("\n").join(self.board.render_lines(wide=wide, compact=compact))

@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from client.cards import face_lines, row
+from client.cards import card_label, face_lines, row
 from shared.scoring import number_word
 from shared.view import ShowResult
 
@@ -33,18 +33,31 @@ class ShowState:
     title: str = "The show"
     prompt: str = ""
     """"count": type your count; "answer": muggins or accept; "": nothing to do."""
+    compact: bool = False
+    """Cards as text rather than pictures, for a short screen."""
 
 
-def result_text(result: ShowResult, names: tuple[str, str], you: int | None) -> Text:
+def result_text(
+    result: ShowResult, names: tuple[str, str], you: int | None, *, compact: bool = False
+) -> Text:
     """One shown hand: its cards and starter, its total and the breakdown as spoken."""
-    cards = row([*(face_lines(c) for c in result.cards), face_lines(result.starter)])
     whose = "Your" if result.seat == you else names[result.seat]
-    side = [
-        Text(f"{whose:<18.18}", style="bold"),
-        Text(f"{result.kind:<18}", style="bold"),
-        Text(f"{'starter ' + result.starter.pretty:<18}", style="dim"),
-    ]
-    lines = [head + line for head, line in zip(side, cards, strict=True)]
+    if compact:
+        line = Text(f"{whose + ' ' + result.kind:<24.24}", style="bold")
+        for card in result.cards:
+            line.append_text(card_label(card))
+            line.append(" ")
+        line.append("+ ", style="dim")
+        line.append_text(card_label(result.starter))
+        lines = [Text(), line]
+    else:
+        cards = row([*(face_lines(c) for c in result.cards), face_lines(result.starter)])
+        side = [
+            Text(f"{whose:<18.18}", style="bold"),
+            Text(f"{result.kind:<18}", style="bold"),
+            Text(f"{'starter ' + result.starter.pretty:<18}", style="dim"),
+        ]
+        lines = [head + line for head, line in zip(side, cards, strict=True)]
     lines[1].append("   ")
     if result.total is None:
         status = Text("   counting…", style="italic dim")
@@ -53,7 +66,7 @@ def result_text(result: ShowResult, names: tuple[str, str], you: int | None) -> 
             status = Text(f"   {who} count{'s' if who != 'You' else ''} ", style="italic")
             status.append(number_word(result.claimed), style="bold")
         lines[1].append_text(status)
-        return Text("\n").join(lines)
+        return Text("\n").join(lines[1:] if compact else lines)
     lines[1].append(f"{result.total:>3}", style="bold reverse")
     lines[1].append(" points" if result.total != 1 else " point", style="dim")
     spoken = Text("  “", style="italic")
@@ -66,7 +79,7 @@ def result_text(result: ShowResult, names: tuple[str, str], you: int | None) -> 
             taker = names[1 - result.seat] if 1 - result.seat != you else "you"
             note.append(f": Muggins! {taker} took {result.muggins}", style="bold red")
         lines.append(note)
-    return Text("\n").join(lines)
+    return Text("\n").join(lines[1:] if compact else lines)
 
 
 class ShowResults(Widget):
@@ -79,7 +92,9 @@ class ShowResults(Widget):
     def render(self) -> RenderableType:
         state = self.state
         parts = [Text(state.title, style="bold underline")]
-        parts += [result_text(r, state.names, state.you) for r in state.results]
+        parts += [
+            result_text(r, state.names, state.you, compact=state.compact) for r in state.results
+        ]
         if not state.results:
             parts.append(Text("Nothing shown yet.", style="dim"))
         return Text("\n").join(parts)

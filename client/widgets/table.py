@@ -40,6 +40,8 @@ class PlayArea(Widget):
     """
 
     table: reactive[PlayState] = reactive(PlayState, layout=True)
+    compact: reactive[bool] = reactive(False)
+    """On a short screen: the opponent, crib and starter on one line of text."""
 
     def render(self) -> RenderableType:
         view = self.table.view
@@ -48,13 +50,37 @@ class PlayArea(Widget):
         names = self.table.names
         me = view.seat if view.seat is not None else 0
         them = 1 - me
+        pile = self._pile(view, names)
+        if self.compact:
+            room = self.size.height - 1 - _height(pile) if self.size.height else 2
+            line = self._summary(view, names[them], them)
+            return Group(line, pile, self._announcements(max(1, room)))
         blocks = (self._opponent(view, names[them], them), self._crib(view, names))
         top = Table.grid(padding=(0, 3))
         top.add_row(*blocks, self._starter(view))
-        pile = self._pile(view, names)
         used = max(_height(b) for b in blocks) + 1 + _height(pile)
         room = self.size.height - used if self.size.height else 4
         return Group(top, Text(""), pile, self._announcements(max(1, room)))
+
+    def _summary(self, view: SeatView, name: str, seat: int) -> Text:
+        """The opponent's cards, the crib and the starter in one line."""
+        text = Text(f"{name}: ", style="bold")
+        text.append("▒" * view.hand_counts[seat] + f" {view.hand_counts[seat]}   ", style="blue")
+        whose = "Your" if view.dealer == view.seat else f"{(view.seat is None and name) or 'Their'}"
+        text.append(f"{whose} crib: ", style="bold")
+        if view.crib is not None:
+            for card in view.crib:
+                text.append_text(card_label(card))
+                text.append(" ")
+        else:
+            text.append("▒" * view.crib_count + "  ", style="blue")
+        if view.discards:
+            text.append("(you gave ", style="dim")
+            text.append_text(Text(" ").join(card_label(c) for c in view.discards))
+            text.append(")", style="dim")
+        text.append("   Starter: ", style="bold")
+        text.append_text(card_label(view.starter) if view.starter else Text("?", style="dim"))
+        return text
 
     def _opponent(self, view: SeatView, name: str, seat: int) -> Text:
         count = view.hand_counts[seat]

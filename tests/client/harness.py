@@ -13,13 +13,12 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from client.app import MugginsApp
-from client.prompts import need, show_prompt
+from client.prompts import need, own_state, show_prompt
 from client.session import Goal
 from server.app import Server, running_server
 from server.config import ServerConfig
 from shared.actions import Play
 from shared.protocol import EventMessage, ServerMessage
-from shared.view import SeatView
 
 STEP = 0.02
 
@@ -94,11 +93,7 @@ async def make_move(app: MugginsApp, pilot: Pilot[None]) -> None:
     await until(pilot, lambda: mine(app.session.view) != before or app.error)
 
 
-def mine(view: SeatView | None) -> object:
-    """What the player's own move changes (the other player may move meanwhile)."""
-    if view is None:
-        return None
-    return (view.game_number, view.deal_number, view.hand, view.discarded, view.show)
+mine = own_state
 
 
 def computer_app(url: str, **goal: object) -> MugginsApp:

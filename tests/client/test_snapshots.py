@@ -50,3 +50,8 @@ def test_table_mid_pegging(snap_compare: Any) -> None:
 def test_the_show(snap_compare: Any) -> None:
     """The show after the first deal: both hands and the crib with their spoken counts."""
     assert snap_compare(table_app(), terminal_size=SIZE, run_before=at_the_show)
+
+
+def test_table_on_an_80_by_24_terminal(snap_compare: Any) -> None:
+    """On 80x24 the board runs in streets of 60, the table is compact and the log is hidden."""
+    assert snap_compare(table_app(), terminal_size=(80, 24), run_before=mid_pegging)
