@@ -139,6 +139,10 @@ class Connection:
 
     async def run(self) -> None:
         self.metrics.connections.inc()
+        peer = self.ws.remote_address
+        log.debug(
+            "connected", extra={"peer": peer[0] if peer else None, "conn": self.ws.id.hex[:8]}
+        )
         writer = asyncio.get_running_loop().create_task(self._writer())
         try:
             await self._read()
@@ -148,6 +152,8 @@ class Connection:
             self.closing = True
             self.metrics.connections.dec()
             self._gone()
+            code = self.ws.close_code
+            log.debug("disconnected", extra={"conn": self.ws.id.hex[:8], "code": code})
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._drain(), 1.0)
             writer.cancel()

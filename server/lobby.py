@@ -98,6 +98,7 @@ class Lobby:
                 raise Refusal("storage", "The server could not create the room") from error
             self.rooms[room.code] = room
             self.metrics.rooms.set(len(self.rooms))
+            log.info("room created", extra={"room": room.code, "private": options.private})
             return room
         raise Refusal("internal", "No free room code was found; try again")
 

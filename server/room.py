@@ -201,6 +201,7 @@ class Room(Table):
         if self.match is not None:
             self.seq_base += len(self.match.log)
         self.match, self.match_number = Match(seed=seed, options=self.options.game), number
+        log.info("match started", extra={"room": self.code, "match": number, "names": record.names})
         self.restart_by, self.rematch = None, [False, False]
         self.send_room(origin=origin, id=id)
         self._broadcast(list(self.match.events), origin=None, id=None)
@@ -250,6 +251,10 @@ class Room(Table):
             self.last_activity = self.clock()
             self._broadcast(events, origin=origin, id=id)
             if match.over:
+                log.info(
+                    "match finished",
+                    extra={"room": self.code, "match": self.match_number, "winner": match.winner},
+                )
                 self.send_room()
         if self.on_action is not None:
             self.on_action(time.perf_counter() - started)

@@ -62,11 +62,18 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--burst", type=int, default=40, help="messages in one burst")
     parser.add_argument("--log-json", action="store_true", help="one JSON object per log line")
+    parser.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning"),
+        default="info",
+        help="debug adds every connection and disconnection",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import logging
     import signal
 
     from server.app import running_server
@@ -77,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.certfile is None) != (args.keyfile is None):
         print("muggins serve: give both --certfile and --keyfile for TLS")
         return 2
-    configure(json_lines=args.log_json)
+    configure(json_lines=args.log_json, level=getattr(logging, args.log_level.upper()))
     config = ServerConfig(
         host=args.host,
         port=args.port,

@@ -65,3 +65,18 @@ async def test_connections_past_the_cap_are_turned_away() -> None:
         assert refused.value.response.status_code == 503
         await first.close()
         await second.close()
+
+
+def test_json_logs_are_one_object_per_line_with_their_fields() -> None:
+    """--log-json writes each record as a JSON object carrying its extra fields."""
+    import json
+    import logging
+
+    from server.logs import JsonFormatter
+
+    record = logging.makeLogRecord(
+        {"name": "muggins.room", "levelname": "INFO", "msg": "match started", "room": "ABCDEF"}
+    )
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["message"] == "match started" and entry["room"] == "ABCDEF"
+    assert entry["level"] == "info" and entry["time"].endswith("Z")
