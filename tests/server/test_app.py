@@ -67,6 +67,17 @@ async def test_connections_past_the_cap_are_turned_away() -> None:
         await second.close()
 
 
+async def test_rooms_past_the_cap_are_refused() -> None:
+    """Past max_rooms, create_room gets server_full and nothing is created."""
+    async with running_server(with_options(max_rooms=1)) as server:
+        one = await WireClient.open(server.url, name="One")
+        two = await WireClient.open(server.url, name="Two")
+        assert (await one.request(type="create_room"))["type"] == "room"
+        refused = await two.request(type="create_room")
+        assert refused["type"] == "error" and refused["code"] == "server_full"
+        assert len(server.lobby.rooms) == 1
+
+
 def test_json_logs_are_one_object_per_line_with_their_fields() -> None:
     """--log-json writes each record as a JSON object carrying its extra fields."""
     import json

@@ -8,6 +8,7 @@ import random
 from wire_client import WireClient, play_randomly
 
 from server.app import Server
+from shared.bots import LEVELS
 
 
 async def test_two_clients_play_a_full_game_to_121(server: Server) -> None:
@@ -36,13 +37,14 @@ async def test_two_clients_play_a_full_game_to_121(server: Server) -> None:
 async def test_one_client_beats_or_loses_to_the_seated_computer(server: Server) -> None:
     """A player seats the computer and plays it to the end; the bot moves from its seat only."""
     alice = await WireClient.open(server.url, name="Alice")
-    created = await alice.request(type="create_room", options={"game": {"target": 61}})
+    created = await alice.request(type="create_room", options={"game": {"target": 121}})
     seated = await alice.request(type="seat_bot")
     assert seated["type"] in ("room", "state")
     await play_randomly(alice, random.Random(2))
     [over] = [f for f in alice.frames if f["type"] == "game_over"]
-    assert over["match_over"]
+    assert over["match_over"] and max(over["outcome"]["scores"]) >= 121
     room = server.lobby.find(created["code"])
     assert room.match is not None
     assert {seat for seat, _ in room.match.log} == {0, 1}
     assert alice.room is not None and alice.room["seats"][1]["kind"] == "bot"
+    assert alice.room["seats"][1]["level"] == list(LEVELS)[-1], "the strongest level by default"
