@@ -159,7 +159,7 @@ class Lobby:
                 rebuilt = Match.replay(match.options, match.seed, match.actions)
                 room.restore(rebuilt, match.number, snapshot.previous_actions)
             self.rooms[room.code] = room
-            room.kick_bots()
+            room.resume()
         self.metrics.rooms.set(len(self.rooms))
         log.info("restored %d open rooms", len(self.rooms))
         return len(self.rooms)

@@ -211,6 +211,17 @@ class Room(Table):
         self.match, self.match_number = match, number
         self.seq_base = previous_actions
 
+    def resume(self) -> None:
+        """After a rebuild: the computer moves if waited for, timers run, grace periods count."""
+        self.kick_bots()
+        self._arm_turn_timer()
+        if self.status != "playing":
+            return
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.kind == "human" and seat.gone_since is not None:
+                loop.call_later(self.grace, self._claimable, seat.index, seat.gone_since)
+
     async def act(
         self, seat: int, move: GameMove | Action, *, origin: Peer | None, id: MessageId = None
     ) -> None:
