@@ -40,6 +40,7 @@ from shared.protocol import (
     CountPoints,
     DiscardCards,
     Error,
+    EventMessage,
     GameOver,
     PlayCard,
     ProposeRestart,
@@ -174,7 +175,10 @@ class MugginsApp(App[None]):
             if isinstance(self.screen, LobbyScreen):
                 self.pop_screen()
             self.ask_restart(message)
-        self.refresh_table()
+        if isinstance(message, EventMessage):
+            self._refresh_log()  # the state that follows redraws the table
+        else:
+            self.refresh_table()
         if isinstance(message, GameOver):
             self.show_game_over(message)
 
@@ -374,6 +378,9 @@ class MugginsApp(App[None]):
         hand.cards = view.hand if view else ()
         hand.need = need(view)
         hand.dimmed = unplayable(view)
+        watching = view is not None and session.seat is None
+        hand.hidden = view.hand_counts[0] if watching and view is not None else 0
+        hand.border_title = f"{names[0]}'s hand (you are watching)" if watching else "Your hand"
         self._refresh_middle()
         self._refresh_side()
         self.refresh_status()
@@ -431,13 +438,17 @@ class MugginsApp(App[None]):
             info.append(f"Game {view.game_number}, deal {view.deal_number}  ")
             info.append(f"match {view.match_points[me]}–{view.match_points[1 - me]}\n")
         self.query_one("#match", Static).update(info)
+        self._refresh_log()
+        if room is not None:
+            self.sub_title = f"room {room.code}"
+
+    def _refresh_log(self) -> None:
+        session = self.session
         log = self.query_one(RichLog)
         for line in session.log[self.logged :]:
             style = "bold red" if line.startswith("WARNING") else ""
             log.write(Text(line, style=style))
         self.logged = len(session.log)
-        if room is not None:
-            self.sub_title = f"room {room.code}"
 
     def refresh_status(self) -> None:
         session = self.session

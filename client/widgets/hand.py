@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from client.cards import CARD_WIDTH, face_lines
+from client.cards import CARD_WIDTH, backs, face_lines
 from shared.cards import Card
 
 GAP = 2
@@ -31,6 +31,8 @@ class Hand(Widget, can_focus=True):
     selected: reactive[frozenset[int]] = reactive(frozenset())
     dimmed: reactive[frozenset[Card]] = reactive(frozenset())
     need: reactive[int] = reactive(0)
+    hidden: reactive[int] = reactive(0)
+    """For a spectator: how many face-down cards to draw instead."""
 
     class Submitted(Message):
         """The player chose these cards and pressed Enter."""
@@ -93,6 +95,8 @@ class Hand(Widget, can_focus=True):
 
     def render(self) -> RenderableType:
         lines = [Text(), Text(), Text(), Text(), Text()]
+        if self.hidden:
+            return Text("\n").join([Text(), *backs(self.hidden)])
         if not self.cards:
             lines[2] = Text("  (no cards in hand)", style="dim")
         for i, card in enumerate(self.cards):

@@ -12,6 +12,7 @@ from client.lobby import LobbyScreen
 from client.plain import PlainClient
 from client.session import Goal
 from client.widgets.table import PlayArea
+from shared.protocol import Spectate
 
 
 async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> None:
@@ -87,3 +88,31 @@ async def test_claim_the_game_when_the_opponent_stays_away() -> None:
             over = app.session.game_over
             assert over is not None and over.outcome.winner == 0
             assert over.outcome.reason == "resign"
+
+
+async def test_watching_shows_no_hidden_card() -> None:
+    """A spectator's table shows both hands face down and says it is watching."""
+    from client.widgets.hand import Hand
+
+    async with real_server() as server:
+        host = PlainClient(
+            url=server.url, name="Ann", goal=Goal("computer", level="easy"), out=io.StringIO()
+        )
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(host.run(lines))
+        try:
+            app = MugginsApp(url=server.url, name="Cy", goal=Goal("lobby"), hint=False)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await until(pilot, lambda: host.session.room is not None and app.session.token)
+                room = host.session.room
+                assert room is not None
+                app.send(Spectate(code=room.code))
+                await until(pilot, lambda: app.session.view is not None)
+                hand = app.query_one(Hand)
+                assert hand.cards == () and hand.hidden == 6
+                assert "(you are watching)" in str(hand.border_title)
+                area = plain(app.query_one(PlayArea))
+                assert "░" in area and "You are watching" in plain(app.query_one("#match"))
+        finally:
+            await lines.put(None)
+            await asyncio.wait_for(task, 10)
