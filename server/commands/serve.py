@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from server.app import running_server
+    from server.app import running_server, tune_garbage_collector
     from server.config import ServerConfig
     from server.logs import configure
     from server.store import StoreError
@@ -118,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             print("Stop with Ctrl-C (games are kept and resume on restart).", flush=True)
             await shutdown.wait()
 
+    tune_garbage_collector()
     try:
         asyncio.run(main())
     except (OSError, StoreError) as error:
