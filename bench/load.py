@@ -94,6 +94,9 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
     args = parser.parse_args(argv)
     raise_nofile()
+    from server.app import tune_garbage_collector
+
+    tune_garbage_collector()  # as `muggins serve` does
     if args.gc_young:
         gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
     pauses = track_gc()
@@ -568,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         "--gc-young",
         type=int,
         metavar="N",
-        help="the server's first collector threshold (CPython's default: 700 allocations)",
+        help="the server's first collector threshold (muggins serve: 20,000; CPython: 700)",
     )
     parser.add_argument(
         "--gc-freeze",
