@@ -8,6 +8,7 @@ the network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from pydantic import BaseModel
@@ -66,17 +67,17 @@ class MugginsApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pick({n - 1})", "Choose", show=False) for n in range(1, 7)),
         Binding("enter", "submit", "Lay away / play"),
-        Binding("m", "muggins", "Muggins!", show=False),
-        Binding("a", "accept", "Accept", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("c", "chat", "Chat"),
+        Binding("m,M", "muggins", "Muggins!", show=False),
+        Binding("a,A", "accept", "Accept", show=False),
+        Binding("h,H", "hint", "Hint"),
+        Binding("c,C", "chat", "Chat"),
         Binding("escape", "table", "Back to the table", show=False),
         Binding("question_mark,f1", "help", "Help"),
-        Binding("r", "resign", "Resign"),
-        Binding("n", "restart", "Restart"),
-        Binding("q", "quit_game", "Quit"),
-        Binding("w", "claim('win')", "Claim", show=False),
-        Binding("b", "claim('bot')", "Seat computer", show=False),
+        Binding("r,R", "resign", "Resign"),
+        Binding("n,N", "restart", "Restart"),
+        Binding("q,Q", "quit_game", "Quit"),
+        Binding("w,W", "claim('win')", "Claim", show=False),
+        Binding("b,B", "claim('bot')", "Seat computer", show=False),
     ]
 
     def __init__(
@@ -88,6 +89,7 @@ class MugginsApp(App[None]):
         link: Link | None = None,
         hint: bool = True,
         embedded: bool = False,
+        remember: Callable[[str | None, Session], None] | None = None,
     ) -> None:
         super().__init__()
         self.url = url
@@ -104,6 +106,8 @@ class MugginsApp(App[None]):
         self.error = ""
         self.hints = hint
         self.embedded = embedded
+        self.remember = remember
+        """Called with the resume token whenever the seat changes, so a crash loses nothing."""
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -171,6 +175,8 @@ class MugginsApp(App[None]):
             self.screen.show_rooms(message)
         if isinstance(message, Error) and isinstance(self.screen, LobbyScreen):
             self.screen.show_status(message.message)
+        if isinstance(message, Room) and self.remember is not None:
+            self.remember(self.link.token, self.session)
         if isinstance(message, Room):
             if isinstance(self.screen, LobbyScreen):
                 self.pop_screen()
@@ -193,6 +199,12 @@ class MugginsApp(App[None]):
         self.refresh_table()
 
     def on_link_changed(self, event: LinkChanged) -> None:
+        if event.status.state == "connected" and self.link_status.state == "reconnecting":
+            self.session.log.append("Reconnected.")
+            self._refresh_log()
+        elif event.status.state == "reconnecting" and self.link_status.state == "connected":
+            self.session.log.append(f"Connection lost: {event.status.detail or 'reconnecting'}")
+            self._refresh_log()
         self.link_status = event.status
         self.refresh_status()
 

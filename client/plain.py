@@ -90,6 +90,7 @@ class PlainClient:
         out: TextIO = sys.stdout,
         link: Link | None = None,
         url_for_friend: str | None = None,
+        remember: Callable[[str | None, Session], None] | None = None,
     ) -> None:
         self.session = Session(name=name, goal=goal)
         self.out = out
@@ -97,6 +98,7 @@ class PlainClient:
         self.link: Link = link or Connection(
             url, name=name, on_message=self.on_message, on_status=self.on_status
         )
+        self.remember = remember
         self.last_prompt = -2
         self.last_room_line = ""
         self.pending: object = None
@@ -127,6 +129,8 @@ class PlainClient:
             self.pending = None
         elif isinstance(message, Room):
             self.room_line(message)
+            if self.remember is not None:
+                self.remember(self.link.token, self.session)
         elif isinstance(message, Rooms):
             for room in message.rooms:
                 names = " vs ".join(n or "(open)" for n in room.names)

@@ -75,7 +75,9 @@ def start(
         from client.plain import PlainClient, stdin_lines
 
         async def main() -> int:
-            client = PlainClient(url=url, name=args.name, goal=goal)
+            client = PlainClient(
+                url=url, name=args.name, goal=goal, remember=lambda t, s: seats.save(key, t, s)
+            )
             client.link.token = token
             try:
                 return await client.run(stdin_lines(asyncio.get_running_loop()))
@@ -85,7 +87,13 @@ def start(
         return asyncio.run(main())
     from client.app import MugginsApp
 
-    app = MugginsApp(url=url, name=args.name, goal=goal, embedded=key == EMBEDDED)
+    app = MugginsApp(
+        url=url,
+        name=args.name,
+        goal=goal,
+        embedded=key == EMBEDDED,
+        remember=lambda t, s: seats.save(key, t, s),
+    )
     app.link.token = token
     try:
         app.run()

@@ -67,8 +67,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question. Y or Enter: yes; N or Esc: no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,Y,enter", "answer(True)", "Yes"),
+        Binding("n,N,escape", "answer(False)", "No"),
     ]
 
     def __init__(self, question: str) -> None:
@@ -114,8 +114,8 @@ class GameOverScreen(ModalScreen[str]):
     """Who won, by how much, and what next: ``"rematch"``, ``"quit"`` or ``"close"``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("r,R", "choose('rematch')", "Rematch"),
+        Binding("q,Q", "choose('quit')", "Quit"),
         Binding("escape,enter", "choose('close')", "Close"),
     ]
 
