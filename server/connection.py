@@ -231,6 +231,7 @@ class Connection:
         player = self.player
         if player is not None and player.peer is self:
             player.peer = None
+            player.gone_since = self.lobby.clock()
             if player.room is not None:
                 player.room.detach(player)
 
@@ -319,7 +320,7 @@ class Connection:
         if isinstance(old, Connection) and old is not self:
             old.player = None
             old.close(4000, "replaced by a newer connection")
-        player.peer = self
+        player.peer, player.gone_since = self, None
         self.player = player
         room = player.room
         self.send(

@@ -165,8 +165,14 @@ class Lobby:
         return len(self.rooms)
 
     async def sweep(self) -> None:
-        """Close rooms nobody has been in for ``abandon_after`` seconds (or since the match)."""
+        """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who
+        left without a seat more than ``grace`` seconds ago (their tokens stop working)."""
         now = self.clock()
+        for player in list(self.players.values()):
+            gone = player.gone_since
+            roomless = player.peer is None and player.room is None
+            if roomless and gone is not None and now - gone > self.config.grace:
+                del self.players[player.id]
         for room in list(self.rooms.values()):
             if room.present() or now - room.last_activity < self.config.abandon_after:
                 continue

@@ -67,6 +67,8 @@ class Player:
     peer: Peer | None = None
     room: Room | None = None
     """The room where this player holds a seat."""
+    gone_since: float | None = None
+    """When the last connection closed (monotonic); a roomless player is forgotten later."""
 
 
 @dataclass(eq=False)

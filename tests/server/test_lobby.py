@@ -68,3 +68,17 @@ async def test_spectating_is_refused_where_it_is_off(server: Server) -> None:
     assert error["type"] == "error" and error["code"] == "spectators_off"
     listing = await eve.request(type="list_rooms")
     assert created["code"] not in {r["code"] for r in listing["rooms"]}
+
+
+async def test_players_without_a_seat_are_forgotten_after_they_go(hasty: Server) -> None:
+    """A roomless player who disconnected is dropped by the sweep; a seated one is kept."""
+    idle = await WireClient.open(hasty.url, name="Idle")
+    seated = await WireClient.open(hasty.url, name="Seated")
+    await seated.request(type="create_room")
+    await seated.request(type="seat_bot", level="random")
+    await idle.close()
+    await asyncio.sleep(hasty.config.grace + 0.3)
+    assert {p.name for p in hasty.lobby.players.values()} == {"Seated"}
+    back = await WireClient.open(hasty.url, hello=False)
+    error = await back.hello("Idle", token=idle.token)
+    assert error["type"] == "error" and error["code"] == "bad_token"
