@@ -428,6 +428,8 @@ class MugginsApp(App[None]):
             switcher.current = "play"
 
     def _waiting_text(self, room: Room) -> Text:
+        if self.session.goal.kind == "computer":
+            return Text("Seating the computer…", style="bold")
         text = Text("Waiting for an opponent in room ", style="bold")
         text.append(room.code, style="bold reverse")
         text.append(f"\n\nRules: {describe_options(room.options)}\n\n")

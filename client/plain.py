@@ -160,7 +160,11 @@ class PlainClient:
             return
         self.last_room_line = line
         self.say(line)
-        if room.status == "waiting" and room.you is not None:
+        if (
+            room.status == "waiting"
+            and room.you is not None
+            and self.session.goal.kind != "computer"
+        ):
             self.say(f"= a friend joins with: muggins play {self.url} --join {room.code}")
 
     def table_line(self, view: SeatView) -> str:
