@@ -158,6 +158,14 @@ class Lobby:
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions)
                 room.restore(rebuilt, match.number, snapshot.previous_actions)
+                if rebuilt.over and match.finished is None:  # its finish was not recorded
+                    await self.store.finish_match(
+                        match.room,
+                        match.number,
+                        finished=time.time(),
+                        result="won",
+                        winner=rebuilt.winner,
+                    )
             self.rooms[room.code] = room
             room.resume()
         self.metrics.rooms.set(len(self.rooms))

@@ -247,7 +247,12 @@ class Room(Table):
                 await self.store.append_action(
                     self.code, self.match_number, len(match.log) - 1, seat, action
                 )
-                if match.over:
+            except StoreError as error:
+                log.warning("room %s: store failed: %s", self.code, error)
+                self.match = Match.replay(match.options, match.seed, match.log[:-1])
+                raise Refusal("storage", "The server could not save that move; try again") from None
+            if match.over:
+                try:
                     await self.store.finish_match(
                         self.code,
                         self.match_number,
@@ -255,10 +260,9 @@ class Room(Table):
                         result="won",
                         winner=match.winner,
                     )
-            except StoreError as error:
-                log.warning("room %s: store failed: %s", self.code, error)
-                self.match = Match.replay(match.options, match.seed, match.log[:-1])
-                raise Refusal("storage", "The server could not save that move; try again") from None
+                except StoreError as error:
+                    # The move is stored, so the game stands; only its history entry is late.
+                    log.warning("room %s: could not mark the match finished: %s", self.code, error)
             self.last_activity = self.clock()
             self._broadcast(events, origin=origin, id=id)
             if match.over:
