@@ -480,3 +480,40 @@ async def test_two_joiners_on_two_nodes_race_for_the_last_seat(redis_server: Red
                 assert node.lobby.rooms[code].names() == ("Alice", winner)
             for client in (alice, bob, carol):
                 await client.close()
+
+
+async def test_turn_timer_moves_once_for_a_slow_player_across_three_nodes(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 5 s turn timer runs on every node that has the room; when it runs out exactly one node
+    moves for the slow player, once."""
+    won: list[str] = []
+    claim = RedisStore.claim
+
+    async def counting_claim(self: RedisStore, name: str, **kwargs: object) -> bool:
+        result = await claim(self, name, **kwargs)  # type: ignore[arg-type]
+        if name.startswith("timer:") and result:
+            won.append(name)
+        return result
+
+    monkeypatch.setattr(RedisStore, "claim", counting_claim)
+    async with nodes(redis_server, 3) as (a, b, c):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        watcher = await WireClient.open(c.url, name="Watcher")
+        created = await alice.request(type="create_room", options={"turn_timer": 5})
+        await bob.request(type="join_room", code=created["code"])
+        await watcher.request(type="spectate", code=created["code"])
+        await settle([alice, bob], 1)
+        assert alice.state is not None
+        await alice.send(**alice.state["view"]["legal"][0])
+        await settle([alice, bob], 2)
+        notice = await bob.expect("notice", timeout=15)
+        assert notice["code"] == "timeout" and "Bob" in notice["text"]
+        await settle([alice, bob], 3)
+        await asyncio.sleep(0.5)
+        match = await stored_log(redis_server, created["code"])
+        assert [seat for seat, _ in match.log] == [0, 1]
+        assert won == [f"timer:{created['code']}:2"]
+        for client in (alice, bob, watcher):
+            await client.close()
