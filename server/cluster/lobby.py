@@ -20,8 +20,9 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from server.cluster.redis_store import RedisStore
-from server.cluster.room import ClusterBot, ClusterRoom
+from server.cluster.bot import ClusterBot
+from server.cluster.coordination import ClusterStore
+from server.cluster.room import ClusterRoom
 from server.config import ServerConfig
 from server.identity import normalise_code, token_player
 from server.lobby import Lobby
@@ -54,7 +55,7 @@ EVICT_AFTER = 300.0
 class ClusterLobby(Lobby):
     def __init__(
         self,
-        store: RedisStore,
+        store: ClusterStore,
         config: ServerConfig,
         metrics: Metrics,
         *,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from server.app import Server
+from server.cluster.coordination import ClusterStore
 from server.cluster.lobby import ClusterLobby
-from server.cluster.redis_store import RedisStore
 from server.config import ServerConfig
 from server.store import Store
 
@@ -14,7 +14,7 @@ class ClusterServer(Server):
 
     def __init__(self, config: ServerConfig, *, store: Store | None = None) -> None:
         assert config.redis is not None, "a cluster node needs a Redis URL"
-        redis = store if isinstance(store, RedisStore) else RedisStore(config.redis)
+        redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
         super().__init__(config, store=redis)
         self.lobby: ClusterLobby = ClusterLobby(redis, config, self.metrics)
 

@@ -2,20 +2,21 @@
 
 Keys (all under a prefix, ``muggins:`` by default):
 
-- ``room:{code}`` hash: options, created, seats, closed, match (the current match number).
+- ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
+  touched (the time of the last write).
 - ``rooms:open`` set: the codes of open rooms (the lobby index every node lists).
+- ``player:{id}``: the room where a player was last seated (so any node can resume them).
 - ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
 - ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
 - ``finished`` sorted set: ``{code}-{n}`` of finished matches by finish time (history).
-- ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer or a computer move fires on one
-  node only.
-- channel ``room:{code}``: a wake-up published after every change, carrying the room's new
-  facts; nodes that hold the room's connections catch up by index, so a lost wake-up only costs
-  latency.
+- channel ``room:{code}``: a wake-up published after every change; nodes that hold the room's
+  connections catch up by index, so a lost wake-up only costs latency.
 
-Every write is one Lua script, so it is atomic: an action is appended only if the log is at the
-expected index (two nodes can never fork a game), and the wake-up is published in the same step.
-Any Redis failure becomes :class:`~server.store.StoreError`; nothing is half-written.
+Every write is one Lua script (:mod:`server.cluster.scripts`), so it is atomic: an action is
+appended only if the log is at the expected index (two nodes can never fork a game), and the
+wake-up is published in the same step. Any Redis failure becomes
+:class:`~server.store.StoreError`; nothing is half-written. What only a cluster needs (presence,
+claims, agreements) is in :mod:`server.cluster.coordination`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -31,6 +31,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
+from server.cluster.scripts import NO_MATCH, SCRIPTS
 from server.sqlite_store import seats_from_json, seats_json
 from server.store import (
     MatchRecord,
@@ -43,106 +44,6 @@ from server.store import (
 )
 from shared.actions import ACTION, Action, GameOptions, Seat
 from shared.protocol import RoomOptions
-
-# KEYS: room, open-set, then one player key per seated person. ARGV: options, created, seats,
-# code.
-CREATE_ROOM = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
-           'closed', '0', 'match', '0')
-redis.call('SADD', KEYS[2], ARGV[4])
-for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
-return 1
-"""
-
-# KEYS: room, then one player key per seated person. ARGV: seats, channel, wake-up, code,
-# expected seats ('' to write whatever is there).
-SAVE_SEATS = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[5] then return -1 end
-redis.call('HSET', KEYS[1], 'seats', ARGV[1], 'touched', ARGV[6])
-for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
-redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1
-"""
-
-# KEYS: room, match. ARGV: number, seed, options, names, started, channel, wake-up.
-START_MATCH = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('HSET', KEYS[2], 'seed', ARGV[2], 'options', ARGV[3], 'names', ARGV[4],
-           'started', ARGV[5])
-if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[1]) then
-    redis.call('HSET', KEYS[1], 'match', ARGV[1])
-end
-redis.call('PUBLISH', ARGV[6], ARGV[7])
-return 1
-"""
-
-# KEYS: match, log, room. ARGV: index, entry, channel, wake-up, now.
-# Returns the new log length, or -1 - length when the log is not at the expected index.
-APPEND_ACTION = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1000000000 end
-local length = redis.call('LLEN', KEYS[2])
-if length ~= tonumber(ARGV[1]) then return -1 - length end
-length = redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('HSET', KEYS[3], 'touched', ARGV[5])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
-return length
-"""
-
-# KEYS: match, finished-set. ARGV: finished, result, winner, member, channel, wake-up.
-FINISH_MATCH = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'finished', ARGV[1], 'result', ARGV[2], 'winner', ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
-return 1
-"""
-
-# KEYS: room, open-set. ARGV: code, channel, wake-up.
-CLOSE_ROOM = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'closed', '1')
-redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1
-"""
-
-# KEYS: claim. ARGV: owner, milliseconds.
-CLAIM = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
-return 0
-"""
-
-# KEYS: claim. ARGV: owner.
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-# KEYS: presence. ARGV: node, channel, wake-up.
-CLEAR_PRESENCE = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1
-"""
-
-NO_MATCH = -1_000_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class RoomState:
-    """What a node checks on each catch-up."""
-
-    seats: tuple[SeatRecord, SeatRecord]
-    match: int
-    present: tuple[bool, bool]
-    """Whether each seat has a live connection on some node."""
-    agreement: str | None = None
-    """The pending restart proposal and rematch wishes, as JSON."""
 
 
 class RedisStore:
@@ -167,20 +68,7 @@ class RedisStore:
             health_check_interval=15,
             decode_responses=True,
         )
-        self._scripts = {
-            name: self.redis.register_script(text)
-            for name, text in (
-                ("create_room", CREATE_ROOM),
-                ("save_seats", SAVE_SEATS),
-                ("start_match", START_MATCH),
-                ("append_action", APPEND_ACTION),
-                ("finish_match", FINISH_MATCH),
-                ("close_room", CLOSE_ROOM),
-                ("claim", CLAIM),
-                ("release", RELEASE),
-                ("clear_presence", CLEAR_PRESENCE),
-            )
-        }
+        self._scripts = {name: self.redis.register_script(text) for name, text in SCRIPTS.items()}
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -380,62 +268,6 @@ class RedisStore:
             earlier = sum(lengths)
         return RoomSnapshot(room=room, match=match, previous_actions=earlier)
 
-    async def open_room_records(self) -> list[tuple[RoomRecord, int, bool]]:
-        """Every open room's record, current match number and whether that match is finished."""
-        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
-
-        async def read() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for code in codes:
-                    pipe.hgetall(self.room_key(code))
-                return list(await pipe.execute())
-
-        rows = await self._call("open rooms", read)
-        found: list[tuple[RoomRecord, int]] = []
-        for code, fields in zip(codes, rows, strict=True):
-            if fields and fields.get("closed") != "1":
-                record = RoomRecord(
-                    code=code,
-                    options=RoomOptions.model_validate_json(fields["options"]),
-                    created=float(fields["created"]),
-                    seats=seats_from_json(fields["seats"]),
-                )
-                found.append((record, int(fields.get("match", "0"))))
-
-        async def finished() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for record, number in found:
-                    pipe.hexists(self.match_key(record.code, number), "finished")
-                return list(await pipe.execute())
-
-        done = await self._call("open rooms", finished)
-        return [(r, n, bool(d)) for (r, n), d in zip(found, done, strict=True)]
-
-    async def idle_rooms(self, *, since: float) -> list[str]:
-        """Open rooms with no write since ``since`` (wall clock) and nobody connected anywhere."""
-        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
-
-        async def read() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for code in codes:
-                    pipe.hmget(self.room_key(code), ["touched", "created"])
-                    pipe.exists(self.presence_key(code, 0), self.presence_key(code, 1))
-                return list(await pipe.execute())
-
-        rows = await self._call("idle rooms", read)
-        idle = []
-        for i, code in enumerate(codes):
-            (touched, created), present = rows[2 * i], rows[2 * i + 1]
-            last = float(touched or created or 0)
-            if last < since and not present:
-                idle.append(code)
-        return idle
-
-    async def player_room(self, player: str) -> str | None:
-        """The code of the room where ``player`` was last seated (to resume on any node)."""
-        code = await self._call("player", lambda: self.redis.get(self.player_key(player)))
-        return None if code is None else str(code)
-
     async def actions_since(
         self, code: str, number: int, start: int
     ) -> tuple[tuple[Seat, Action], ...]:
@@ -449,75 +281,6 @@ class RedisStore:
         """The room's current match number (0: none yet)."""
         value = await self._call("match", lambda: self.redis.hget(self.room_key(code), "match"))
         return int(value or 0)
-
-    async def claim(self, name: str, *, owner: str, ttl: float) -> bool:
-        """True for one ``owner`` per ``name`` until ``ttl`` seconds pass (``SET NX PX``).
-
-        The owner that holds the claim gets True again (a node re-checking its own timer).
-        """
-        result = await self._script(
-            "claim", [f"{self.prefix}claim:{name}"], [owner, max(1, int(ttl * 1000))]
-        )
-        return result == 1
-
-    async def release(self, name: str, *, owner: str) -> None:
-        """Give up a claim ``owner`` holds (a node stopping hands its work to the others)."""
-        await self._script("release", [f"{self.prefix}claim:{name}"], [owner])
-
-    async def room_state(self, code: str) -> RoomState | None:
-        """An open room's seats, current match number and which seats are connected somewhere."""
-
-        async def read() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hmget(self.room_key(code), ["seats", "closed", "match", "agreement"])
-                pipe.exists(self.presence_key(code, 0))
-                pipe.exists(self.presence_key(code, 1))
-                return list(await pipe.execute())
-
-        (seats, closed, number, agreement), first, second = await self._call("room", read)
-        if seats is None or closed == "1":
-            return None
-        return RoomState(
-            seats_from_json(seats), int(number or 0), (bool(first), bool(second)), agreement
-        )
-
-    async def save_agreement(self, code: str, text: str) -> None:
-        """A room's pending restart proposal and rematch wishes (JSON), for every node."""
-
-        async def write() -> None:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.hset(self.room_key(code), "agreement", text)
-                pipe.publish(self.channel(code), self.wake("agreement"))
-                await pipe.execute()
-
-        await self._call("agreement", write)
-
-    async def relay(self, code: str, *, node: str, payload: dict[str, Any]) -> None:
-        """Pass a passing message (a notice, a chat line) to the room's people on other nodes."""
-        message = self.wake("relay", node=node, payload=payload)
-        await self._call("relay", lambda: self.redis.publish(self.channel(code), message))
-
-    def presence_key(self, code: str, seat: Seat) -> str:
-        return f"{self.prefix}here:{code}:{seat}"
-
-    async def set_presence(self, code: str, seat: Seat, *, node: str, ttl: float) -> None:
-        """Seat ``seat`` has a connection on ``node`` (for ``ttl`` seconds unless renewed)."""
-        key = self.presence_key(code, seat)
-        fresh = await self._call(
-            "presence", lambda: self.redis.set(key, node, px=int(ttl * 1000), get=True)
-        )
-        if fresh is None:
-            await self._call(
-                "presence", lambda: self.redis.publish(self.channel(code), self.wake("presence"))
-            )
-
-    async def clear_presence(self, code: str, seat: Seat, *, node: str) -> None:
-        """The connection ``node`` had for ``seat`` is gone (another node's is left alone)."""
-        await self._script(
-            "clear_presence",
-            [self.presence_key(code, seat)],
-            [node, self.channel(code), self.wake("presence")],
-        )
 
     async def _match(self, code: str, number: int, *, with_actions: bool) -> MatchRecord | None:
         fields = await self._call("match", lambda: self.redis.hgetall(self.match_key(code, number)))

@@ -15,8 +15,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from server.bot import BotPeer
-from server.cluster.redis_store import RedisStore
+from server.cluster.coordination import ClusterStore
 from server.players import Peer, Player, Refusal
 from server.room import Room
 from server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
@@ -38,14 +37,12 @@ DERIVED_NOTICES = frozenset({"disconnected", "returned"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
 PRESENCE_LAG = 2.0
 """Seconds a newly seen player counts as connected before their presence must show in Redis."""
-CLAIM_POLL = 0.25
-"""Seconds between checks, by the nodes that lost a claim, that the move was made."""
 
 
 class GuardedStore:
     """The room's view of the Redis store: seat writes are compare-and-set, conflicts are noted."""
 
-    def __init__(self, room: ClusterRoom, store: RedisStore) -> None:
+    def __init__(self, room: ClusterRoom, store: ClusterStore) -> None:
         self.room = room
         self.store = store
 
@@ -78,7 +75,7 @@ class GuardedStore:
 
 
 class ClusterRoom(Room):
-    def __init__(self, *args: Any, lobby: ClusterLobby, redis: RedisStore, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lobby: ClusterLobby, redis: ClusterStore, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lobby = lobby
         self.redis = redis
@@ -387,39 +384,3 @@ class ClusterRoom(Room):
             asyncio.get_running_loop().call_later(
                 CLAIM_TTL, lambda: asyncio.ensure_future(self._time_out(seq))
             )
-
-
-class ClusterBot(BotPeer):
-    """The computer in a seat, moving once in the cluster: only the node with the claim moves."""
-
-    room: ClusterRoom
-
-    claimed: str | None = None
-    """The claim this bot holds while it makes a move."""
-
-    async def _move(self, seq: int, view: Any) -> None:
-        room = self.room
-        name = f"bot:{room.code}:{seq}"
-        while not room.closed and seq == self._latest:
-            try:
-                won = await room.redis.claim(
-                    name, owner=room.lobby.node, ttl=CLAIM_TTL + self.delay
-                )
-            except StoreError:
-                won = False
-            if won:
-                self.claimed = name
-                try:
-                    await super()._move(seq, view)
-                finally:
-                    self.claimed = None
-                return
-            # Another node is making this move; if it dies, its claim lapses and one here moves.
-            await asyncio.sleep(CLAIM_POLL)
-            try:
-                async with room.lock:
-                    await room._sync()
-            except StoreError:
-                continue
-            if room.seq != seq:
-                return

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient, play_randomly
 
 from server.app import Server, running_server
+from server.cluster.coordination import ClusterStore
 from server.cluster.redis_store import RedisStore
 from server.config import ServerConfig
 from shared.match import Match
@@ -230,7 +231,8 @@ async def test_seated_computer_moves_once_with_three_nodes(
 ) -> None:
     """The room is cached on three nodes, each with the computer in it; every computer move is
     made by exactly one node, also after one node stops mid-game."""
-    from server.cluster.room import ClusterBot, ClusterRoom
+    from server.cluster.bot import ClusterBot
+    from server.cluster.room import ClusterRoom
 
     made: list[str] = []
     refused: list[str] = []
@@ -249,15 +251,15 @@ async def test_seated_computer_moves_once_with_three_nodes(
 
     monkeypatch.setattr(ClusterRoom, "act", counting_act)
     claims: Counter[bool] = Counter()
-    claim = RedisStore.claim
+    claim = ClusterStore.claim
 
-    async def counting_claim(self: RedisStore, name: str, **kwargs: object) -> bool:
+    async def counting_claim(self: ClusterStore, name: str, **kwargs: object) -> bool:
         won = await claim(self, name, **kwargs)  # type: ignore[arg-type]
         if name.startswith("bot:"):
             claims[won] += 1
         return won
 
-    monkeypatch.setattr(RedisStore, "claim", counting_claim)
+    monkeypatch.setattr(ClusterStore, "claim", counting_claim)
     async with AsyncExitStack() as stack:
         servers = [
             await stack.enter_async_context(running_server(node_config(redis_server)))
@@ -488,15 +490,15 @@ async def test_turn_timer_moves_once_for_a_slow_player_across_three_nodes(
     """A 5 s turn timer runs on every node that has the room; when it runs out exactly one node
     moves for the slow player, once."""
     won: list[str] = []
-    claim = RedisStore.claim
+    claim = ClusterStore.claim
 
-    async def counting_claim(self: RedisStore, name: str, **kwargs: object) -> bool:
+    async def counting_claim(self: ClusterStore, name: str, **kwargs: object) -> bool:
         result = await claim(self, name, **kwargs)  # type: ignore[arg-type]
         if name.startswith("timer:") and result:
             won.append(name)
         return result
 
-    monkeypatch.setattr(RedisStore, "claim", counting_claim)
+    monkeypatch.setattr(ClusterStore, "claim", counting_claim)
     async with nodes(redis_server, 3) as (a, b, c):
         alice = await WireClient.open(a.url, name="Alice")
         bob = await WireClient.open(b.url, name="Bob")

@@ -1,0 +1,55 @@
+"""The computer in a seat of a cluster room: each move is made by exactly one node.
+
+Every node that has the room cached has the computer in the seat and sees when it is waited for.
+Before moving, a node claims the move in Redis (``SET NX PX`` on ``bot:{room}:{seq}``); the others
+check every quarter second that the move was made, and take over if the claim lapses because its
+node died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from server.bot import BotPeer
+from server.cluster.room import CLAIM_TTL, ClusterRoom
+from server.store import StoreError
+
+CLAIM_POLL = 0.25
+"""Seconds between checks, by the nodes that lost a claim, that the move was made."""
+
+
+class ClusterBot(BotPeer):
+    """The computer in a seat, moving once in the cluster: only the node with the claim moves."""
+
+    room: ClusterRoom
+
+    claimed: str | None = None
+    """The claim this bot holds while it makes a move."""
+
+    async def _move(self, seq: int, view: Any) -> None:
+        room = self.room
+        name = f"bot:{room.code}:{seq}"
+        while not room.closed and seq == self._latest:
+            try:
+                won = await room.redis.claim(
+                    name, owner=room.lobby.node, ttl=CLAIM_TTL + self.delay
+                )
+            except StoreError:
+                won = False
+            if won:
+                self.claimed = name
+                try:
+                    await super()._move(seq, view)
+                finally:
+                    self.claimed = None
+                return
+            # Another node is making this move; if it dies, its claim lapses and one here moves.
+            await asyncio.sleep(CLAIM_POLL)
+            try:
+                async with room.lock:
+                    await room._sync()
+            except StoreError:
+                continue
+            if room.seq != seq:
+                return
