@@ -107,7 +107,12 @@ async def test_watching_shows_no_hidden_card() -> None:
                 room = host.session.room
                 assert room is not None
                 app.send(Spectate(code=room.code))
-                await until(pilot, lambda: app.session.view is not None)
+                await until(
+                    pilot,
+                    lambda: (
+                        app.session.view is not None and not isinstance(app.screen, LobbyScreen)
+                    ),
+                )
                 hand = app.query_one(Hand)
                 assert hand.cards == () and hand.hidden == 6
                 assert "(you are watching)" in str(hand.border_title)
