@@ -1,0 +1,217 @@
+"""Cluster mode, the rooms: presence, agreements, seats, timers and clean-up across nodes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cluster_nodes import (
+    nodes,
+    settle,
+    stored_log,
+)
+from redis_helpers import RedisServer, running_redis
+from wire_client import WireClient
+
+from server.cluster.coordination import ClusterStore
+from server.cluster.redis_store import RedisStore
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
+    redis_server: RedisServer,
+) -> None:
+    """Bob (node B) drops: Alice (node A) is told, sees him disconnected, and sees him return;
+    when he drops again, after the grace period she claims the game from node A."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        early = await alice.request(type="claim", take="win")
+        assert early["type"] == "error" and early["code"] == "illegal"
+        seen_on_a = a.lobby.rooms[created["code"]]
+        async with asyncio.timeout(5):
+            while not seen_on_a.seen[1]:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.01)
+        token = bob.token
+        await bob.close()
+        notice = await alice.expect("notice")
+        assert notice["code"] == "disconnected" and "Bob" in notice["text"]
+        room = await alice.expect("room")
+        assert room["seats"][1]["connected"] is False
+        bob = await WireClient.open(b.url, hello=False)
+        welcome = await bob.hello("Bob", token=token)
+        assert welcome["resumed"] is True
+        notice = await alice.expect("notice")
+        assert notice["code"] == "returned"
+        await bob.close()
+        notice = await alice.expect("notice")
+        assert notice["code"] == "disconnected"
+        await asyncio.sleep(0.4)  # the grace period of these nodes is 0.3 s
+        claimed = await alice.request(type="claim", take="win")
+        assert claimed["type"] == "state"
+        match = await stored_log(redis_server, created["code"])
+        assert match.over and match.winner == 0
+        assert match.log[-1][0] == 1 and match.log[-1][1].type == "resign"
+        await alice.close()
+
+
+async def test_abandoned_room_is_closed_once_by_one_node(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both players gone and no move for abandon_after: exactly one node closes the room and
+    records its match as abandoned; a room with a player still connected stays open."""
+    closes: list[str] = []
+    close_room = RedisStore.close_room
+
+    async def counting_close(self: RedisStore, code: str) -> None:
+        closes.append(code)
+        await close_room(self, code)
+
+    monkeypatch.setattr(RedisStore, "close_room", counting_close)
+    async with nodes(redis_server, 3, abandon_after=0.5, sweep_interval=0.1) as (a, b, _):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        carol = await WireClient.open(b.url, name="Carol")
+        kept = await carol.request(type="create_room")
+        await alice.close()
+        await bob.close()
+        store = RedisStore(redis_server.url)
+        try:
+            async with asyncio.timeout(10):
+                while await store.load_room(created["code"]) is not None:
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            [done] = await store.finished_matches()
+            assert (done.room, done.result) == (created["code"], "abandoned")
+            assert await store.load_room(kept["code"]) is not None
+        finally:
+            await store.close()
+        assert closes == [created["code"]]
+        await carol.close()
+
+
+async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: RedisServer) -> None:
+    """Chat, a restart proposal and its acceptance, and rematch wishes work between players on
+    two nodes: each side sees the other's line, proposal and wish, and the new match starts."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 61}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        said = await alice.request(type="chat", text="good luck")
+        assert said["type"] == "chat"
+        heard = await bob.expect("chat")
+        assert (heard["sender"], heard["text"]) == ("Alice", "good luck")
+
+        proposed = await alice.request(type="propose_restart")
+        assert proposed["type"] == "room" and proposed["restart_proposed_by"] == 0
+        notice = await bob.expect("notice")
+        assert notice["code"] == "restart_proposed"
+        while bob.room is None or bob.room["restart_proposed_by"] != 0:
+            await bob.recv()
+        accepted = await bob.request(type="answer_restart", accept=True)
+        assert accepted["type"] in ("room", "state")
+        for client in (alice, bob):
+            while client.room is None or client.room["match_number"] != 2:
+                await client.recv()
+
+        await alice.request(type="resign")
+        wish = await bob.request(type="rematch")
+        assert wish["type"] == "room" and wish["rematch_wanted"] == [False, True]
+        while alice.room is None or alice.room["rematch_wanted"] != [False, True]:
+            await alice.recv()
+        await alice.request(type="rematch")
+        for client in (alice, bob):
+            while client.room is None or client.room["match_number"] != 3:
+                await client.recv()
+        store = RedisStore(redis_server.url)
+        try:
+            assert await store.current_match(created["code"]) == 3
+            results = {m.number: m.result for m in await store.finished_matches()}
+        finally:
+            await store.close()
+        assert results == {1: "restarted", 2: "won"}
+        await alice.close()
+        await bob.close()
+
+
+async def test_two_joiners_on_two_nodes_race_for_the_last_seat(redis_server: RedisServer) -> None:
+    """Bob (node A) and Carol (node B) join the same room at once: one sits, the other is told
+    the room is full, and every node agrees on who sits."""
+    async with nodes(redis_server, 2) as (a, b):
+        for _ in range(5):
+            alice = await WireClient.open(a.url, name="Alice")
+            bob = await WireClient.open(a.url, name="Bob")
+            carol = await WireClient.open(b.url, name="Carol")
+            created = await alice.request(type="create_room")
+            code = created["code"]
+            answers = await asyncio.gather(
+                bob.request(type="join_room", code=code), carol.request(type="join_room", code=code)
+            )
+            kinds = sorted(f["type"] for f in answers)
+            assert kinds == ["error", "room"], answers
+            [refused] = [f for f in answers if f["type"] == "error"]
+            assert refused["code"] == "room_full"
+            winner = "Bob" if answers[0]["type"] == "room" else "Carol"
+            store = RedisStore(redis_server.url)
+            try:
+                snapshot = await store.load_room(code)
+            finally:
+                await store.close()
+            assert snapshot is not None
+            assert [s.name for s in snapshot.room.seats] == ["Alice", winner]
+            for node in (a, b):
+                await node.lobby.rooms[code].sync()  # type: ignore[attr-defined]
+                assert node.lobby.rooms[code].names() == ("Alice", winner)
+            for client in (alice, bob, carol):
+                await client.close()
+
+
+async def test_turn_timer_moves_once_for_a_slow_player_across_three_nodes(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 5 s turn timer runs on every node that has the room; when it runs out exactly one node
+    moves for the slow player, once."""
+    won: list[str] = []
+    claim = ClusterStore.claim
+
+    async def counting_claim(self: ClusterStore, name: str, **kwargs: object) -> bool:
+        result = await claim(self, name, **kwargs)  # type: ignore[arg-type]
+        if name.startswith("timer:") and result:
+            won.append(name)
+        return result
+
+    monkeypatch.setattr(ClusterStore, "claim", counting_claim)
+    async with nodes(redis_server, 3) as (a, b, c):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        watcher = await WireClient.open(c.url, name="Watcher")
+        created = await alice.request(type="create_room", options={"turn_timer": 5})
+        await bob.request(type="join_room", code=created["code"])
+        await watcher.request(type="spectate", code=created["code"])
+        await settle([alice, bob], 1)
+        assert alice.state is not None
+        await alice.send(**alice.state["view"]["legal"][0])
+        await settle([alice, bob], 2)
+        notice = await bob.expect("notice", timeout=15)
+        assert notice["code"] == "timeout" and "Bob" in notice["text"]
+        await settle([alice, bob], 3)
+        await asyncio.sleep(0.5)
+        match = await stored_log(redis_server, created["code"])
+        assert [seat for seat, _ in match.log] == [0, 1]
+        assert won == [f"timer:{created['code']}:2"]
+        for client in (alice, bob, watcher):
+            await client.close()
