@@ -104,7 +104,14 @@ class Room(Table):
             if not empty:
                 raise Refusal("no_seat_free", "Both seats are taken")
             self._put_bot(empty[0], level)
-            await self._save_seats()
+            try:
+                await self._save_seats()
+            except Refusal:
+                close = getattr(empty[0].bot, "close", None)
+                if close is not None:
+                    close()
+                empty[0].kind, empty[0].level, empty[0].bot = "empty", None, None
+                raise
             self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index + 1}")
             if self.match is None:
                 await self._start_match(origin=by.peer, id=id)
