@@ -18,7 +18,11 @@ from shared.cards import DECK, Card, parse_card
 
 
 class DeckRandom:
-    """HMAC-SHA256 counter-mode generator seeded with an int or bytes."""
+    """HMAC-SHA256 counter-mode generator seeded with an int or bytes.
+
+    Each 256-bit block feeds a bit buffer, and :meth:`randbelow` takes only the bits it needs from
+    it (most significant first), so a shuffle of 52 cards costs about two blocks, not one per draw.
+    """
 
     def __init__(self, seed: int | bytes) -> None:
         if isinstance(seed, int):
@@ -27,6 +31,8 @@ class DeckRandom:
             seed = seed.to_bytes(max(1, (seed.bit_length() + 7) // 8), "big")
         self._key = hashlib.sha256(b"muggins-seed:" + seed).digest()
         self._counter = 0
+        self._bits = 0  # unused buffered bits, the next ones most significant
+        self._nbits = 0
 
     def _block(self) -> bytes:
         self._counter += 1
@@ -38,7 +44,13 @@ class DeckRandom:
             raise ValueError("randbelow needs a positive bound")
         bits = n.bit_length()
         while True:
-            value = int.from_bytes(self._block(), "big") >> (256 - bits)
+            if self._nbits < bits:
+                fresh = int.from_bytes(self._block(), "big")
+                self._bits = (self._bits << 256) | fresh
+                self._nbits += 256
+            self._nbits -= bits
+            value = self._bits >> self._nbits
+            self._bits &= (1 << self._nbits) - 1
             if value < n:
                 return value
 
