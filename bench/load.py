@@ -151,14 +151,18 @@ def track_gc() -> list[tuple[int, float]]:
     return pauses
 
 
-def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, float]:
+def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, Any]:
     """The collections so far, plus the objects tracked now and the CPU one full pass takes."""
     full = sorted(seconds for generation, seconds in pauses if generation == 2)
-    objects = len(gc.get_objects())
+    tracked = gc.get_objects()
+    objects = len(tracked)
+    kinds = Counter(type(thing).__name__ for thing in tracked).most_common(8)
+    del tracked
     started = time.process_time()
     gc.collect()
     return {
         "objects": objects,
+        "commonest": kinds,
         "full_pass_cpu_ms": (time.process_time() - started) * 1000,
         "collections": len(pauses),
         "full_collections": len(full),
@@ -514,6 +518,7 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"({g['objects_per_player']:,.0f} per player), one full pass "
             f"{g['full_pass_cpu_ms']:,.0f} ms of CPU"
         )
+        print("  commonest tracked objects: " + ", ".join(f"{n:,} {k}" for k, n in g["commonest"]))
     if "abuse" in f:
         a = f["abuse"]
         print(
