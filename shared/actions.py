@@ -7,7 +7,7 @@ wire, go into the persisted action log and come back out for replays.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -20,6 +20,38 @@ Seat = int
 
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """Build without validation, for values the engine made valid by construction.
+
+        The result equals ``cls(**values)`` provided each value already has the type validation
+        would give it (tuples, not lists; :class:`~shared.cards.Card`, not text). Validating every
+        event, view and part would cost the engine more than the rules themselves.
+        """
+        data = _DEFAULTS[cls].copy()
+        data.update(values)
+        assert len(data) == len(_DEFAULTS[cls]), f"unknown field in {sorted(values)}"
+        model = _new(cls)
+        _set(model, "__dict__", data)
+        _set(model, "__pydantic_fields_set__", set(values))
+        _set(model, "__pydantic_extra__", None)
+        _set(model, "__pydantic_private__", None)
+        return model
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # Every field in order, with its default; required fields must be given to trusted().
+        _DEFAULTS[cls] = {
+            name: None if field.is_required() else field.get_default()
+            for name, field in cls.model_fields.items()
+        }
+
+
+_new = object.__new__
+_set = object.__setattr__
+_DEFAULTS: dict[type[Model], dict[str, Any]] = {}
 
 
 class IllegalAction(ValueError):
@@ -107,7 +139,7 @@ class Points(Model):
 
     @classmethod
     def of(cls, part: ScorePart) -> Points:
-        return cls(kind=part.kind, points=part.points, cards=part.cards)
+        return cls.trusted(kind=part.kind, points=part.points, cards=part.cards)
 
 
 class CutForDeal(Model):

@@ -44,6 +44,36 @@ from shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
 
+# Actions and played cards are frozen values, so the engine makes each one once and shares it:
+# legal_actions() is called around every move and would otherwise build them all again.
+_DISCARDS: dict[tuple[Card, Card], Discard] = {}
+_PLAYS: dict[Card, Play] = {}
+_PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
+_COUNTS = tuple(Count(points=n) for n in range(30))
+_ACCEPT = (Accept(),)
+_ACCEPT_OR_MUGGINS = (Accept(), Muggins())
+
+
+def _discard_action(pair: tuple[Card, Card]) -> Discard:
+    action = _DISCARDS.get(pair)
+    if action is None:
+        action = _DISCARDS[pair] = Discard.trusted(cards=pair)
+    return action
+
+
+def _play_action(card: Card) -> Play:
+    action = _PLAYS.get(card)
+    if action is None:
+        action = _PLAYS[card] = Play.trusted(card=card)
+    return action
+
+
+def _played_card(seat: Seat, card: Card) -> PlayedCard:
+    played = _PLAYED.get((seat, card))
+    if played is None:
+        played = _PLAYED[seat, card] = PlayedCard.trusted(seat=seat, card=card)
+    return played
+
 
 class Game:
     """A single game to 121 (or 61) between seats 0 and 1."""
@@ -86,13 +116,14 @@ class Game:
         if self.over or seat not in self.waiting_for():
             return []
         if self.phase == "discard":
-            return [Discard(cards=pair) for pair in combinations(sorted(self.hands[seat]), 2)]
+            return [_discard_action(pair) for pair in combinations(sorted(self.hands[seat]), 2)]
         if self.phase == "play":
-            return [Play(card=c) for c in self.hands[seat] if self.count + c.value <= 31]
+            room = 31 - self.count
+            return [_play_action(c) for c in self.hands[seat] if c.value <= room]
         if self._claim is None:
-            return [Count(points=n) for n in range(self._show_score().total + 1)]
+            return list(_COUNTS[: self._show_score().total + 1])
         true_total = self._show_score().total
-        return [Accept(), *([Muggins()] if self._claim < true_total else [])]
+        return list(_ACCEPT_OR_MUGGINS if self._claim < true_total else _ACCEPT)
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Apply ``seat``'s action; return the events it caused, in order."""
@@ -186,19 +217,21 @@ class Game:
         if self.count + card.value > 31:
             raise IllegalAction(f"{card} would take the count past 31 (the count is {self.count})")
         self.hands[seat].remove(card)
-        self.pile.append(PlayedCard(seat=seat, card=card))
-        self.played.append(PlayedCard(seat=seat, card=card))
+        played = _played_card(seat, card)
+        self.pile.append(played)
+        self.played.append(played)
         self.count += card.value
         result = score_play([p.card for p in self.pile])
-        if result.total:
+        total = result.total
+        if total:
             self.previous_scores[seat] = self.scores[seat]
-            self.scores[seat] += result.total
+            self.scores[seat] += total
         self.events.append(
-            CardPlayed(
+            CardPlayed.trusted(
                 seat=seat,
                 card=card,
                 count=self.count,
-                points=result.total,
+                points=total,
                 parts=tuple(Points.of(p) for p in result.parts),
                 spoken=result.spoken(),
                 score=self.scores[seat],
@@ -210,7 +243,8 @@ class Game:
         self._advance_play()
 
     def _can_play(self, seat: Seat) -> bool:
-        return any(self.count + c.value <= 31 for c in self.hands[seat])
+        room = 31 - self.count
+        return any(c.value <= room for c in self.hands[seat])
 
     def _advance_play(self) -> None:
         """Say go for whoever cannot play, score go and last card, restart the count."""
@@ -277,8 +311,9 @@ class Game:
             owner, cards = self._show_owner(), self._show_cards()
             kind = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
             assert self.starter is not None and len(cards) == 4
-            self.show.append(ShowResult(seat=owner, kind=kind, cards=cards, starter=self.starter))
-            self.events.append(HandShown(seat=owner, kind=kind, cards=cards, starter=self.starter))
+            shown = {"seat": owner, "kind": kind, "cards": cards, "starter": self.starter}
+            self.show.append(ShowResult.trusted(**shown))
+            self.events.append(HandShown.trusted(**shown))
             if self.options.muggins:
                 self.turn = owner
                 self._claim = None
@@ -292,23 +327,19 @@ class Game:
         """Record the shown hand's score, peg it, and say whether the game ended."""
         owner, score = self._show_owner(), self._show_score()
         kind = "crib" if score.crib else "hand"
+        total, spoken = score.total, score.spoken()
+        parts = tuple(Points.of(p) for p in score.parts)
         self.show[-1] = self.show[-1].model_copy(
             update={
-                "total": score.total,
-                "parts": tuple(Points.of(p) for p in score.parts),
-                "spoken": score.spoken(),
+                "total": total,
+                "parts": parts,
+                "spoken": spoken,
                 "claimed": self._claim,
                 "muggins": muggins,
             }
         )
         self.events.append(
-            HandScored(
-                seat=owner,
-                kind=kind,
-                total=score.total,
-                parts=tuple(Points.of(p) for p in score.parts),
-                spoken=score.spoken(),
-            )
+            HandScored.trusted(seat=owner, kind=kind, total=total, parts=parts, spoken=spoken)
         )
         if credited and self._peg(owner, credited, kind):
             return True
@@ -378,14 +409,15 @@ class Game:
         self._start_deal()
 
     def _reveal(self) -> None:
-        reveal = DealReveal(
+        deck = tuple(self.deck)
+        reveal = DealReveal.trusted(
             deal_number=self.deal_number,
             dealer=self.dealer,
             commitment=self.commitment,
-            deck=tuple(self.deck),
+            deck=deck,
             salt=self.salt,
         )
-        self.last_deal = DealSummary(
+        self.last_deal = DealSummary.trusted(
             deal_number=self.deal_number,
             dealer=self.dealer,
             starter=self.starter,
@@ -394,10 +426,10 @@ class Game:
             reveal=reveal,
         )
         self.events.append(
-            DealRevealed(
+            DealRevealed.trusted(
                 deal_number=self.deal_number,
                 commitment=self.commitment,
-                deck=tuple(self.deck),
+                deck=deck,
                 salt=self.salt,
             )
         )

@@ -81,10 +81,8 @@ class Match:
 
     @property
     def winner(self) -> Seat | None:
-        for seat in (0, 1):
-            if self.match_points[seat] >= self.options.match_to:
-                return seat
-        return None
+        points, match_to = self.match_points, self.options.match_to
+        return 0 if points[0] >= match_to else 1 if points[1] >= match_to else None
 
     @property
     def over(self) -> bool:
@@ -125,18 +123,19 @@ class Match:
     def view(self, seat: Seat | None) -> SeatView:
         """Exactly what ``seat`` (or a spectator, for None) may see. The only path to a client."""
         g = self.game
-        own = seat in (0, 1)
+        winner = self.winner
+        own = seat == 0 or seat == 1
         phase: Phase
-        if self.over:
+        if winner is not None:
             phase = "match_over"
         elif g.over:
             phase = "game_over"
         else:
             phase = cast(Phase, g.phase)
-        crib_shown = any(r.kind == "crib" for r in g.show)
+        hands, discards = g.hands, g.discards
         # The engine builds only valid states, so the view skips re-validating them (it is
         # called around every move; validation would cost more than the move itself).
-        return SeatView.model_construct(
+        return SeatView.trusted(
             seat=seat,
             options=self.options,
             phase=phase,
@@ -144,16 +143,16 @@ class Match:
             deal_number=g.deal_number,
             dealer=g.dealer,
             turn=None if g.over or g.phase == "discard" else g.turn,
-            waiting_for=self.waiting_for(),
+            waiting_for=() if winner is not None else g.waiting_for(),
             scores=(g.scores[0], g.scores[1]),
             previous_scores=(g.previous_scores[0], g.previous_scores[1]),
             match_points=(self.match_points[0], self.match_points[1]),
-            hand=tuple(sorted(g.hands[seat])) if own and seat is not None else (),
-            discards=g.discards[seat] if own and seat is not None else (),
-            hand_counts=(len(g.hands[0]), len(g.hands[1])),
-            discarded=(bool(g.discards[0]), bool(g.discards[1])),
-            crib_count=len(g.crib) if g.crib else sum(len(d) for d in g.discards),
-            crib=tuple(g.crib) if crib_shown else None,
+            hand=tuple(sorted(hands[seat])) if own and seat is not None else (),
+            discards=discards[seat] if own and seat is not None else (),
+            hand_counts=(len(hands[0]), len(hands[1])),
+            discarded=(bool(discards[0]), bool(discards[1])),
+            crib_count=len(g.crib) if g.crib else len(discards[0]) + len(discards[1]),
+            crib=tuple(g.crib) if g._crib_shown() else None,
             starter=g.starter,
             count=g.count,
             pile=tuple(g.pile),
@@ -162,9 +161,11 @@ class Match:
             show=tuple(g.show),
             commitment=g.commitment,
             cut_for_deal=self.cut_rounds,
-            legal=tuple(self.legal_actions(seat)) if own and seat is not None else (),
+            legal=(
+                tuple(g.legal_actions(seat)) if own and seat is not None and winner is None else ()
+            ),
             last_deal=g.last_deal,
             outcome=self.games[-1] if self.games else None,
             games=tuple(self.games),
-            match_winner=self.winner,
+            match_winner=winner,
         )

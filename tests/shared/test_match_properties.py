@@ -30,6 +30,7 @@ from shared.actions import (
 from shared.cards import DECK, Card
 from shared.fairness import deck_text, verify_deal
 from shared.match import Match
+from shared.view import SeatView
 
 OPTIONS = st.builds(
     GameOptions,
@@ -215,3 +216,19 @@ def test_replay_gives_the_same_match(
     assert full.events == match.events
     for viewer in (0, 1, None):
         assert full.view(viewer) == match.view(viewer)
+
+
+@settings(SETTINGS, max_examples=15 * SCALE)
+@given(seed=SEEDS, options=OPTIONS, moves_seed=MOVES)
+def test_unvalidated_views_and_events_equal_validated_ones(
+    seed: int | bytes, options: GameOptions, moves_seed: int
+) -> None:
+    """What the engine builds without validation equals what validating its JSON gives."""
+    match, moves = Match(seed=seed, options=options), random.Random(moves_seed)
+    while not match.over:
+        _, _, events = random_step(match, moves)
+        for event in events:
+            assert EVENT.validate_json(EVENT.dump_json(event)) == event
+        for viewer in (0, 1, None):
+            view = match.view(viewer)
+            assert SeatView.model_validate_json(view.model_dump_json()) == view
