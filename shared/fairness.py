@@ -59,15 +59,31 @@ class DeckRandom:
         return self._block()[:16].hex()
 
     def shuffled_deck(self) -> list[Card]:
+        """A Fisher-Yates shuffle: the same draws as ``randbelow(52)``, ``randbelow(51)``, …."""
         deck = list(DECK)
+        buffer, nbits = self._bits, self._nbits
         for i in range(len(deck) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            bits = n.bit_length()
+            while True:  # randbelow(n), inlined: a shuffle makes 51 draws
+                if nbits < bits:
+                    buffer = (buffer << 256) | int.from_bytes(self._block(), "big")
+                    nbits += 256
+                nbits -= bits
+                j = buffer >> nbits
+                buffer &= (1 << nbits) - 1
+                if j < n:
+                    break
             deck[i], deck[j] = deck[j], deck[i]
+        self._bits, self._nbits = buffer, nbits
         return deck
 
 
+_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
+
+
 def deck_text(deck: Sequence[Card]) -> str:
-    return " ".join(str(card) for card in deck)
+    return " ".join([_TEXT[card] for card in deck])
 
 
 def commit_deal(deck: Sequence[Card], salt: str) -> str:
@@ -123,7 +139,11 @@ class StackedRandom(DeckRandom):
 
     def shuffled_deck(self) -> list[Card]:
         if not self._decks:
-            return super().shuffled_deck()
+            # Past the prepared decks, the shuffle whose every draw is randbelow() == 0.
+            deck = list(DECK)
+            for i in range(len(deck) - 1, 0, -1):
+                deck[i], deck[0] = deck[0], deck[i]
+            return deck
         top = self._decks.pop(0)
         return top + [card for card in DECK if card not in top]
 

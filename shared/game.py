@@ -116,7 +116,12 @@ class Game:
         if self.over or seat not in self.waiting_for():
             return []
         if self.phase == "discard":
-            return [_discard_action(pair) for pair in combinations(sorted(self.hands[seat]), 2)]
+            choices = self._discard_choices[seat]
+            if choices is None:  # the hand cannot change until this seat discards
+                hand = sorted(self.hands[seat])
+                choices = [_discard_action(pair) for pair in combinations(hand, 2)]
+                self._discard_choices[seat] = choices
+            return list(choices)
         if self.phase == "play":
             room = 31 - self.count
             return [_play_action(c) for c in self.hands[seat] if c.value <= room]
@@ -156,6 +161,7 @@ class Game:
         for i in range(12):
             self.hands[(self.pone + i) % 2].append(self.deck[i])
         self.kept: list[tuple[Card, ...]] = [(), ()]
+        self._discard_choices: list[list[Discard] | None] = [None, None]
         self.discards: list[tuple[Card, ...]] = [(), ()]
         self.crib: list[Card] = []
         self.starter: Card | None = None
@@ -329,14 +335,17 @@ class Game:
         kind = "crib" if score.crib else "hand"
         total, spoken = score.total, score.spoken()
         parts = tuple(Points.of(p) for p in score.parts)
-        self.show[-1] = self.show[-1].model_copy(
-            update={
-                "total": total,
-                "parts": parts,
-                "spoken": spoken,
-                "claimed": self._claim,
-                "muggins": muggins,
-            }
+        shown = self.show[-1]
+        self.show[-1] = ShowResult.trusted(
+            seat=shown.seat,
+            kind=shown.kind,
+            cards=shown.cards,
+            starter=shown.starter,
+            total=total,
+            parts=parts,
+            spoken=spoken,
+            claimed=self._claim,
+            muggins=muggins,
         )
         self.events.append(
             HandScored.trusted(seat=owner, kind=kind, total=total, parts=parts, spoken=spoken)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
+from operator import attrgetter
 from typing import Final, Literal
 
 from shared.cards import JACK, Card
@@ -120,6 +121,14 @@ _SUBSETS: Final = tuple(
 )
 """Each set of two to five of the five show cards as (bit mask, indices), in combinations order."""
 
+_SUM_STEPS: Final = tuple(
+    (mask, mask & (mask - 1), (mask & -mask).bit_length() - 1) for mask in range(1, 32)
+)
+"""For each bit mask: the mask without its lowest bit, and that bit's card index."""
+
+_PAIRS: Final = tuple(combinations(range(5), 2))
+_rank_and_suit: Final = attrgetter("rank", "suit")
+
 
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> HandScore:
     """Score four cards with the starter in the show.
@@ -130,21 +139,23 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Ha
     if len(hand) != 4:
         raise ValueError(f"a hand for the show has 4 cards, not {len(hand)}")
     cards = (*hand, starter)
-    if len(set(cards)) != 5:
+    keys = [_rank_and_suit(card) for card in cards]
+    if len(set(keys)) != 5:
         raise ValueError("a hand and its starter must be five different cards")
     parts: list[ScorePart] = []
-    values = [card.value for card in cards]
+    ranks = [key[0] for key in keys]
+    values = [rank if rank < 10 else 10 for rank in ranks]
     sums = [0] * 32  # sums[mask]: the pip total of the cards whose bits are set in mask
-    for mask in range(1, 32):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + values[low.bit_length() - 1]
+    for mask, rest, index in _SUM_STEPS:
+        sums[mask] = sums[rest] + values[index]
     for mask, indices in _SUBSETS:
         if sums[mask] == 15:
-            parts.append(ScorePart("fifteen", 2, tuple(cards[i] for i in indices)))
-    for a, b in combinations(cards, 2):
-        if a.rank == b.rank:
-            parts.append(ScorePart("pair", 2, (a, b)))
-    parts.extend(_runs(cards))
+            parts.append(ScorePart("fifteen", 2, tuple([cards[i] for i in indices])))
+    for i, j in _PAIRS:
+        if ranks[i] == ranks[j]:
+            parts.append(ScorePart("pair", 2, (cards[i], cards[j])))
+    if len(set(ranks)) >= 3:
+        parts.extend(_runs(cards))
     suit = hand[0].suit
     if all(card.suit == suit for card in hand):
         if starter.suit == suit:
@@ -161,7 +172,7 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Ha
 
 def _runs(cards: Sequence[Card]) -> list[ScorePart]:
     by_rank: dict[int, list[Card]] = {}
-    for card in sorted(cards):
+    for card in sorted(cards, key=_rank_and_suit):
         by_rank.setdefault(card.rank, []).append(card)
     runs: list[ScorePart] = []
     rank = 1
