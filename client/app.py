@@ -21,11 +21,12 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, RichLog, Sta
 
 from client.connection import Connection, LinkStatus
 from client.link import Link
-from client.lobby import LobbyScreen, describe_options
+from client.lobby import LobbyScreen
 from client.messages import LinkChanged, ServerMessageReceived
-from client.prompts import need, show_prompt, turn_prompt, unplayable
+from client.prompts import need, show_prompt, unplayable
 from client.screens import ConfirmScreen, GameOverScreen, HelpScreen
 from client.session import Goal, Session
+from client.texts import room_text, status_text, waiting_text
 from client.widgets.hand import Hand
 from client.widgets.pegboard import Board, Pegboard
 from client.widgets.show import ShowPanel, ShowState
@@ -283,37 +284,31 @@ class MugginsApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
-    def action_resign(self) -> None:
-        if self.session.seat is None:
-            return
+    def confirm(self, question: str, then: Callable[[], object]) -> None:
+        """Ask first; do ``then`` only on yes."""
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.send(ResignGame())
+                then()
 
-        self.push_screen(ConfirmScreen("Resign this game?"), answer)
+        self.push_screen(ConfirmScreen(question), answer)
+
+    def action_resign(self) -> None:
+        if self.session.seat is not None:
+            self.confirm("Resign this game?", lambda: self.send(ResignGame()))
 
     def action_restart(self) -> None:
-        if self.session.seat is None:
-            return
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.send(ProposeRestart())
-
-        self.push_screen(ConfirmScreen("Start the match again with a new deal?"), answer)
+        if self.session.seat is not None:
+            question = "Start the match again with a new deal?"
+            self.confirm(question, lambda: self.send(ProposeRestart()))
 
     def action_quit_game(self) -> None:
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
         question = (
             "Quit? The game is saved: run muggins play again to carry on."
             if self.embedded
             else "Quit? Your seat is kept for a while: run the same command to come back."
         )
-        self.push_screen(ConfirmScreen(question), answer)
+        self.confirm(question, self.exit)
 
     def action_claim(self, take: str) -> None:
         room = self.session.room
@@ -369,18 +364,11 @@ class MugginsApp(App[None]):
         you = session.seat if session.seat is not None else 0
         if view is not None:
             self.seen_commitments.add(view.commitment)
-            self.query_one(Pegboard).board = Board(
-                target=view.options.target,
-                scores=view.scores,
-                previous=view.previous_scores,
-                street=60 if self.short else 30,
-                names=(
-                    "You" if you == 0 and session.seat is not None else names[0],
-                    "You" if you == 1 and session.seat is not None else names[1],
-                ),
-                you=you,
-                match_points=view.match_points,
-                match_to=view.options.match_to,
+            shown = list(names)
+            if session.seat is not None:
+                shown[session.seat] = "You"
+            self.query_one(Pegboard).board = Board.of(
+                view, names=(shown[0], shown[1]), you=you, street=60 if self.short else 30
             )
         self.query_one(PlayArea).compact = self.short
         self.query_one(PlayArea).table = PlayState(
@@ -404,7 +392,7 @@ class MugginsApp(App[None]):
         room = session.room
         if room is not None and room.status == "waiting" and room.you is not None:
             switcher.current = "waiting"
-            self.query_one("#waiting", Static).update(self._waiting_text(room))
+            self.query_one("#waiting", Static).update(waiting_text(self.session, room, self.url))
         elif view is not None and view.phase == "show":
             panel.state = ShowState(
                 results=view.show,
@@ -427,31 +415,9 @@ class MugginsApp(App[None]):
         else:
             switcher.current = "play"
 
-    def _waiting_text(self, room: Room) -> Text:
-        if self.session.goal.kind == "computer":
-            return Text("Seating the computer…", style="bold")
-        text = Text("Waiting for an opponent in room ", style="bold")
-        text.append(room.code, style="bold reverse")
-        text.append(f"\n\nRules: {describe_options(room.options)}\n\n")
-        text.append("A friend joins with:\n\n")
-        text.append(f"    muggins play {self.url} --join {room.code}\n\n", style="bold green")
-        text.append("Or press B to play the computer instead.", style="dim")
-        return text
-
     def _refresh_side(self) -> None:
-        session, view = self.session, self.session.view
-        room = session.room
-        info = Text()
-        if room is not None:
-            info.append(f"Room {room.code}", style="bold")
-            info.append(f"  {describe_options(room.options)}\n", style="dim")
-            if room.you is None:
-                info.append("You are watching\n", style="italic")
-        if view is not None:
-            me = session.seat if session.seat is not None else 0
-            info.append(f"Game {view.game_number}, deal {view.deal_number}  ")
-            info.append(f"match {view.match_points[me]}–{view.match_points[1 - me]}\n")
-        self.query_one("#match", Static).update(info)
+        room = self.session.room
+        self.query_one("#match", Static).update(room_text(self.session))
         self._refresh_log()
         if room is not None:
             self.sub_title = f"room {room.code}"
@@ -465,20 +431,5 @@ class MugginsApp(App[None]):
         self.logged = len(session.log)
 
     def refresh_status(self) -> None:
-        session = self.session
-        status = Text()
-        if self.link_status.state != "connected":
-            status.append(f" {self.link_status.sentence()} ", style="bold black on yellow")
-            status.append("  ")
-        if self.error:
-            status.append(self.error, style="bold red")
-        else:
-            status.append(turn_prompt(session.view, session.names), style="bold")
-        opponent = session.opponent_status()
-        if opponent:
-            status.append(f"   · {opponent}", style="red" if "DISCONNECTED" in opponent else "dim")
-        fair = session.fair
-        if fair is not None:
-            mark = f"   ✓ fair deal {fair.deal_number}" if fair.ok else "   ✗ UNFAIR DEAL!"
-            status.append(mark, style="green" if fair.ok else "bold white on red")
+        status = status_text(self.session, self.link_status, self.error)
         self.query_one("#status", Static).update(status)

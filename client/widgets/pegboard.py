@@ -15,6 +15,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from shared.view import SeatView
+
 STREET = 30
 GROUP = 5
 COLOURS = ("bright_cyan", "bright_magenta")
@@ -36,6 +38,20 @@ class Board:
     match_to: int = 1
     street: int = STREET
     """Holes per street: 30 as on a real board; 60 on a short screen."""
+
+    @classmethod
+    def of(cls, view: SeatView, *, names: tuple[str, str], you: int, street: int) -> Board:
+        """The board as ``view`` has it, drawn for the player at seat ``you``."""
+        return cls(
+            target=view.options.target,
+            scores=view.scores,
+            previous=view.previous_scores,
+            names=names,
+            you=you,
+            match_points=view.match_points,
+            match_to=view.options.match_to,
+            street=street,
+        )
 
     @property
     def skunk_line(self) -> int:
