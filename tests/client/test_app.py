@@ -171,3 +171,30 @@ async def test_resign_needs_confirming_then_rematch_and_restart() -> None:
                 pilot,
                 lambda: app.session.room is not None and app.session.room.match_number == first + 2,
             )
+
+
+async def test_a_refused_card_shows_the_servers_sentence() -> None:
+    """Choosing a dimmed card and pressing Enter is refused with the server's own sentence."""
+    from fakelink import FakeLink
+
+    from client.prompts import unplayable
+    from client.session import Goal
+
+    app = MugginsApp(url="ws://127.0.0.1:1", name="Ann", goal=Goal("computer"), hint=False)
+    app.link = FakeLink(app.post_server_message, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session.view is not None)
+        for _ in range(300):
+            view = app.session.view
+            assert view is not None
+            if view.phase == "play" and my_move(app) and unplayable(view):
+                break
+            await make_move(app, pilot)
+        else:
+            raise AssertionError("no unplayable card came up")
+        card = sorted(unplayable(view))[0]
+        await pilot.press(str(view.hand.index(card) + 1), "enter")
+        await until(pilot, lambda: app.error)
+        sentence = f"{card} would take the count past 31 (the count is {view.count})"
+        assert app.error == sentence
+        assert sentence in plain(app.query_one("#status"), 200)
