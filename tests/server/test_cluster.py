@@ -114,9 +114,9 @@ async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
 async def test_redis_restart_mid_game_loses_nothing_and_clients_get_errors(
     tmp_path: Path,
 ) -> None:
-    """Redis (AOF, fsync everysec) is killed mid-game: moves get a storage error; after it returns
-    the game goes on from the same state to the end, with every earlier action kept."""
-    with running_redis(tmp_path, fsync="everysec") as redis:
+    """Redis (AOF, fsync always, as recommended) is killed mid-game: moves get a storage error;
+    after it returns the game goes on from the same state to the end, every earlier action kept."""
+    with running_redis(tmp_path, fsync="always") as redis:
         async with nodes(redis, 2) as (a, b):
             alice = await WireClient.open(a.url, name="Alice")
             bob = await WireClient.open(b.url, name="Bob")
