@@ -49,6 +49,7 @@ SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
 _DISCARDS: dict[tuple[Card, Card], Discard] = {}
 _PLAYS: dict[Card, Play] = {}
 _PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
+_PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
 _COUNTS = tuple(Count(points=n) for n in range(30))
 _ACCEPT = (Accept(),)
 _ACCEPT_OR_MUGGINS = (Accept(), Muggins())
@@ -124,7 +125,7 @@ class Game:
             return list(choices)
         if self.phase == "play":
             room = 31 - self.count
-            return [_play_action(c) for c in self.hands[seat] if c.value <= room]
+            return [_play_action(c) for c in self.hands[seat] if _PIPS[c.rank] <= room]
         if self._claim is None:
             return list(_COUNTS[: self._show_score().total + 1])
         true_total = self._show_score().total
@@ -250,7 +251,7 @@ class Game:
 
     def _can_play(self, seat: Seat) -> bool:
         room = 31 - self.count
-        return any(c.value <= room for c in self.hands[seat])
+        return any(_PIPS[c.rank] <= room for c in self.hands[seat])
 
     def _advance_play(self) -> None:
         """Say go for whoever cannot play, score go and last card, restart the count."""

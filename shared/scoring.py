@@ -216,24 +216,24 @@ def score_play(pile: Sequence[Card]) -> PlayScore:
     """
     if not pile:
         raise ValueError("score_play needs at least the card just played")
-    count = sum(card.value for card in pile)
+    ranks = [card.rank for card in pile]
+    count = sum([rank if rank < 10 else 10 for rank in ranks])
     if count > 31:
         raise ValueError(f"the count cannot pass 31 (it would be {count})")
-    last = pile[-1]
+    last = ranks[-1]
     parts: list[ScorePart] = []
     if count == 15:
         parts.append(ScorePart("fifteen", 2, tuple(pile)))
     elif count == 31:
         parts.append(ScorePart("thirty_one", 2, tuple(pile)))
     same = 1
-    while same < len(pile) and same < 4 and pile[-same - 1].rank == last.rank:
+    while same < len(ranks) and same < 4 and ranks[-same - 1] == last:
         same += 1
     if same >= 2:
         parts.append(ScorePart("pair", {2: 2, 3: 6, 4: 12}[same], tuple(pile[-same:])))
-    for length in range(len(pile), 2, -1):
-        tail = pile[-length:]
-        ranks = {card.rank for card in tail}
-        if len(ranks) == length and max(ranks) - min(ranks) == length - 1:
-            parts.append(ScorePart("run", length, tuple(tail)))
+    for length in range(len(ranks), 2, -1):
+        distinct = set(ranks[-length:])
+        if len(distinct) == length and max(distinct) - min(distinct) == length - 1:
+            parts.append(ScorePart("run", length, tuple(pile[-length:])))
             break
     return PlayScore(tuple(parts), count)
