@@ -126,6 +126,27 @@ class Resign(Model):
 Action = Annotated[Discard | Play | Count | Muggins | Accept | Resign, Field(discriminator="type")]
 ACTION: Final[TypeAdapter[Action]] = TypeAdapter(Action)
 
+# Actions are frozen values, so each is made once and shared: legal_actions() runs around every
+# move, and every match log on a server holds its moves for as long as the match is kept.
+_DISCARDS: dict[tuple[Card, Card], Discard] = {}
+_PLAYS: dict[Card, Play] = {}
+
+
+def discard_action(pair: tuple[Card, Card]) -> Discard:
+    """The shared :class:`Discard` of ``pair`` (in that order)."""
+    action = _DISCARDS.get(pair)
+    if action is None:
+        action = _DISCARDS[pair] = Discard.trusted(cards=pair)
+    return action
+
+
+def play_action(card: Card) -> Play:
+    """The shared :class:`Play` of ``card``."""
+    action = _PLAYS.get(card)
+    if action is None:
+        action = _PLAYS[card] = Play.trusted(card=card)
+    return action
+
 
 # --- events --------------------------------------------------------------------------------------
 

@@ -133,7 +133,7 @@ def parse_card(text: str) -> Card:
     rank = _RANK_BY_LABEL.get(rank_text)
     if rank is None or suit not in SUITS:
         raise CardError(f"{text!r} is not a card; write it like 5H, 10S, TS, JD or AS")
-    return Card(rank, suit)
+    return DECK[(rank - 1) * 4 + SUITS.index(suit)]  # one shared object per card
 
 
 def parse_cards(text: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:

@@ -36,6 +36,8 @@ from shared.actions import (
     Scored,
     Seat,
     StarterCut,
+    discard_action,
+    play_action,
 )
 from shared.cards import JACK, Card
 from shared.fairness import DeckRandom, commit_deal
@@ -44,29 +46,13 @@ from shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
 
-# Actions and played cards are frozen values, so the engine makes each one once and shares it:
-# legal_actions() is called around every move and would otherwise build them all again.
-_DISCARDS: dict[tuple[Card, Card], Discard] = {}
-_PLAYS: dict[Card, Play] = {}
+# Played cards are frozen values, so the engine makes each one once and shares it (actions too:
+# see shared.actions.play_action); the views around every move would otherwise build them again.
 _PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
 _PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
 _COUNTS = tuple(Count(points=n) for n in range(30))
 _ACCEPT = (Accept(),)
 _ACCEPT_OR_MUGGINS = (Accept(), Muggins())
-
-
-def _discard_action(pair: tuple[Card, Card]) -> Discard:
-    action = _DISCARDS.get(pair)
-    if action is None:
-        action = _DISCARDS[pair] = Discard.trusted(cards=pair)
-    return action
-
-
-def _play_action(card: Card) -> Play:
-    action = _PLAYS.get(card)
-    if action is None:
-        action = _PLAYS[card] = Play.trusted(card=card)
-    return action
 
 
 def _played_card(seat: Seat, card: Card) -> PlayedCard:
@@ -120,12 +106,12 @@ class Game:
             choices = self._discard_choices[seat]
             if choices is None:  # the hand cannot change until this seat discards
                 hand = sorted(self.hands[seat])
-                choices = [_discard_action(pair) for pair in combinations(hand, 2)]
+                choices = [discard_action(pair) for pair in combinations(hand, 2)]
                 self._discard_choices[seat] = choices
             return list(choices)
         if self.phase == "play":
             room = 31 - self.count
-            return [_play_action(c) for c in self.hands[seat] if _PIPS[c.rank] <= room]
+            return [play_action(c) for c in self.hands[seat] if _PIPS[c.rank] <= room]
         if self._claim is None:
             return list(_COUNTS[: self._show_score().total + 1])
         true_total = self._show_score().total

@@ -10,7 +10,18 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from shared.actions import Accept, Action, Count, Discard, GameOptions, Muggins, Play, Resign
+from shared.actions import (
+    Accept,
+    Action,
+    Count,
+    Discard,
+    GameOptions,
+    Muggins,
+    Play,
+    Resign,
+    discard_action,
+    play_action,
+)
 from shared.cards import Card
 
 MessageId = Annotated[
@@ -200,9 +211,9 @@ def to_action(move: GameMove) -> Action:
     if isinstance(move, DiscardCards):
         if len(move.cards) != 2:
             raise ValueError(f"Lay away exactly two cards, not {len(move.cards)}")
-        return Discard(cards=(move.cards[0], move.cards[1]))
+        return discard_action((move.cards[0], move.cards[1]))
     if isinstance(move, PlayCard):
-        return Play(card=move.card)
+        return play_action(move.card)
     if isinstance(move, CountPoints):
         return Count(points=move.points)
     if isinstance(move, CallMuggins):
