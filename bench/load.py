@@ -136,24 +136,24 @@ def serve_child(argv: list[str]) -> int:
     return 0
 
 
-def track_gc() -> list[tuple[int, float]]:
-    """Record (generation, seconds) of every garbage collection from now on."""
-    pauses: list[tuple[int, float]] = []
-    started = [0.0]
+def track_gc() -> list[tuple[int, float, float]]:
+    """Record (generation, seconds, wall-clock start) of every garbage collection from now on."""
+    pauses: list[tuple[int, float, float]] = []
+    started = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[0], started[1] = time.perf_counter(), time.time()
         else:
-            pauses.append((info["generation"], time.perf_counter() - started[0]))
+            pauses.append((info["generation"], time.perf_counter() - started[0], started[1]))
 
     gc.callbacks.append(callback)
     return pauses
 
 
-def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, Any]:
+def gc_summary(pauses: list[tuple[int, float, float]]) -> dict[str, Any]:
     """The collections so far, plus the objects tracked now and the CPU one full pass takes."""
-    full = sorted(seconds for generation, seconds in pauses if generation == 2)
+    full = sorted(seconds for generation, seconds, _ in pauses if generation == 2)
     tracked = gc.get_objects()
     objects = len(tracked)
     kinds = Counter(type(thing).__name__ for thing in tracked).most_common(8)
@@ -167,8 +167,23 @@ def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, Any]:
         "collections": len(pauses),
         "full_collections": len(full),
         "full_max_ms": (full[-1] if full else 0.0) * 1000,
-        "total_ms": sum(seconds for _, seconds in pauses) * 1000,
+        "total_ms": sum(seconds for _, seconds, _ in pauses) * 1000,
+        "pauses": [(generation, at, seconds * 1000) for generation, seconds, at in pauses],
     }
+
+
+def gc_in_window(pauses: list[list[float]], start: float, end: float) -> dict[str, Any]:
+    """Collections that started in the measured window: count, total and longest by generation."""
+    figures: dict[str, Any] = {}
+    for generation in (0, 1, 2):
+        ms = [p[2] for p in pauses if p[0] == generation and start <= p[1] < end]
+        figures[f"gen{generation}"] = {
+            "count": len(ms),
+            "total_ms": sum(ms),
+            "max_ms": max(ms, default=0.0),
+        }
+    figures["share_of_window"] = sum(g["total_ms"] for g in figures.values()) / (end - start) / 1e3
+    return figures
 
 
 # --- the echo baseline --------------------------------------------------------------------------
@@ -348,7 +363,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     rss_ready = rss_bytes(child.pid) if child else 0
     cpu0 = cpu_seconds(child.pid) if child else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
-    t0 = time.perf_counter()
+    t0, window_start = time.perf_counter(), time.time()
     spy = None
     if args.profile and child is not None:
         spy = profile_server(child.pid, args.seconds, args.profile_out)
@@ -391,6 +406,8 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
             if line.startswith("gc "):
                 gc_figures = json.loads(line[3:])
                 gc_figures["objects_per_player"] = (gc_figures["objects"] - base_objects) / seated
+                pauses = gc_figures.pop("pauses")
+                gc_figures["window"] = gc_in_window(pauses, window_start, window_end)
     pairs = array("d")
     refused: Counter[str] = Counter()
     for result in results.values():
@@ -517,6 +534,16 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"{g['full_max_ms']:,.0f} ms; at the end {g['objects']:,} objects tracked "
             f"({g['objects_per_player']:,.0f} per player), one full pass "
             f"{g['full_pass_cpu_ms']:,.0f} ms of CPU"
+        )
+        w = g["window"]
+        print(
+            "  collections in the window: "
+            + ", ".join(
+                f"generation {n}: {w[f'gen{n}']['count']:,}, {w[f'gen{n}']['total_ms']:,.0f} ms, "
+                f"longest {w[f'gen{n}']['max_ms']:,.0f} ms"
+                for n in (0, 1, 2)
+            )
+            + f"; {w['share_of_window']:.1%} of the window's wall time"
         )
         print("  commonest tracked objects: " + ", ".join(f"{n:,} {k}" for k, n in g["commonest"]))
     if "abuse" in f:
