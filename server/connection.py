@@ -106,6 +106,9 @@ class Connection:
         self.refused = 0
         self.closing = False
         self._closer: asyncio.Task[None] | None = None
+        self._loop = asyncio.get_running_loop()
+        self.last_frame = self._loop.time()
+        self._timer = self._loop.call_at(self.last_frame + self._limit(), self._check_timeout)
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -128,7 +131,38 @@ class Connection:
         if not self.closing:
             self.closing = True
             self._gone()
-            self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+            self._closer = self._loop.create_task(self.ws.close(code, reason))
+            self.last_frame = self._loop.time()
+            self._rearm()
+
+    # --- timeouts ------------------------------------------------------------------------------
+    #
+    # One timer per connection, not one per frame: each frame only notes its time, and the timer,
+    # when it fires, either finds a later deadline and sleeps again or acts. With tens of
+    # thousands of sockets a timeout object per frame was measurable CPU and, worse, young
+    # objects alive while every socket waits, which the garbage collector walks again and again.
+
+    def _limit(self) -> float:
+        """Seconds of silence allowed now: for a hello, between messages, or to finish closing."""
+        if self.closing:
+            return 5.0
+        return self.config.idle_timeout if self.player else self.config.hello_timeout
+
+    def _rearm(self) -> None:
+        """Set the timer afresh, for when the allowed silence just became shorter."""
+        self._timer.cancel()
+        self._timer = self._loop.call_at(self.last_frame + self._limit(), self._check_timeout)
+
+    def _check_timeout(self) -> None:
+        due = self.last_frame + self._limit()
+        if self._loop.time() < due:
+            self._timer = self._loop.call_at(due, self._check_timeout)
+        elif self.closing:
+            self.ws.transport.abort()  # the peer never finished the closing handshake
+        elif self.player is None:
+            self.close(CloseCode.POLICY_VIOLATION, "no hello in time")
+        else:
+            self.close(CloseCode.GOING_AWAY, "idle")
 
     async def _writer(self) -> None:
         while True:
@@ -150,6 +184,7 @@ class Connection:
             pass
         finally:
             self.closing = True
+            self._timer.cancel()
             self.metrics.connections.dec()
             self._gone()
             code = self.ws.close_code
@@ -164,18 +199,8 @@ class Connection:
 
     async def _read(self) -> None:
         while True:
-            limit = self.config.idle_timeout if self.player else self.config.hello_timeout
-            try:
-                async with asyncio.timeout(5.0 if self.closing else limit):
-                    frame = await self.ws.recv()
-            except TimeoutError:
-                if self.closing:
-                    return
-                if self.player is None:
-                    self.close(CloseCode.POLICY_VIOLATION, "no hello in time")
-                else:
-                    self.close(CloseCode.GOING_AWAY, "idle")
-                continue
+            frame = await self.ws.recv()
+            self.last_frame = self._loop.time()
             if self.closing:
                 continue  # read on, unanswered, so the closing handshake can complete
             if not self._allow():
@@ -192,6 +217,8 @@ class Connection:
             self.metrics.messages.labels(message.type).inc()
             try:
                 await self._handle(message)
+                if isinstance(message, Hello):
+                    self._rearm()  # from the hello timeout to the (usually longer) idle one
             except Refusal as refusal:
                 self.error(refusal.code, refusal.message, message.id)
             except Exception:

@@ -1,9 +1,11 @@
-"""The listener's hygiene: hello timeout, allowed origins, TLS, the connection cap."""
+"""The listener's hygiene: hello and idle timeouts, allowed origins, TLS, the connection cap."""
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,21 @@ async def test_a_connection_that_never_says_hello_is_closed() -> None:
         with pytest.raises(ConnectionClosed) as closed:
             await client.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+async def test_a_silent_player_is_closed_after_the_idle_timeout_and_not_before() -> None:
+    """Every frame restarts the idle clock; silence for idle_timeout closes with 1001."""
+    async with running_server(with_options(idle_timeout=0.6)) as server:
+        client = await WireClient.open(server.url, name="Quiet")
+        for _ in range(4):  # 1.2 s in all, but never 0.6 s of silence
+            await asyncio.sleep(0.3)
+            assert (await client.request(type="ping"))["type"] == "pong"
+        started = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await client.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+        assert 0.3 < time.monotonic() - started < 3
 
 
 async def test_only_allowed_browser_origins_may_connect() -> None:
