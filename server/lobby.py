@@ -156,7 +156,7 @@ class Lobby:
                     seat.bot = self._make_bot(room, seat.index, level)
             match = snapshot.match
             if match is not None:
-                rebuilt = Match.replay(match.options, match.seed, match.actions)
+                rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
                 room.restore(rebuilt, match.number, snapshot.previous_actions)
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(

@@ -207,7 +207,8 @@ class Room(Table):
             raise Refusal("storage", "The server could not start the match; try again") from error
         if self.match is not None:
             self.seq_base += len(self.match.log)
-        self.match, self.match_number = Match(seed=seed, options=self.options.game), number
+        self.match = Match(seed=seed, options=self.options.game, keep_events=False)
+        self.match_number = number
         log.info("match started", extra={"room": self.code, "match": number, "names": record.names})
         self.restart_by, self.rematch = None, [False, False]
         self.send_room(origin=origin, id=id)
@@ -256,7 +257,9 @@ class Room(Table):
                 )
             except StoreError as error:
                 log.warning("room %s: store failed: %s", self.code, error)
-                self.match = Match.replay(match.options, match.seed, match.log[:-1])
+                self.match = Match.replay(
+                    match.options, match.seed, match.log[:-1], keep_events=False
+                )
                 raise Refusal("storage", "The server could not save that move; try again") from None
             if match.over:
                 try:

@@ -78,6 +78,7 @@ class Game:
         self.outcome: Outcome | None = None
         self.last_deal: DealSummary | None = None
         self.events: list[Event] = []
+        """The events of the latest step only (the start, then each apply); the match keeps all."""
         self._start_deal()
 
     # --- public API ------------------------------------------------------------------------------
@@ -123,7 +124,7 @@ class Game:
             raise IllegalAction("There are only seats 0 and 1 at this table")
         if self.over:
             raise IllegalAction("The game is over")
-        start = len(self.events)
+        self.events = []
         if isinstance(action, Resign):
             self.events.append(Resigned(seat=seat))
             self._finish(winner=1 - seat, reason="resign")
@@ -135,7 +136,7 @@ class Game:
             self._count(seat, action.points)
         else:
             self._answer_count(seat, call=isinstance(action, Muggins))
-        return self.events[start:]
+        return self.events
 
     # --- the deal and the crib -------------------------------------------------------------------
 

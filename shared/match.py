@@ -43,8 +43,13 @@ class Match:
         seed: int | bytes,
         options: GameOptions | None = None,
         rng: DeckRandom | None = None,
+        keep_events: bool = True,
     ) -> None:
         self.options = options or GameOptions()
+        self.keep_events = keep_events
+        """Whether ``events`` is the whole history or only the latest step's events (a server
+        sends each step's events once and needs no history: thousands of matches would hold
+        every event of every deal for nothing)."""
         self.seed = seed
         self.rng = rng or DeckRandom(seed)
         self.log: list[tuple[Seat, Action]] = []
@@ -55,13 +60,19 @@ class Match:
         dealer = 0 if self.cut_rounds[-1][0].rank < self.cut_rounds[-1][1].rank else 1
         self.events.append(CutForDeal(rounds=self.cut_rounds, dealer=dealer))
         self.game = self._new_game(dealer)
+        self.events.extend(self.game.events)
 
     @classmethod
     def replay(
-        cls, options: GameOptions, seed: int | bytes, log: Iterable[tuple[Seat, Action]]
+        cls,
+        options: GameOptions,
+        seed: int | bytes,
+        log: Iterable[tuple[Seat, Action]],
+        *,
+        keep_events: bool = True,
     ) -> Match:
         """Rebuild a match exactly from its options, seed and applied actions."""
-        match = cls(seed=seed, options=options)
+        match = cls(seed=seed, options=options, keep_events=keep_events)
         for seat, action in log:
             match.apply(seat, action)
         return match
@@ -75,9 +86,7 @@ class Match:
                 return tuple(rounds)
 
     def _new_game(self, dealer: Seat) -> Game:
-        game = Game(self.options, self.rng, dealer=dealer, game_number=len(self.games) + 1)
-        self.events.extend(game.events)
-        return game
+        return Game(self.options, self.rng, dealer=dealer, game_number=len(self.games) + 1)
 
     @property
     def winner(self) -> Seat | None:
@@ -117,7 +126,10 @@ class Match:
                 self.game = self._new_game(dealer=outcome.loser)
                 self.game.last_deal = previous.last_deal
                 events.extend(self.game.events)
-        self.events.extend(events)
+        if self.keep_events:
+            self.events.extend(events)
+        else:
+            self.events = events
         return events
 
     def view(self, seat: Seat | None) -> SeatView:

@@ -118,7 +118,7 @@ class ClusterLobby(Lobby):
             fresh._take_seats(record.seats)
             match = snapshot.match
             if match is not None:
-                rebuilt = Match.replay(match.options, match.seed, match.actions)
+                rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
                 fresh.restore(rebuilt, match.number, snapshot.previous_actions)
             self.rooms[code] = fresh
             self.metrics.rooms.set(len(self.rooms))

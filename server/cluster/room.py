@@ -131,7 +131,7 @@ class ClusterRoom(Room):
                 self.send_room()
 
     def _take_match(self, record: MatchRecord, previous_actions: int) -> None:
-        self.match = Match.replay(record.options, record.seed, record.actions)
+        self.match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
         self.match_number = record.number
         self.seq_base = previous_actions
         self.restart_by, self.rematch = None, [False, False]

@@ -189,3 +189,37 @@ def test_replay_rebuilds_the_match() -> None:
     assert replayed.events == match.events
     for seat in (0, 1, None):
         assert replayed.view(seat) == match.view(seat)
+
+
+def test_events_are_the_history_of_every_step_once_in_order() -> None:
+    """match.events is the start's events then each apply's, across games: nothing twice."""
+    options = GameOptions(target=61, match_to=3)
+    match = Match(seed=b"history", options=options)
+    told = list(match.events)
+    rng = random.Random(4)
+    while not match.over:
+        seat = rng.choice(match.waiting_for())
+        told += match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert len(match.games) >= 2, "the test needs a match of several games"
+    assert match.events == told
+    deals = [(e.game_number, e.deal_number) for e in told if isinstance(e, DealStarted)]
+    assert len(deals) == len(set(deals))
+
+
+def test_a_match_may_keep_only_the_latest_events() -> None:
+    """keep_events=False (a server's choice): the same match, keeping only the latest events."""
+    options = GameOptions(target=61, match_to=2, muggins=True)
+    full = Match(seed=b"lean", options=options)
+    lean = Match(seed=b"lean", options=options, keep_events=False)
+    assert lean.events == full.events  # the start
+    rng = random.Random(5)
+    while not full.over:
+        seat = rng.choice(full.waiting_for())
+        action = rng.choice(full.legal_actions(seat))
+        step = full.apply(seat, action)
+        assert lean.apply(seat, action) == step
+        assert lean.events == step
+        assert lean.view(seat) == full.view(seat)
+    assert len(lean.events) < len(full.events)
+    rebuilt = Match.replay(options, b"lean", full.log, keep_events=False)
+    assert rebuilt.events == lean.events and rebuilt.view(None) == full.view(None)
