@@ -1,8 +1,9 @@
 """One WebSocket connection: limits, parsing, and turning client messages into lobby/room calls.
 
-Frames are validated as one discriminated union straight from the JSON text. Outgoing frames go
-through a bounded queue drained by a writer task, so a room never waits on a slow reader; a
-reader too slow to keep up is disconnected.
+Frames are validated as one discriminated union straight from the JSON text. Outgoing frames are
+written at once while the socket keeps up; once its buffer is full they wait in a bounded queue
+drained by a writer task, so a room never waits on a slow reader, and a reader too slow to keep
+up is disconnected.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
+from websockets.protocol import State
 
 from server.identity import clean_text
 from server.lobby import Lobby, strongest_level
@@ -106,6 +108,8 @@ class Connection:
         self.refused = 0
         self.closing = False
         self._closer: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        """Drains ``queue``; runs only while frames wait for a full socket buffer."""
         self._loop = asyncio.get_running_loop()
         self.last_frame = self._loop.time()
         self._timer = self._loop.call_at(self.last_frame + self._limit(), self._check_timeout)
@@ -117,11 +121,21 @@ class Connection:
             return
         if isinstance(message, Error):
             self.metrics.errors.labels(message.code).inc()
+        text = encoded(message)
+        ws = self.ws
+        if self._writer is None and not ws.paused and ws.protocol.state is State.OPEN:
+            # The socket keeps up: write the frame now, as ws.send() would, without a task.
+            ws.protocol.send_text(text.encode())
+            ws.send_data()
+            return
         try:
-            self.queue.put_nowait(encoded(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("disconnecting a reader that fell %d frames behind", self.queue.qsize())
             self.close(CloseCode.POLICY_VIOLATION, "too slow to read")
+            return
+        if self._writer is None:
+            self._writer = self._loop.create_task(self._write_queued())
 
     def error(self, code: ErrorCode, message: str, id: MessageId = None) -> None:
         self.send(Error(code=code, message=message, id=id))
@@ -164,10 +178,15 @@ class Connection:
         else:
             self.close(CloseCode.GOING_AWAY, "idle")
 
-    async def _writer(self) -> None:
-        while True:
-            text = await self.queue.get()
-            await self.ws.send(text)
+    async def _write_queued(self) -> None:
+        """Send what queued up while the socket's buffer was full, waiting for it to drain."""
+        try:
+            while not self.queue.empty():
+                await self.ws.send(self.queue.get_nowait())
+        except ConnectionClosed:
+            pass
+        finally:
+            self._writer = None
 
     # --- the connection's life -----------------------------------------------------------------
 
@@ -177,7 +196,6 @@ class Connection:
         log.debug(
             "connected", extra={"peer": peer[0] if peer else None, "conn": self.ws.id.hex[:8]}
         )
-        writer = asyncio.get_running_loop().create_task(self._writer())
         try:
             await self._read()
         except ConnectionClosed:
@@ -191,7 +209,8 @@ class Connection:
             log.debug("disconnected", extra={"conn": self.ws.id.hex[:8], "code": code})
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._drain(), 1.0)
-            writer.cancel()
+            if self._writer is not None:
+                self._writer.cancel()
 
     async def _drain(self) -> None:
         while not self.queue.empty():
