@@ -123,6 +123,8 @@ class Connection:
             self.metrics.errors.labels(message.code).inc()
         text = encoded(message)
         ws = self.ws
+        if ws.transport.is_closing():
+            return  # the socket is gone or going; the reader sees the close and cleans up
         if self._writer is None and not ws.paused and ws.protocol.state is State.OPEN:
             # The socket keeps up: write the frame now, as ws.send() would, without a task.
             ws.protocol.send_text(text.encode())
