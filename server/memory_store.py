@@ -1,11 +1,15 @@
 """A :class:`~server.store.Store` in memory, for ``muggins serve --memory`` and tests.
 
 Nothing survives the process. Records are immutable, so handing them out shares nothing
-that can change behind the caller's back.
+that can change behind the caller's back. So that a server left running for weeks does not
+grow without end, only the latest ``keep_finished`` finished matches are kept as history (each
+open room keeps its current match whatever its age), and a closed room is forgotten with its
+last match.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
 from server.store import (
@@ -21,11 +25,18 @@ from shared.actions import Action, Seat
 
 
 class MemoryStore:
-    def __init__(self) -> None:
+    def __init__(self, *, keep_finished: int = 10_000) -> None:
         self.rooms: dict[str, RoomRecord] = {}
         self.closed: set[str] = set()
         self.matches: dict[str, list[MatchRecord]] = {}
         self.actions: dict[tuple[str, int], list[tuple[Seat, Action]]] = {}
+        self.keep_finished = keep_finished
+        self._finished: deque[tuple[str, int]] = deque()
+        """Finished matches still kept, oldest first."""
+        self._held: set[tuple[str, int]] = set()
+        """Finished matches past the limit that stay while they are an open room's current one."""
+        self._forgotten_actions: dict[str, int] = {}
+        """Per room, the actions of its forgotten matches (they still count in ``seq``)."""
 
     async def open(self) -> None:
         return None
@@ -53,8 +64,13 @@ class MemoryStore:
         key = (match.room, match.number)
         if key in self.actions:
             raise StoreConflict(f"match {match.id} exists")
-        self.matches[match.room].append(replace(match, actions=()))
+        matches = self.matches[match.room]
+        previous = (match.room, matches[-1].number) if matches else None
+        matches.append(replace(match, actions=()))
         self.actions[key] = []
+        if previous in self._held:  # no longer the room's current match: it may go now
+            self._held.discard(previous)
+            self._forget(*previous)
 
     async def append_action(
         self, code: str, number: int, index: int, seat: Seat, action: Action
@@ -72,13 +88,43 @@ class MemoryStore:
         matches = self.matches[code]
         for i, match in enumerate(matches):
             if match.number == number:
+                if match.finished is None:
+                    self._finished.append((code, number))
                 matches[i] = replace(match, finished=finished, result=result, winner=winner)
+                self._trim()
                 return
         raise StoreError(f"no match {code}-{number}")
+
+    def _trim(self) -> None:
+        while len(self._finished) > self.keep_finished:
+            code, number = self._finished.popleft()
+            matches = self.matches[code]
+            if code not in self.closed and matches[-1].number == number:
+                self._held.add((code, number))  # the open room's current match stays for now
+            else:
+                self._forget(code, number)
+
+    def _forget(self, code: str, number: int) -> None:
+        matches = self.matches[code]
+        self.matches[code] = [m for m in matches if m.number != number]
+        gone = len(self.actions.pop((code, number)))
+        self._forgotten_actions[code] = self._forgotten_actions.get(code, 0) + gone
+        if code in self.closed and not self.matches[code]:
+            del self.rooms[code], self.matches[code]
+            self.closed.discard(code)
+            self._forgotten_actions.pop(code, None)
 
     async def close_room(self, code: str) -> None:
         self._room(code)
         self.closed.add(code)
+        held = [key for key in self._held if key[0] == code]
+        for key in held:
+            self._held.discard(key)
+            self._forget(*key)
+        if not self.matches[code]:
+            del self.rooms[code], self.matches[code]
+            self.closed.discard(code)
+            self._forgotten_actions.pop(code, None)
 
     def _with_actions(self, match: MatchRecord) -> MatchRecord:
         return replace(match, actions=tuple(self.actions[(match.room, match.number)]))
@@ -90,7 +136,8 @@ class MemoryStore:
                 continue
             matches = self.matches[code]
             current = matches[-1] if matches else None
-            earlier = sum(len(self.actions[(code, m.number)]) for m in matches[:-1])
+            earlier = self._forgotten_actions.get(code, 0)
+            earlier += sum(len(self.actions[(code, m.number)]) for m in matches[:-1])
             snapshots.append(
                 RoomSnapshot(
                     room=room,
