@@ -121,10 +121,10 @@ class Connection:
             return
         if isinstance(message, Error):
             self.metrics.errors.labels(message.code).inc()
-        text = encoded(message)
         ws = self.ws
         if ws.transport.is_closing():
             return  # the socket is gone or going; the reader sees the close and cleans up
+        text = encoded(message)
         if self._writer is None and not ws.paused and ws.protocol.state is State.OPEN:
             # The socket keeps up: write the frame now, as ws.send() would, without a task.
             ws.protocol.send_text(text.encode())
@@ -165,14 +165,13 @@ class Connection:
         return self.config.idle_timeout if self.player else self.config.hello_timeout
 
     def _rearm(self) -> None:
-        """Set the timer afresh, for when the allowed silence just became shorter."""
+        """Set the timer for the current deadline (after a shorter limit, or if it fired early)."""
         self._timer.cancel()
         self._timer = self._loop.call_at(self.last_frame + self._limit(), self._check_timeout)
 
     def _check_timeout(self) -> None:
-        due = self.last_frame + self._limit()
-        if self._loop.time() < due:
-            self._timer = self._loop.call_at(due, self._check_timeout)
+        if self._loop.time() < self.last_frame + self._limit():
+            self._rearm()  # a frame came since this timer was set: sleep until the new deadline
         elif self.closing:
             self.ws.transport.abort()  # the peer never finished the closing handshake
         elif self.player is None:

@@ -109,6 +109,10 @@ class MemoryStore:
         self.matches[code] = [m for m in matches if m.number != number]
         gone = len(self.actions.pop((code, number)))
         self._forgotten_actions[code] = self._forgotten_actions.get(code, 0) + gone
+        self._drop_if_done(code)
+
+    def _drop_if_done(self, code: str) -> None:
+        """Forget a closed room entirely once none of its matches is kept."""
         if code in self.closed and not self.matches[code]:
             del self.rooms[code], self.matches[code]
             self.closed.discard(code)
@@ -121,10 +125,7 @@ class MemoryStore:
         for key in held:
             self._held.discard(key)
             self._forget(*key)
-        if not self.matches[code]:
-            del self.rooms[code], self.matches[code]
-            self.closed.discard(code)
-            self._forgotten_actions.pop(code, None)
+        self._drop_if_done(code)
 
     def _with_actions(self, match: MatchRecord) -> MatchRecord:
         return replace(match, actions=tuple(self.actions[(match.room, match.number)]))

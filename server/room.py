@@ -31,6 +31,13 @@ from shared.protocol.client import MessageId
 log = logging.getLogger("muggins.room")
 
 
+def _dismiss_bot(seat: SeatState) -> None:
+    """Stop the computer player in ``seat``, if any (a remote or delayed bot has a ``close``)."""
+    close = getattr(seat.bot, "close", None)
+    if close is not None:
+        close()
+
+
 class Room(Table):
     """A room of two seats: every change is checked, persisted, then sent (see module doc)."""
 
@@ -107,9 +114,7 @@ class Room(Table):
             try:
                 await self._save_seats()
             except Refusal:
-                close = getattr(empty[0].bot, "close", None)
-                if close is not None:
-                    close()
+                _dismiss_bot(empty[0])
                 empty[0].kind, empty[0].level, empty[0].bot = "empty", None, None
                 raise
             self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index + 1}")
@@ -297,10 +302,7 @@ class Room(Table):
         if self._turn_timer is not None:
             self._turn_timer.cancel()
         for seat in self.seats:
-            if seat.bot is not None:
-                close = getattr(seat.bot, "close", None)
-                if close is not None:
-                    close()
+            _dismiss_bot(seat)
 
     # --- agreements: restart, rematch, claim ---------------------------------------------------
 
