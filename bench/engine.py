@@ -13,8 +13,8 @@ import argparse
 import random
 import time
 
-from shared.actions import GameOptions
-from shared.match import Match
+from muggins.shared.actions import GameOptions
+from muggins.shared.match import Match
 
 
 def main() -> None:

@@ -50,8 +50,10 @@ def wait_until(check: Any, what: str, seconds: float = 20) -> None:
 def start_node(redis_url: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
-        sys.executable, "-m", "shared.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+        sys.executable, "-m", "muggins.client.cli", "serve",
+        "--host", "127.0.0.1", "--port", str(port),
         "--redis", redis_url, "--rate", "10000", "--burst", "10000",
+        "--max-per-address", "100000", "--rooms-per-minute-per-address", "100000",
     ]  # fmt: skip
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -77,7 +79,7 @@ class Player:
     @classmethod
     async def open(cls, url: str, name: str, token: str | None = None) -> Player:
         player = cls(await connect(url))
-        await player.send(type="hello", name=name, protocol=1, token=token)
+        await player.send(type="hello", name=name, protocol=2, token=token)
         welcome = await player.until("welcome")
         player.token = welcome["token"]
         return player
@@ -113,7 +115,7 @@ async def one_round(redis_url: str, rng: random.Random) -> float:
                 assert player.state is not None
                 mine = player.state["view"]
                 if mine["seat"] in mine["waiting_for"] and mine["legal"]:
-                    await player.send(**rng.choice(mine["legal"]))
+                    await player.send(**rng.choice(mine["legal"]), seq=player.state["seq"])
                     seq = player.state["seq"]
                     for each in (alice, bob):
                         while each.state is None or each.state["seq"] <= seq:

@@ -24,7 +24,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-PROTOCOL = 1
+PROTOCOL = 2
 SETUP_AT_ONCE = 40
 
 
@@ -75,6 +75,7 @@ class Player:
         self.ws = ws
         self.rng = rng
         self.view: dict[str, Any] | None = None
+        self.seq = 0
         self.pending: tuple[int, float, bool, float] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.next_id = rng.getrandbits(24)
@@ -98,6 +99,7 @@ class Player:
     def on_state(self, frame: dict[str, Any]) -> None:
         view = frame["view"]
         self.view = view
+        self.seq = frame["seq"]
         pending = self.pending
         if pending is not None and frame.get("id") == pending[0]:
             self.pending = None
@@ -145,7 +147,7 @@ class Player:
             return
         self.next_id += 1
         self.pending = (self.next_id, time.perf_counter(), self.fleet.counting, time.time())
-        self.send({**self.rng.choice(view["legal"]), "id": self.next_id})
+        self.send({**self.rng.choice(view["legal"]), "seq": self.seq, "id": self.next_id})
 
     def send(self, message: dict[str, Any]) -> None:
         task = asyncio.ensure_future(self.ws.send(json.dumps(message)))

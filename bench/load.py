@@ -94,14 +94,14 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
     args = parser.parse_args(argv)
     raise_nofile()
-    from server.app import tune_garbage_collector
+    from muggins.server.app import tune_garbage_collector
 
     tune_garbage_collector()  # as `muggins serve` does
     if args.gc_young:
         gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
     pauses = track_gc()
     if args.deflate:  # the server turns compression off; undo that to measure what it costs
-        import server.app as app_module
+        import muggins.server.app as app_module
 
         plain = app_module.ws_serve
 
@@ -109,11 +109,14 @@ def serve_child(argv: list[str]) -> int:
             return plain(*positional, **{**options, "compression": "deflate"})
 
         app_module.ws_serve = deflating  # type: ignore[assignment]
-    from server.app import running_server
-    from server.config import ServerConfig
+    from muggins.server.app import running_server
+    from muggins.server.config import ServerConfig
 
     limits: dict[str, Any] = {"rate": 1e9, "burst": 10**9} if args.unlimited else {}
-    config = ServerConfig(port=0, memory=True, **limits)
+    # Every simulated player connects from this machine: lift the per-address limits.
+    unlimited = {"max_connections": 10**6, "max_per_address": 10**6, "max_rooms": 10**6}
+    unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
+    config = ServerConfig(port=0, memory=True, **limits, **unlimited)
 
     async def main() -> None:
         stop = asyncio.Event()

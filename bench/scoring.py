@@ -13,9 +13,9 @@ import argparse
 import random
 import time
 
-from shared.cards import DECK
-from shared.distribution import distribution, published_hand_table, rank_points, score_total
-from shared.scoring import score_hand
+from muggins.shared.cards import DECK
+from muggins.shared.distribution import distribution, published_hand_table, rank_points, score_total
+from muggins.shared.scoring import score_hand
 
 
 def main() -> None:

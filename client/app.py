@@ -8,7 +8,7 @@ the network.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from pydantic import BaseModel
@@ -16,27 +16,30 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.widgets import ContentSwitcher, Footer, Header, Input, RichLog, Static
 
-from client.connection import Connection, LinkStatus
-from client.link import Link
-from client.lobby import LobbyScreen
-from client.messages import LinkChanged, ServerMessageReceived
-from client.prompts import need, show_prompt, unplayable
-from client.screens import ConfirmScreen, GameOverScreen, HelpScreen
-from client.session import Goal, Session
-from client.texts import room_text, status_text, waiting_text
-from client.widgets.hand import Hand
-from client.widgets.pegboard import Board, Pegboard
-from client.widgets.show import ShowPanel, ShowState
-from client.widgets.table import PlayArea, PlayState
-from shared.actions import Discard, Play
-from shared.bots.coach import advise
-from shared.protocol import (
+from muggins.client.connection import Connection, LinkStatus
+from muggins.client.link import Link
+from muggins.client.lobby import LobbyScreen
+from muggins.client.messages import LinkChanged, ServerMessageReceived
+from muggins.client.prompts import need, show_prompt, unplayable
+from muggins.client.screens import ConfirmScreen, GameOverScreen, HelpScreen, ReviewScreen
+from muggins.client.session import Goal, Session
+from muggins.client.texts import room_text, status_text, waiting_text
+from muggins.client.widgets.hand import Hand
+from muggins.client.widgets.pegboard import Board, Pegboard
+from muggins.client.widgets.show import ShowPanel, ShowState
+from muggins.client.widgets.table import PlayArea, PlayState
+from muggins.shared.actions import Action, Discard, Play
+from muggins.shared.bots.coach import advise
+from muggins.shared.invocation import play_command
+from muggins.shared.protocol import (
     AcceptCount,
     AnswerRestart,
     CallMuggins,
+    ChallengeCount,
     Chat,
     Claim,
     CountPoints,
@@ -52,7 +55,11 @@ from shared.protocol import (
     Rooms,
     SeatBot,
     ServerMessage,
+    Welcome,
+    to_action,
 )
+from muggins.shared.protocol.accounts import Account, Seeking
+from muggins.shared.view import SeatView
 
 NARROW = 110
 """Below this width the log and chat column is hidden."""
@@ -70,7 +77,9 @@ class MugginsApp(App[None]):
         Binding("enter", "submit", "Lay away / play"),
         Binding("m,M", "muggins", "Muggins!", show=False),
         Binding("a,A", "accept", "Accept", show=False),
+        Binding("x,X", "challenge", "Challenge", show=False),
         Binding("h,H", "hint", "Hint"),
+        Binding("d,D", "details", "Count details", show=False),
         Binding("c,C", "chat", "Chat"),
         Binding("escape", "table", "Back to the table", show=False),
         Binding("question_mark,f1", "help", "Help"),
@@ -85,6 +94,7 @@ class MugginsApp(App[None]):
         self,
         *,
         url: str,
+        urls: Sequence[str] = (),
         name: str,
         goal: Goal | None = None,
         link: Link | None = None,
@@ -96,15 +106,23 @@ class MugginsApp(App[None]):
         self.url = url
         self.session = Session(name=name, goal=goal or Goal())
         self.link: Link = link or Connection(
-            url, name=name, on_message=self.post_server_message, on_status=self.post_link_status
+            urls or url,
+            name=name,
+            on_message=self.post_server_message,
+            on_status=self.post_link_status,
         )
         self.link_status = LinkStatus("connecting")
         self.logged = 0
         self.seen_commitments: set[str] = set()
         self.reviewed: set[str] = set()
         self.game_over_shown: set[tuple[int, int]] = set()
+        self.decisions: list[tuple[SeatView, Action]] = []
+        """This seat's moves with the views they were made from, for the review after a game."""
         self.restart_asked: int | None = None
         self.error = ""
+        self.show_details = False
+        self.terminal: Size | None = None
+        """The terminal's size as of the latest resize."""
         self.hints = hint
         self.embedded = embedded
         self.remember = remember
@@ -119,8 +137,7 @@ class MugginsApp(App[None]):
                 yield Pegboard(id="board")
                 with ContentSwitcher(initial="play", id="middle"):
                     yield PlayArea(id="play")
-                    with VerticalScroll(id="show"):
-                        yield ShowPanel(id="show-panel")
+                    yield ShowPanel(id="show")
                     yield Static(id="waiting")
                 yield Hand(id="hand")
             with Vertical(id="right"):
@@ -148,6 +165,9 @@ class MugginsApp(App[None]):
 
     @work(group="send")
     async def send(self, message: BaseModel) -> None:
+        view = self.session.view
+        if isinstance(message, DiscardCards | PlayCard | CountPoints) and view is not None:
+            self.decisions.append((view, to_action(message)))
         if not await self.link.send(message):
             self.error = "Not connected: that was not sent. Try again once reconnected."
             self.refresh_status()
@@ -176,7 +196,10 @@ class MugginsApp(App[None]):
             self.screen.show_rooms(message)
         if isinstance(message, Error) and isinstance(self.screen, LobbyScreen):
             self.screen.show_status(message.message)
-        if isinstance(message, Room) and self.remember is not None:
+        if isinstance(message, Seeking | Account) and isinstance(self.screen, LobbyScreen):
+            self.screen.show_status(self.session.log[-1] if self.session.log else "")
+        resumed = isinstance(message, Welcome) and message.resumed  # the old token is spent
+        if (isinstance(message, Room) or resumed) and self.remember is not None:
             self.remember(self.link.token, self.session)
         if isinstance(message, Room):
             if isinstance(self.screen, LobbyScreen):
@@ -192,9 +215,12 @@ class MugginsApp(App[None]):
     @property
     def short(self) -> bool:
         """A screen too short for the full board and the card pictures."""
-        return self.size.height < SHORT
+        return (self.terminal or self.size).height < SHORT
 
     def on_resize(self, event: events.Resize) -> None:
+        # Lay out for the size in the event: the app's own size may not have caught up yet,
+        # which left the table one resize behind.
+        self.terminal = event.size
         self.screen.set_class(event.size.width < NARROW, "-narrow")
         self.screen.set_class(event.size.height < SHORT, "-short")
         self.refresh_table()
@@ -206,6 +232,10 @@ class MugginsApp(App[None]):
         elif event.status.state == "reconnecting" and self.link_status.state == "connected":
             self.session.log.append(f"Connection lost: {event.status.detail or 'reconnecting'}")
             self._refresh_log()
+        if event.status.state == "replaced":
+            self.session.log.append("Stopped: " + event.status.sentence())
+            self._refresh_log()
+            self.bell()
         self.link_status = event.status
         self.refresh_status()
 
@@ -213,11 +243,12 @@ class MugginsApp(App[None]):
         self.send(event.request)
 
     def on_hand_submitted(self, event: Hand.Submitted) -> None:
+        self.clear_notifications()  # the hint was for this move
         self.reviewed |= self._reviewable()
         if len(event.cards) == 2:
-            self.send(DiscardCards(cards=event.cards))
+            self.send(DiscardCards(cards=event.cards, seq=self.session.seq))
         else:
-            self.send(PlayCard(card=event.cards[0]))
+            self.send(PlayCard(card=event.cards[0], seq=self.session.seq))
         self.refresh_table()
 
     def on_hand_refused(self, event: Hand.Refused) -> None:
@@ -225,8 +256,12 @@ class MugginsApp(App[None]):
         self.refresh_status()
 
     def on_show_panel_counted(self, event: ShowPanel.Counted) -> None:
-        self.send(CountPoints(points=event.points))
-        self.query_one(Hand).focus()
+        self.send(CountPoints(points=event.points, seq=self.session.seq))
+
+    def on_show_panel_refused(self, event: ShowPanel.Refused) -> None:
+        self.error = event.reason
+        self.bell()
+        self.refresh_status()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "chat" and event.value.strip():
@@ -248,15 +283,20 @@ class MugginsApp(App[None]):
 
     def action_muggins(self) -> None:
         if show_prompt(self.session.view) == "answer":
-            self.send(CallMuggins())
+            self.send(CallMuggins(seq=self.session.seq))
 
     def action_accept(self) -> None:
         if show_prompt(self.session.view) == "answer":
-            self.send(AcceptCount())
+            self.send(AcceptCount(seq=self.session.seq))
+
+    def action_challenge(self) -> None:
+        if show_prompt(self.session.view) == "answer":
+            self.send(ChallengeCount(seq=self.session.seq))
 
     def action_hint(self) -> None:
         """Ask the coach; its choice of cards is selected in the hand, ready for Enter."""
         view = self.session.view
+        self.clear_notifications()  # one note at a time: a new hint replaces the last
         if not self.hints:
             self.notify("Hints are turned off.", severity="warning")
             return
@@ -274,6 +314,11 @@ class MugginsApp(App[None]):
         )
         if chosen:
             hand.selected = frozenset(hand.cards.index(c) for c in chosen if c in hand.cards)
+
+    def action_details(self) -> None:
+        """Show or hide each count of the show part by part."""
+        self.show_details = not self.show_details
+        self._refresh_middle()
 
     def action_chat(self) -> None:
         self.query_one("#chat", Input).focus()
@@ -295,16 +340,16 @@ class MugginsApp(App[None]):
 
     def action_resign(self) -> None:
         if self.session.seat is not None:
-            self.confirm("Resign this game?", lambda: self.send(ResignGame()))
+            self.confirm("Resign this game?", lambda: self.send(ResignGame(seq=self.session.seq)))
 
     def action_restart(self) -> None:
         if self.session.seat is not None:
             question = "Start the match again with a new deal?"
-            self.confirm(question, lambda: self.send(ProposeRestart()))
+            self.confirm(question, lambda: self.send(ProposeRestart(seq=self.session.seq)))
 
     def action_quit_game(self) -> None:
         question = (
-            "Quit? The game is saved: run muggins play again to carry on."
+            f"Quit? The game is saved: run {play_command()} again to carry on."
             if self.embedded
             else "Quit? Your seat is kept for a while: run the same command to come back."
         )
@@ -316,7 +361,7 @@ class MugginsApp(App[None]):
             return
         other = room.seats[1 - room.you]
         if other.kind == "human" and not other.connected:
-            self.send(Claim(take="bot" if take == "bot" else "win"))
+            self.send(Claim(take="bot" if take == "bot" else "win", seq=self.session.seq))
         elif other.kind == "empty" and take == "bot":
             self.send(SeatBot())
 
@@ -327,7 +372,7 @@ class MugginsApp(App[None]):
         self.restart_asked = room.match_number
 
         def answer(yes: bool | None) -> None:
-            self.send(AnswerRestart(accept=bool(yes)))
+            self.send(AnswerRestart(accept=bool(yes), seq=self.session.seq))
 
         name = self.session.names[proposer]
         self.push_screen(ConfirmScreen(f"{name} proposes to restart the match. Agree?"), answer)
@@ -337,14 +382,28 @@ class MugginsApp(App[None]):
         if key in self.game_over_shown:
             return
         self.game_over_shown.add(key)
+        self.clear_notifications()  # nothing over the result
 
         def chosen(choice: str | None) -> None:
             if choice == "rematch":
-                self.send(Rematch())
+                self.send(Rematch(seq=self.session.seq))
             elif choice == "quit":
                 self.exit()
+            elif choice == "review":
+                self.push_screen(ReviewScreen(self.review_text(message.outcome.game_number)))
 
-        self.push_screen(GameOverScreen(message, you=self.session.seat), chosen)
+        screen = GameOverScreen(message, you=self.session.seat, names=self.session.names)
+        self.push_screen(screen, chosen)
+
+    def review_text(self, game_number: int) -> str:
+        """The coach's review of this seat's decisions in game ``game_number``."""
+        from muggins.shared.bots.review import format_review, review_decisions
+
+        moves = [(v, a) for v, a in self.decisions if v.game_number == game_number]
+        if not moves:
+            return "Nothing to review: no decision of yours was seen in this game."
+        review = review_decisions(moves, self.session.names)
+        return format_review(review, title=f"Review of game {game_number}")
 
     # --- attributes down -------------------------------------------------------------------------
 
@@ -398,8 +457,10 @@ class MugginsApp(App[None]):
                 results=view.show,
                 names=session.names,
                 you=session.seat,
-                title=f"The show of deal {view.deal_number}",
+                title=self._show_title(view.game_number, view.deal_number),
                 prompt=show_prompt(view),
+                compact=self.short,
+                details=self.show_details,
             )
             switcher.current = "show"
         elif self._reviewable() and view is not None and view.last_deal is not None:
@@ -408,12 +469,21 @@ class MugginsApp(App[None]):
                 results=last.show,
                 names=session.names,
                 you=session.seat,
-                title=f"The show of deal {last.deal_number}",
+                title=self._show_title(view.game_number, last.deal_number),
                 compact=self.short,
+                details=self.show_details,
             )
             switcher.current = "show"
         else:
             switcher.current = "play"
+        count = self.query_one("#count", Input)
+        if self.focused is count and (not count.display or switcher.current != "show"):
+            self.query_one(Hand).focus()  # the count is in: back to the cards
+
+    def _show_title(self, game: int, deal: int) -> str:
+        """The show's heading, with the play's last call, which the show replaces on screen."""
+        call = self.session.last_calls.get((game, deal))
+        return f"The show of deal {deal}" + (f"   · last call of the play: {call}" if call else "")
 
     def _refresh_side(self) -> None:
         room = self.session.room
@@ -432,4 +502,5 @@ class MugginsApp(App[None]):
 
     def refresh_status(self) -> None:
         status = status_text(self.session, self.link_status, self.error)
-        self.query_one("#status", Static).update(status)
+        for line in self.query("#status").results(Static):  # none while the app closes
+            line.update(status)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from shared.cards import SUIT_SYMBOLS, Card
+from muggins.shared.cards import SUIT_SYMBOLS, Card
 
 CARD_WIDTH = 5
 RED_SUITS = frozenset("HD")

@@ -5,13 +5,21 @@ and every change of link state to ``on_status``; the full-screen app posts them 
 messages, the plain mode prints them. When the link drops, or the server restarts (close code
 1012), it reconnects with exponential backoff and sends its resume token, so the seat comes back.
 Given several URLs (the nodes of a cluster), it moves on to the next one at once when one fails.
+
+A server can also hang without closing anything (a frozen process, a dead machine behind a live
+load balancer): TCP stays open and nothing comes back. So the link sends an application ``ping``
+whenever it has heard nothing for ``ping_every`` seconds, and gives the link up as dead when
+nothing at all (no answer, no other frame) has arrived for ``dead_after`` seconds; it then moves
+on to the next URL like after any other drop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -19,10 +27,12 @@ from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from shared.protocol import (
+from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     Error,
     Hello,
+    Ping,
+    Pong,
     ServerMessage,
     Welcome,
     encode,
@@ -31,13 +41,29 @@ from shared.protocol import (
 
 log = logging.getLogger("muggins.client")
 
+PING_EVERY = 2.0
+"""Seconds of silence from the server after which the link sends an application ping."""
+DEAD_AFTER = 5.0
+"""Seconds of silence (pings unanswered) after which the link is taken for dead."""
+HEARTBEAT = "heartbeat-"
+"""The prefix of the ids of the link's own pings; their pongs are not passed on."""
+
+
+class DeadLink(Exception):
+    """The server stopped answering (not even pings) though the socket is still open."""
+
+
+REPLACED = 4000
+"""The close code of a connection whose seat another connection with the same token took over."""
+
 
 @dataclass(frozen=True)
 class LinkStatus:
     """The state of the link, for the status line."""
 
     state: str
-    """"connecting", "connected", "reconnecting", "closed" or "failed"."""
+    """"connecting", "connected", "reconnecting", "closed", "failed" or "replaced" (another
+    client took this seat over: this one stops rather than take it back)."""
     detail: str = ""
     attempt: int = 0
 
@@ -46,6 +72,11 @@ class LinkStatus:
             return f"reconnecting… ({self.detail})" if self.detail else "reconnecting…"
         if self.state == "failed":
             return f"cannot connect: {self.detail}"
+        if self.state == "replaced":
+            return (
+                "another client took over this seat with the same saved token, so this one has "
+                "stopped (quit, and play in one window at a time)"
+            )
         return self.state + (f": {self.detail}" if self.detail else "")
 
 
@@ -63,6 +94,8 @@ class Connection:
         first_delay: float = 0.2,
         max_delay: float = 5.0,
         give_up_after: int | None = None,
+        ping_every: float = PING_EVERY,
+        dead_after: float = DEAD_AFTER,
     ) -> None:
         self.urls = (url,) if isinstance(url, str) else tuple(url)
         if not self.urls:
@@ -75,6 +108,10 @@ class Connection:
         self.first_delay = first_delay
         self.max_delay = max_delay
         self.give_up_after = give_up_after
+        self.ping_every = ping_every
+        self.dead_after = dead_after
+        self._heard = time.monotonic()
+        self._pings = itertools.count(1)
         self._ws: ClientConnection | None = None
         self._closing = False
         self.welcomed = False
@@ -104,24 +141,32 @@ class Connection:
         delay, attempt = self.first_delay, 0
         while not self._closing:
             self.on_status(LinkStatus("connecting" if attempt == 0 else "reconnecting"))
-            reason = ""
+            reason, replaced = "", False
             try:
-                async with connect(self.url, open_timeout=5, max_size=2**22) as ws:
+                async with connect(self.url, open_timeout=5, close_timeout=1, max_size=2**22) as ws:
                     self._ws = ws
+                    self._heard = time.monotonic()
                     await self._hello()
                     delay, attempt = self.first_delay, 0
-                    await self._receive(ws)
+                    await self._serve(ws)
                     reason = _close_reason(ws)
+                    replaced = ws.close_code == REPLACED
             except InvalidURI as error:
                 self.on_status(LinkStatus("failed", str(error)))
                 return
-            except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as error:
+            except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed, DeadLink) as error:
                 reason = _describe(error)
+                replaced = isinstance(error, ConnectionClosed) and _code(error) == REPLACED
             finally:
                 self._ws = None
                 self.welcomed = False
             if self._closing:
                 break
+            if replaced:
+                # Taking the seat back would knock the other client off, and it would do the
+                # same: two clients fighting over one seat forever. The newer one keeps it.
+                self.on_status(LinkStatus("replaced"))
+                return
             attempt += 1
             if self.give_up_after is not None and attempt > self.give_up_after:
                 self.on_status(LinkStatus("failed", reason or "the server went away"))
@@ -140,8 +185,37 @@ class Connection:
     async def _hello(self) -> None:
         await self.send(Hello(name=self.name, protocol=PROTOCOL_VERSION, token=self.token))
 
+    async def _serve(self, ws: ClientConnection) -> None:
+        """Receive until the socket closes, or until the server falls silent (DeadLink)."""
+        receiving = asyncio.ensure_future(self._receive(ws))
+        watching = asyncio.ensure_future(self._heartbeat(ws))
+        try:
+            done, _ = await asyncio.wait((receiving, watching), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (receiving, watching):
+                task.cancel()
+            await asyncio.gather(receiving, watching, return_exceptions=True)
+        if watching in done and isinstance(watching.exception(), DeadLink):
+            ws.transport.abort()  # no closing handshake with a server that does not answer
+        for task in done:
+            task.result()  # the reason it ended, if any
+
+    async def _heartbeat(self, ws: ClientConnection) -> None:
+        """Ping when the server is quiet; raise DeadLink when it stays silent too long."""
+        while True:
+            await asyncio.sleep(min(self.ping_every, self.dead_after) / 2)
+            silent = time.monotonic() - self._heard
+            if silent >= self.dead_after:
+                raise DeadLink(f"the server stopped answering ({silent:.0f} s without a word)")
+            if silent >= self.ping_every:
+                try:
+                    await ws.send(encode(Ping(id=f"{HEARTBEAT}{next(self._pings)}")))
+                except ConnectionClosed:
+                    return
+
     async def _receive(self, ws: ClientConnection) -> None:
         async for frame in ws:
+            self._heard = time.monotonic()
             try:
                 message = parse_server(frame)
             except ValidationError as error:
@@ -155,6 +229,12 @@ class Connection:
                 # The server forgot us (or the token is stale): start afresh under our name.
                 self.token = None
                 await self._hello()
+            elif (
+                isinstance(message, Pong)
+                and isinstance(message.id, str)
+                and message.id.startswith(HEARTBEAT)
+            ):
+                continue  # the link's own ping: nobody else asked
             self.on_message(message)
 
 
@@ -167,6 +247,10 @@ def _close_reason(ws: ClientConnection) -> str:
     return f"closed by the server ({code}{': ' + ws.close_reason if ws.close_reason else ''})"
 
 
+def _code(error: ConnectionClosed) -> int | None:
+    return error.rcvd.code if error.rcvd is not None else None
+
+
 def _describe(error: BaseException) -> str:
     if isinstance(error, ConnectionClosed):
         rcvd = error.rcvd
@@ -177,4 +261,6 @@ def _describe(error: BaseException) -> str:
         return "the server is not answering"
     if isinstance(error, TimeoutError):
         return "the server did not answer in time"
+    if isinstance(error, DeadLink):
+        return "the server stopped answering"
     return str(error) or type(error).__name__

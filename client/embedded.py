@@ -48,8 +48,8 @@ class EmbeddedServer:
             self._ready.set()
 
     async def _main(self) -> None:
-        from server.app import running_server
-        from server.config import ServerConfig
+        from muggins.server.app import running_server
+        from muggins.server.config import ServerConfig
 
         config = ServerConfig(
             host="127.0.0.1",

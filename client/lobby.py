@@ -12,8 +12,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Select, Static
 
-from shared.actions import GameOptions
-from shared.protocol import (
+from muggins.shared.actions import GameOptions
+from muggins.shared.protocol import (
     ClientMessage,
     CreateRoom,
     JoinRoom,
@@ -22,6 +22,8 @@ from shared.protocol import (
     Rooms,
     Spectate,
 )
+from muggins.shared.protocol.accounts import Seek
+from muggins.shared.protocol.client import LIST_MAX
 
 
 def describe_options(options: RoomOptions) -> str:
@@ -33,6 +35,8 @@ def describe_options(options: RoomOptions) -> str:
         parts.append(f"match to {game.match_to}")
     if options.turn_timer:
         parts.append(f"{options.turn_timer}s a move")
+    if options.rated:
+        parts.append("rated")
     return ", ".join(parts)
 
 
@@ -77,6 +81,7 @@ class LobbyScreen(Screen[None]):
                 yield Input(placeholder="room code, e.g. KXPWTR", id="code", max_length=12)
                 yield Button("Join", id="join", variant="success")
                 yield Button("Watch", id="watch")
+                yield Button("Play a rated game", id="rated", variant="warning")
             yield Static(Text("Open rooms (Enter on a row joins it, or watches a full one)"))
             yield DataTable(id="rooms", cursor_type="row")
             yield Static(id="lobby-status")
@@ -88,7 +93,7 @@ class LobbyScreen(Screen[None]):
         self.action_refresh()
 
     def action_refresh(self) -> None:
-        self.post_message(self.Chosen(ListRooms()))
+        self.post_message(self.Chosen(ListRooms(limit=LIST_MAX)))
 
     def show_rooms(self, rooms: Rooms) -> None:
         table = self.query_one(DataTable)
@@ -119,6 +124,9 @@ class LobbyScreen(Screen[None]):
             private = self.query_one("#private", Checkbox).value
             options = RoomOptions(game=game, private=private)
             self.post_message(self.Chosen(CreateRoom(options=options)))
+            return
+        if event.button.id == "rated":
+            self.post_message(self.Chosen(Seek()))
             return
         code = self.query_one("#code", Input).value.strip().upper()
         if len(code) < 4 or not code.isalpha():

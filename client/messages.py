@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from client.connection import LinkStatus
-from shared.protocol import ServerMessage
+from muggins.client.connection import LinkStatus
+from muggins.shared.protocol import ServerMessage
 
 
 class ServerMessageReceived(Message):

@@ -5,13 +5,18 @@ It reads commands, one per line::
 
     discard 1 2     lay away the first and second cards (or: discard 5H JD)
     play 3          play the third card (or: play 5H)
-    count 8         muggins mode: claim 8 for your hand or crib
-    muggins         take the points your opponent missed;  accept: let the count stand
+    count 8         muggins mode: claim 8 for your hand or crib (any number 0-29)
+    accept          let the opponent's count stand as claimed
+    muggins         their count is short: take the points they missed
+    challenge       their count is over: they are put back, you take the excess
+                    (a wrong muggins or challenge gives the counter 2 points)
     say TEXT        chat;  state: print the table again;  hint: ask the coach
     resign          give up the game;  restart: start again;  rematch: after the match
     quit            leave (your seat is kept for a while)
     create [61] [muggins] [private]   open a room;  join CODE;  watch CODE;  rooms
     computer [LEVEL]                  seat the computer in your room's empty seat
+    seek [3]        signed in: wait for a rated opponent (one game, or best of three); cancel
+    profile [NAME]  a rating and record (yours without a name);  history [NAME];  leaderboard
 """
 
 from __future__ import annotations
@@ -19,22 +24,35 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from client.connection import Connection, LinkStatus
-from client.link import Link
-from client.prompts import need, own_state, show_prompt, turn_prompt
-from client.session import Goal, Session
-from shared.actions import GameOptions
-from shared.bots.coach import advise
-from shared.cards import Card, CardError, parse_card
-from shared.protocol import (
+from muggins.client.connection import Connection, LinkStatus
+from muggins.client.link import Link
+from muggins.client.prompts import (
+    answer_choices,
+    claim_sentence,
+    explain_invalid,
+    need,
+    own_state,
+    parse_count,
+    pending_claim,
+    show_prompt,
+    turn_prompt,
+    wrong_call_sentence,
+)
+from muggins.client.session import Goal, Session, describe_levels
+from muggins.shared.actions import GameOptions
+from muggins.shared.bots.coach import advise
+from muggins.shared.cards import Card, CardError, parse_card
+from muggins.shared.invocation import join_command
+from muggins.shared.protocol import (
     GAME_MOVES,
     AcceptCount,
     CallMuggins,
+    ChallengeCount,
     Chat,
     Claim,
     CountPoints,
@@ -57,7 +75,20 @@ from shared.protocol import (
     State,
     Welcome,
 )
-from shared.view import SeatView
+from muggins.shared.protocol.accounts import (
+    Account,
+    CancelSeek,
+    GetHistory,
+    GetLeaderboard,
+    GetProfile,
+    History,
+    Leaderboard,
+    Profile,
+    Seek,
+    Seeking,
+)
+from muggins.shared.protocol.client import LIST_MAX
+from muggins.shared.view import SeatView
 
 HELP = (__doc__ or "").split("::", 1)[-1].rstrip()
 
@@ -85,6 +116,7 @@ class PlainClient:
         self,
         *,
         url: str,
+        urls: Sequence[str] = (),
         name: str,
         goal: Goal,
         out: TextIO = sys.stdout,
@@ -96,7 +128,7 @@ class PlainClient:
         self.out = out
         self.url = url_for_friend or url
         self.link: Link = link or Connection(
-            url, name=name, on_message=self.on_message, on_status=self.on_status
+            urls or url, name=name, on_message=self.on_message, on_status=self.on_status
         )
         self.remember = remember
         self.last_prompt = -2
@@ -113,7 +145,7 @@ class PlainClient:
     def on_status(self, status: LinkStatus) -> None:
         if status.state != "connected" or self.session.token:
             self.say(f"* {status.sentence()}")
-        if status.state == "failed":
+        if status.state in ("failed", "replaced"):
             self.done.set()
 
     def on_message(self, message: ServerMessage) -> None:
@@ -124,9 +156,22 @@ class PlainClient:
                 f"* connected as {message.name}. Type: create [61] [muggins] [private], "
                 "join CODE, watch CODE, rooms, or help"
             )
+            levels = describe_levels(message.levels, dict(message.level_ratings))
+            self.say(f"* computer levels (rating): {levels}")
+        if isinstance(message, Seeking | Account) and self.session.log:
+            self.say(f"* {self.session.log[-1]}")
+        if isinstance(message, Profile | History | Leaderboard):
+            from muggins.client.account_cli import describe
+
+            for line in describe(message):
+                self.say(f"| {line}")
+        if isinstance(message, Welcome) and message.resumed and self.remember is not None:
+            self.remember(self.link.token, self.session)  # the old token is spent: keep the new
         if isinstance(message, Error):
             self.say(f"! {message.message}")
             self.pending = None
+            if message.code == "stale":
+                self.prompt(self.session.seq, force=True)
         elif isinstance(message, Room):
             self.room_line(message)
             if self.remember is not None:
@@ -137,6 +182,8 @@ class PlainClient:
                 self.say(f"room {room.code}: {names} ({room.status})")
             if not message.rooms:
                 self.say("no open rooms")
+            elif message.total > len(message.rooms):
+                self.say(f"(the first {len(message.rooms)} of {message.total} rooms)")
         self.flush_log()
         if isinstance(message, State):
             self.prompt(message.seq)
@@ -165,7 +212,7 @@ class PlainClient:
             and room.you is not None
             and self.session.goal.kind != "computer"
         ):
-            self.say(f"= a friend joins with: muggins play {self.url} --join {room.code}")
+            self.say(f"= a friend joins with: {join_command(self.url, room.code)}")
 
     def table_line(self, view: SeatView) -> str:
         names = self.session.names
@@ -194,19 +241,28 @@ class PlainClient:
         self.pending = None
         self.last_prompt = seq
         self.say(self.table_line(view))
+        names = self.session.names
         if view.phase == "show":
             for result in view.show:
+                counted = "" if result.total is None else f": {result.total}"
                 self.say(
-                    f"| {result.kind} of {self.session.names[result.seat]}: "
-                    f"{cards_text(result.cards)} + {result.starter}"
+                    f"| {result.kind} of {names[result.seat]}: "
+                    f"{cards_text(result.cards)} + {result.starter}{counted}"
                 )
+            claim = pending_claim(view.show)
+            if claim is not None:
+                self.say(f"| {claim_sentence(claim, names, view.seat)}")
+                if show_prompt(view) == "answer":
+                    for _, command, does in answer_choices(claim, names):
+                        self.say(f"|   {command}: {does}")
+                    self.say(f"|   {wrong_call_sentence(claim, names)}")
         if view.hand:
             self.say(f"| your hand: {cards_text(view.hand, numbered=True)}")
         words = {2: "discard N N", 1: "play N"}.get(need(view), "")
         if show_prompt(view) == "count":
             words = "count N"
         elif show_prompt(view) == "answer":
-            words = "muggins or accept"
+            words = "accept, muggins or challenge"
         sentence = turn_prompt(view, self.session.names, keys=False)
         self.say(f"> {sentence}" + (f"  [{words}]" if words else ""))
 
@@ -224,23 +280,29 @@ class PlainClient:
         if not words:
             return
         verb, args = words[0].lower(), words[1:]
-        view = self.session.view
+        view, seq = self.session.view, self.session.seq
         handlers: dict[str, Callable[[], BaseModel | None]] = {
-            "discard": lambda: DiscardCards(cards=self.pick(args, view)),
-            "play": lambda: PlayCard(card=self.pick(args, view)[0]) if args else None,
-            "count": lambda: CountPoints(points=int(args[0])) if args else None,
-            "muggins": lambda: CallMuggins(),
-            "accept": lambda: AcceptCount(),
-            "resign": lambda: ResignGame(),
-            "restart": lambda: ProposeRestart(),
-            "rematch": lambda: Rematch(),
+            "discard": lambda: DiscardCards(cards=self.pick(args, view), seq=seq),
+            "play": lambda: PlayCard(card=self.pick(args, view)[0], seq=seq) if args else None,
+            "count": lambda: CountPoints(points=parse_count(args[0]), seq=seq) if args else None,
+            "muggins": lambda: CallMuggins(seq=seq),
+            "accept": lambda: AcceptCount(seq=seq),
+            "challenge": lambda: ChallengeCount(seq=seq),
+            "resign": lambda: ResignGame(seq=seq),
+            "restart": lambda: ProposeRestart(seq=seq),
+            "rematch": lambda: Rematch(seq=seq),
             "say": lambda: Chat(text=line.split(None, 1)[1]) if args else None,
             "create": lambda: create_room(args),
             "join": lambda: JoinRoom(code=args[0].upper()) if args else None,
             "watch": lambda: Spectate(code=args[0].upper()) if args else None,
-            "rooms": lambda: ListRooms(),
+            "rooms": lambda: ListRooms(limit=LIST_MAX),
             "computer": lambda: SeatBot(level=args[0] if args else None),
-            "claim": lambda: Claim(take="bot" if "bot" in args else "win"),
+            "claim": lambda: Claim(take="bot" if "bot" in args else "win", seq=seq),
+            "seek": lambda: Seek(best_of=3 if "3" in args else 1),
+            "cancel": lambda: CancelSeek(),
+            "profile": lambda: GetProfile(name=" ".join(args) or None),
+            "history": lambda: GetHistory(name=" ".join(args) or None),
+            "leaderboard": lambda: GetLeaderboard(),
         }
         if verb in ("quit", "exit"):
             self.done.set()
@@ -257,7 +319,10 @@ class PlainClient:
         elif verb in handlers:
             try:
                 message = handlers[verb]()
-            except (ValidationError, CardError, ValueError, IndexError) as error:
+            except ValidationError as error:  # before ValueError: it is one
+                self.say(f"! {explain_invalid(error)}")
+                return
+            except (CardError, ValueError, IndexError) as error:
                 self.say(f"! {error}")
                 return
             if message is None:

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
-from platformdirs import user_data_dir
-
-from client.session import Goal, Session
-from shared.actions import GameOptions
-from shared.bots import LEVELS
-from shared.protocol import RoomOptions
+from muggins.client.seats import Seats
+from muggins.client.session import Goal
+from muggins.server.datafiles import data_dir, embedded_db
+from muggins.shared.actions import GameOptions
+from muggins.shared.bots import LEVELS
+from muggins.shared.protocol import RoomOptions
 
 
 def goal_from(args: argparse.Namespace) -> Goal:
@@ -21,10 +22,29 @@ def goal_from(args: argparse.Namespace) -> Goal:
         return Goal("join", code=args.join.strip().upper())
     if args.watch:
         return Goal("spectate", code=args.watch.strip().upper())
+    if args.url and getattr(args, "rated", None):
+        return Goal("seek", best_of=3 if args.rated == 3 else 1)
     if args.url:
         return Goal("lobby")
     options = RoomOptions(game=GameOptions(target=args.target, muggins=args.muggins), private=True)
     return Goal("computer", level=args.level, options=options)
+
+
+def remote_session(url: str, name: str, data: Path) -> str | Literal[False] | None:
+    """The account session to play with: None as a guest, False if the sign-in was refused."""
+    import getpass
+
+    from muggins.client.accounts import AccountDenied, Sessions, sign_in_for_play
+
+    try:
+        return asyncio.run(
+            sign_in_for_play(url, name, Sessions(data / "sessions.json"), getpass.getpass)
+        )
+    except AccountDenied as denied:
+        print(f"muggins play: {denied}", file=sys.stderr)
+        return False
+    except (OSError, TimeoutError):
+        return None  # the connection itself reports an unreachable server
 
 
 def play(args: argparse.Namespace) -> int:
@@ -34,36 +54,51 @@ def play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.url and not args.url.startswith(("ws://", "wss://")):
-        print(
-            f"muggins play: {args.url!r} is not a server address; write ws://HOST:PORT",
-            file=sys.stderr,
-        )
-        return 2
+    urls: list[str] = list(getattr(args, "urls", None) or [])
+    args.url = urls[0] if urls else None
+    for url in urls:
+        if not url.startswith(("ws://", "wss://")):
+            print(
+                f"muggins play: {url!r} is not a server address; write ws://HOST:PORT",
+                file=sys.stderr,
+            )
+            return 2
     goal = goal_from(args)
-    data = Path(args.data_dir) if args.data_dir else Path(user_data_dir("muggins"))
+    data = Path(args.data_dir) if args.data_dir else data_dir()
     seats = Seats(data / "seats.json")
     if args.url:
-        token = seats.token_for(args.url, goal, fresh=args.new)
-        return start(args.url, args, goal, token=token, seats=seats, key=args.url)
-    from client.embedded import EmbeddedServer
+        session = remote_session(args.url, args.name, data)
+        if session is False:
+            return 1
+        if session:
+            goal = replace(goal, session=session)
+        elif goal.kind == "seek":
+            print(
+                f"muggins play: rated games are for accounts; {args.name!r} is not registered "
+                f"here (muggins account {args.url} register NAME)",
+                file=sys.stderr,
+            )
+            return 1
+        token = seats.token_for(args.url, goal, fresh=args.new, name=args.name)
+        return start(urls, args, goal, token=token, seats=seats, key=args.url)
+    from muggins.client.embedded import EmbeddedServer
 
-    token = seats.token_for(EMBEDDED, goal, fresh=args.new)
+    token = seats.token_for(EMBEDDED, goal, fresh=args.new, name=args.name)
     try:
         data.mkdir(parents=True, exist_ok=True)
-        server = EmbeddedServer(data / "games.sqlite3")
+        server = EmbeddedServer(embedded_db(data))
         url = server.start()
     except (OSError, RuntimeError) as error:
         print(f"muggins play: could not start the embedded server: {error}", file=sys.stderr)
         return 1
     try:
-        return start(url, args, goal, token=token, seats=seats, key=EMBEDDED)
+        return start([url], args, goal, token=token, seats=seats, key=EMBEDDED)
     finally:
         server.stop()
 
 
 def start(
-    url: str,
+    urls: list[str],
     args: argparse.Namespace,
     goal: Goal,
     *,
@@ -72,11 +107,15 @@ def start(
     key: str,
 ) -> int:
     if args.plain:
-        from client.plain import PlainClient, stdin_lines
+        from muggins.client.plain import PlainClient, stdin_lines
 
         async def main() -> int:
             client = PlainClient(
-                url=url, name=args.name, goal=goal, remember=lambda t, s: seats.save(key, t, s)
+                url=urls[0],
+                urls=urls,
+                name=args.name,
+                goal=goal,
+                remember=lambda t, s: seats.save(key, t, s),
             )
             client.link.token = token
             try:
@@ -85,10 +124,11 @@ def start(
                 seats.save(key, client.link.token, client.session)
 
         return asyncio.run(main())
-    from client.app import MugginsApp
+    from muggins.client.app import MugginsApp
 
     app = MugginsApp(
-        url=url,
+        url=urls[0],
+        urls=urls,
         name=args.name,
         goal=goal,
         embedded=key == EMBEDDED,
@@ -103,38 +143,6 @@ def start(
 
 
 EMBEDDED = "embedded"
+"""The key of the embedded server's tokens in the saved seats."""
 
-
-class Seats:
-    """Resume tokens kept between runs, by server, so ``muggins play`` gets your seat back."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def load(self) -> dict[str, dict[str, str]]:
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    def token_for(self, key: str, goal: Goal, *, fresh: bool) -> str | None:
-        """The saved token, unless a fresh start was asked for or it belongs to another room."""
-        entry = self.load().get(key)
-        if fresh or not isinstance(entry, dict) or not entry.get("token"):
-            return None
-        if goal.kind in ("join", "spectate") and entry.get("room") != goal.code:
-            return None
-        return str(entry["token"])
-
-    def save(self, key: str, token: str | None, session: Session) -> None:
-        if not token:
-            return
-        data = self.load()
-        data[key] = {"token": token, "room": session.room.code if session.room else ""}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(data, indent=1) + "\n")
-            self.path.chmod(0o600)
-        except OSError as error:
-            print(f"muggins play: could not save your seat: {error}", file=sys.stderr)
+__all__ = ["EMBEDDED", "Seats", "goal_from", "play", "start"]

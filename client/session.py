@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shared.actions import CardPlayed, CountReset, Go, Scored
-from shared.fairness import verify_deal
-from shared.protocol import (
+from muggins.shared.actions import CardPlayed, CountReset, Go, Scored
+from muggins.shared.fairness import verify_deal
+from muggins.shared.protocol import (
     ChatLine,
     ClientMessage,
     CreateRoom,
@@ -33,10 +33,11 @@ from shared.protocol import (
     State,
     Welcome,
 )
-from shared.view import DealReveal, SeatView
+from muggins.shared.protocol.accounts import Account, Seek, Seeking, SignIn
+from muggins.shared.view import DealReveal, SeatView
 
 PEGGED = {"go": "one for the go", "last_card": "one for last card", "heels": "two for his heels"}
-GoalKind = Literal["computer", "join", "spectate", "lobby"]
+GoalKind = Literal["computer", "join", "spectate", "lobby", "seek"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,10 @@ class Goal:
     code: str = ""
     level: str | None = None
     options: RoomOptions = field(default_factory=lambda: RoomOptions(private=True))
+    session: str | None = None
+    """An account's session token: the client signs in with it after every hello."""
+    best_of: Literal[1, 3] = 1
+    """For "seek": a rated match of one game or best of three."""
 
 
 @dataclass
@@ -63,8 +68,9 @@ class Fairness:
                 f"WARNING: deal {self.deal_number} does NOT match the server's commitment. "
                 "The cards were not dealt from the deck it promised!"
             )
-        what = " and your six cards" if self.hand_checked else ""
-        return f"✓ deal {self.deal_number}: the deck{what} match the commitment"
+        if self.hand_checked:
+            return f"✓ deal {self.deal_number}: the deck and your six cards match the commitment"
+        return f"✓ deal {self.deal_number}: the deck matches the commitment"
 
 
 @dataclass
@@ -76,12 +82,15 @@ class Session:
     token: str | None = None
     player: str = ""
     levels: tuple[str, ...] = ()
+    level_ratings: dict[str, int] = field(default_factory=dict)
     room: Room | None = None
     rooms: Rooms | None = None
     view: SeatView | None = None
     seq: int = -1
     log: list[str] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
+    last_calls: dict[tuple[int, int], str] = field(default_factory=dict)
+    """The last call of each deal's play by (game, deal), kept for its show."""
     chat: list[str] = field(default_factory=list)
     errors: list[Error] = field(default_factory=list)
     game_over: GameOver | None = None
@@ -96,6 +105,7 @@ class Session:
     bot_asked: str = ""
     """The room we already asked the server to seat the computer in."""
     left: bool = False
+    signed_in: bool = False
 
     @property
     def seat(self) -> int | None:
@@ -149,7 +159,8 @@ class Session:
             self._event(message)
         elif isinstance(message, GameOver):
             self.game_over = message
-            self.log.append(message.text)
+            if not self.log or self.log[-1] != message.text:  # its event said it already
+                self.log.append(message.text)
         elif isinstance(message, Rooms):
             self.rooms = message
         elif isinstance(message, ChatLine):
@@ -161,27 +172,49 @@ class Session:
             self.errors.append(message)
         elif isinstance(message, Left):
             self.room, self.view, self.left = None, None, True
+        elif isinstance(message, Seeking):
+            if message.active:
+                self.log.append(
+                    f"Looking for a rated opponent near {message.rating:.0f} "
+                    f"({'best of three' if message.best_of == 3 else 'one game'}); "
+                    "the range widens as you wait"
+                )
+            else:
+                self.log.append("You left the rated queue")
+        elif isinstance(message, Account):
+            self.name = message.name
+            if not self.signed_in:
+                self.log.append(signed_in_text(message))
+            self.signed_in = True
         return []
 
     def _welcome(self, message: Welcome) -> list[ClientMessage]:
         self.token, self.player, self.levels = message.token, message.player, message.levels
+        self.level_ratings = dict(message.level_ratings)
         self.name = message.name
         if message.resumed and message.room:
             if not self.goal_sent:
                 self.log.append(f"Welcome back, {message.name}: your game in room {message.room}")
             self.goal_sent = True
-            return []
+            return [SignIn(session=self.goal.session)] if self.goal.session else []
+        if self.goal_sent and self.room is not None and self.room.you is None:
+            # A spectator holds no seat to resume: watch the same room again, quietly.
+            sign_in = [SignIn(session=self.goal.session)] if self.goal.session else []
+            return [*sign_in, Spectate(code=self.room.code)]
         if self.goal_sent and self.room is not None:
             self.log.append("The server no longer knows this table; it could not be resumed.")
         self.goal_sent = True
         goal = self.goal
+        first: list[ClientMessage] = [SignIn(session=goal.session)] if goal.session else []
         if goal.kind == "computer":
-            return [CreateRoom(options=goal.options)]
+            return [*first, CreateRoom(options=goal.options)]
         if goal.kind == "join":
-            return [JoinRoom(code=goal.code)]
+            return [*first, JoinRoom(code=goal.code)]
         if goal.kind == "spectate":
-            return [Spectate(code=goal.code)]
-        return []
+            return [*first, Spectate(code=goal.code)]
+        if goal.kind == "seek":
+            return [*first, Seek(best_of=goal.best_of)]
+        return first
 
     def _room(self, message: Room) -> list[ClientMessage]:
         first = self.room is None or self.room.code != message.code
@@ -226,14 +259,19 @@ class Session:
         names = self.names
         if self.seat is not None:
             names = ("You", names[1]) if self.seat == 0 else (names[0], "You")
+        call = ""
         if isinstance(event, CardPlayed):
-            self.announcements.append(f"{names[event.seat]}: {event.spoken}")
+            call = f"{names[event.seat]}: {event.spoken}"
         elif isinstance(event, Go):
-            self.announcements.append(f"{names[event.seat]}: go")
+            call = f"{names[event.seat]}: go"
         elif isinstance(event, Scored) and event.reason in PEGGED:
-            self.announcements.append(f"{names[event.seat]}: {PEGGED[event.reason]}")
+            call = f"{names[event.seat]}: {PEGGED[event.reason]}"
         elif isinstance(event, CountReset):
             self.announcements.append("the count starts again")
+        if call:
+            self.announcements.append(call)
+            if self.view is not None:
+                self.last_calls[(self.view.game_number, self.view.deal_number)] = call
 
     def _check(self, reveal: DealReveal, seat: int | None) -> None:
         """Verify a revealed deal once, with our own six cards when we saw them dealt."""
@@ -257,3 +295,15 @@ class Session:
     def fair(self) -> Fairness | None:
         """The latest deal check."""
         return self.fairness[-1] if self.fairness else None
+
+
+def signed_in_text(account: Account) -> str:
+    """ "Signed in as Ann (rating 1523, provisional)"."""
+    rating = account.rating
+    provisional = ", provisional" if rating.provisional else ""
+    return f"Signed in as {account.name} (rating {rating.rating:.0f}{provisional})"
+
+
+def describe_levels(levels: tuple[str, ...], ratings: dict[str, int]) -> str:
+    """ "random (874), easy (911), standard (1500), expert (1570)": levels with their strength."""
+    return ", ".join(f"{lv} ({ratings[lv]})" if lv in ratings else lv for lv in levels)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client.connection import LinkStatus
-from client.lobby import describe_options
-from client.prompts import turn_prompt
-from client.session import Session
-from shared.protocol import Room
+from muggins.client.connection import LinkStatus
+from muggins.client.lobby import describe_options
+from muggins.client.prompts import turn_prompt
+from muggins.client.session import Session
+from muggins.shared.invocation import join_command
+from muggins.shared.protocol import Room
 
 
 def waiting_text(session: Session, room: Room, url: str) -> Text:
@@ -19,7 +20,7 @@ def waiting_text(session: Session, room: Room, url: str) -> Text:
     text.append(room.code, style="bold reverse")
     text.append(f"\n\nRules: {describe_options(room.options)}\n\n")
     text.append("A friend joins with:\n\n")
-    text.append(f"    muggins play {url} --join {room.code}\n\n", style="bold green")
+    text.append(f"    {join_command(url, room.code)}\n\n", style="bold green")
     text.append("Or press B to play the computer instead.", style="dim")
     return text
 
@@ -33,6 +34,10 @@ def room_text(session: Session) -> Text:
         info.append(f"  {describe_options(room.options)}\n", style="dim")
         if room.you is None:
             info.append("You are watching\n", style="italic")
+        for seat in room.seats:
+            rating = session.level_ratings.get(seat.level or "")
+            if seat.kind == "bot" and rating:
+                info.append(f"{seat.name} plays at about {rating}\n", style="dim")
     if view is not None:
         me = session.seat if session.seat is not None else 0
         info.append(f"Game {view.game_number}, deal {view.deal_number}  ")

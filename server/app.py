@@ -1,4 +1,4 @@
-"""The server: the WebSocket listener, HTTP health and metrics, start-up and shutdown.
+"""The server: the WebSocket listener, HTTP health, metrics and the browser client's pages.
 
 >>> # in-process, e.g. for ``muggins play`` or tests:
 >>> # async with running_server(ServerConfig(port=0, memory=True)) as server:
@@ -11,10 +11,13 @@ import asyncio
 import contextlib
 import gc
 import http
+import ipaddress
 import logging
+import socket
 import ssl
+import time
+from collections import Counter
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server as WsServer
@@ -23,16 +26,20 @@ from websockets.asyncio.server import serve as ws_serve
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from server.config import ServerConfig
-from server.connection import Connection
-from server.lobby import Lobby
-from server.memory_store import MemoryStore
-from server.metrics import Metrics
-from server.sqlite_store import SqliteStore
-from server.store import Store
+from muggins.server.config import ServerConfig
+from muggins.server.connection import Connection
+from muggins.server.datafiles import default_db
+from muggins.server.lobby import Lobby
+from muggins.server.memory_store import MemoryStore
+from muggins.server.metrics import Metrics
+from muggins.server.sqlite_store import SqliteStore
+from muggins.server.static import StaticSite, same_origin
+from muggins.server.store import Store, StoreError
 
 log = logging.getLogger("muggins.server")
 
+STARTUP_WAIT = 30.0
+"""Seconds a starting cluster node waits for Redis (say, while the containers come up)."""
 GC_YOUNG_THRESHOLD = 20_000
 """Allocations between young garbage collections (CPython's default is 700)."""
 
@@ -50,12 +57,6 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
-def default_db() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("muggins")) / "muggins.db"
-
-
 def make_store(config: ServerConfig) -> Store:
     if config.memory:
         return MemoryStore()
@@ -63,16 +64,33 @@ def make_store(config: ServerConfig) -> Store:
 
 
 class Server:
-    """A running Muggins server. Use :func:`running_server` rather than this class directly."""
+    """A running Muggins server. Use :func:`running_server` rather than this class directly.
+
+    With ``config.redis`` it is a cluster node: every game lives in Redis (the cluster store) and
+    the cluster lobby loads rooms from it; this node is a gateway.
+    """
 
     def __init__(self, config: ServerConfig, *, store: Store | None = None) -> None:
         self.config = config
-        self.store = store or make_store(config)
         self.metrics = Metrics()
-        self.lobby = Lobby(self.store, config, self.metrics)
+        self.lobby: Lobby
+        if config.redis is not None:
+            from muggins.server.cluster.coordination import ClusterStore
+            from muggins.server.cluster.lobby import ClusterLobby
+
+            redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
+            self.store: Store = redis
+            self.lobby = ClusterLobby(redis, config, self.metrics)
+        else:
+            self.store = store or make_store(config)
+            self.lobby = Lobby(self.store, config, self.metrics)
         self.connections: set[ServerConnection] = set()
+        self.per_address: Counter[str] = Counter()
+        """Open connections by client address (see :func:`client_address`)."""
+        self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.site = StaticSite()
 
     @property
     def port(self) -> int:
@@ -87,22 +105,18 @@ class Server:
         return f"{scheme}://{host}:{self.port}"
 
     async def start(self) -> None:
-        await self.store.open()
+        await self._open_store()
         await self.lobby.restore()
         tls = None
         if self.config.certfile is not None:
             tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             tls.load_cert_chain(self.config.certfile, self.config.keyfile)
-        origins = None
-        if self.config.allowed_origins:
-            origins = [*self.config.allowed_origins, None]
         self._ws = await ws_serve(
             self._handle,
             self.config.host,
             self.config.port,
             process_request=self._http,
             max_size=self.config.max_message,
-            origins=origins,  # type: ignore[arg-type]
             ssl=tls,
             compression=None,
             open_timeout=10,
@@ -110,7 +124,12 @@ class Server:
             ping_timeout=20,
             max_queue=16,
         )
+        for sock in self._ws.sockets:
+            # Accepted sockets inherit it: the kernel keeps at most this much for a reader that
+            # does not read (its automatic tuning would let it grow to megabytes).
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.lobby.matchmaker.start()
         log.info(
             "listening",
             extra={
@@ -120,12 +139,39 @@ class Server:
             },
         )
 
+    async def _open_store(self) -> None:
+        """Open the store; a cluster node waits up to STARTUP_WAIT for Redis to come up."""
+        deadline = time.monotonic() + STARTUP_WAIT
+        while True:
+            try:
+                await self.store.open()
+                return
+            except StoreError as error:
+                if self.config.redis is None or time.monotonic() > deadline:
+                    raise
+                log.warning("waiting for Redis: %s", error)
+                await asyncio.sleep(1.0)
+
     async def stop(self) -> None:
-        """Stop accepting, close every client with 1012 (restart: come back), close the store."""
+        """Stop accepting at once, then close every client with 1012 (restart: come back) and
+        the store, within ``config.stop_deadline`` seconds whatever hangs; always returns."""
+        if self._ws is not None:
+            self._ws.server.close()  # the listener first: no new connection from here on
+            self._ws.close(close_connections=False)
         if self._sweeper is not None:
             self._sweeper.cancel()
+        try:
+            async with asyncio.timeout(self.config.stop_deadline):
+                await self._wind_down()
+        except TimeoutError:
+            log.warning(
+                "shutdown took longer than %.0f s; stopping anyway", self.config.stop_deadline
+            )
+        log.info("stopped")
+
+    async def _wind_down(self) -> None:
+        await self.lobby.matchmaker.stop()
         if self._ws is not None:
-            self._ws.close(close_connections=False)
             for room in self.lobby.rooms.values():
                 room.notice("shutdown", "The server is restarting; your game is saved")
             closing = [
@@ -135,17 +181,36 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(5):
                     await self._ws.wait_closed()
+        await self.lobby.stop()
         for room in self.lobby.rooms.values():
             room.close()
         await self.store.close()
-        log.info("stopped")
 
     async def _handle(self, ws: ServerConnection) -> None:
+        address = self.client_address(ws, ws.request)
         self.connections.add(ws)
+        self.per_address[address] += 1
         try:
-            await Connection(ws, self.lobby).run()
+            await Connection(ws, self.lobby, address=address).run()
         finally:
             self.connections.discard(ws)
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
+
+    def client_address(self, ws: ServerConnection, request: Request | None) -> str:
+        """The client's IP address: the peer's, or the last X-Forwarded-For hop if the peer is a
+        trusted proxy (the hop that proxy added itself, so a client cannot forge it)."""
+        peer = ws.remote_address[0] if ws.remote_address else "?"
+        if not self._proxies or request is None:
+            return str(peer)
+        try:
+            trusted = any(ipaddress.ip_address(peer) in net for net in self._proxies)
+        except ValueError:
+            return str(peer)
+        forwarded = request.headers.get("X-Forwarded-For") if trusted else None
+        hop = forwarded.rsplit(",", 1)[-1].strip() if forwarded else ""
+        return hop or str(peer)
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
@@ -156,8 +221,24 @@ class Server:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
             return response
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            return self.site.respond(request)
+        origin = request.headers.get("Origin")
+        if (
+            origin is not None
+            and self.config.allowed_origins
+            and origin not in self.config.allowed_origins
+            and not same_origin(origin, request.headers.get("Host"))
+        ):
+            return connection.respond(http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
         if len(self.connections) >= self.config.max_connections:
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "server full\n")
+        address = self.client_address(connection, request)
+        if self.per_address[address] >= self.config.max_per_address:
+            log.info("refused a connection over the per-address cap", extra={"peer": address})
+            return connection.respond(
+                http.HTTPStatus.TOO_MANY_REQUESTS, "too many connections from your address\n"
+            )
         return None
 
     async def _sweep(self) -> None:
@@ -171,10 +252,6 @@ class Server:
 
 def make_server(config: ServerConfig, *, store: Store | None = None) -> Server:
     """A single server, or a cluster node when ``config.redis`` is set."""
-    if config.redis is not None:
-        from server.cluster.node import ClusterServer
-
-        return ClusterServer(config, store=store)
     return Server(config, store=store)
 
 

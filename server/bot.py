@@ -12,15 +12,21 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
-from server.players import Refusal
-from shared.bots import make_strategy
-from shared.protocol import ServerMessage, State, from_action
-from shared.view import SeatView
+from muggins.server.players import Refusal
+from muggins.shared.bots import make_strategy
+from muggins.shared.protocol import ServerMessage, State
+from muggins.shared.view import SeatView
 
 if TYPE_CHECKING:
-    from server.room import Room
+    from muggins.server.room import Room
 
 log = logging.getLogger("muggins.bot")
+
+RETRIED = frozenset({"storage", "unconfirmed"})
+"""Refusals after which the computer tries the same move again."""
+RETRY_FIRST = 0.1
+RETRY_MAX = 2.0
+"""Seconds between tries of a move the store could not take: doubling, up to this."""
 
 
 class BotPeer:
@@ -48,14 +54,29 @@ class BotPeer:
         if seq != self._latest or self.room.closed:
             return
         action = await asyncio.to_thread(self.strategy.choose, view)
-        if seq != self._latest or self.room.closed:
-            return
-        try:
-            await self.room.act(self.seat, from_action(action), origin=self)
-        except Refusal as refusal:
-            log.info("room %s: computer move refused: %s", self.room.code, refusal.message)
-        except Exception:
-            log.exception("room %s: computer move failed", self.room.code)
+        key = f"computer:{secrets.token_hex(6)}"  # this move's: a retry of it is stored once
+        wait = RETRY_FIRST
+        # A move the store could not take is tried again (at the same seq, so never twice)
+        # until it is made, the game has moved on, or the room is gone.
+        while seq == self._latest and not self.room.closed:
+            try:
+                await self.room.act(self.seat, action, origin=self, seq=seq, key=key)
+                return
+            except Refusal as refusal:
+                if refusal.code not in RETRIED:
+                    log.info("room %s: computer move refused: %s", self.room.code, refusal.message)
+                    return
+                log.warning(
+                    "room %s: computer move not saved (%s); trying again in %.1f s",
+                    self.room.code,
+                    refusal.message,
+                    wait,
+                )
+            except Exception:
+                log.exception("room %s: computer move failed", self.room.code)
+                return
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RETRY_MAX)
 
     def close(self) -> None:
         if self._task is not None:

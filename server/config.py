@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.protocol import MAX_MESSAGE_BYTES
+from muggins.shared.protocol import MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +38,28 @@ class ServerConfig:
     """Messages refused for rate before the connection is closed."""
     hello_timeout: float = 15.0
     idle_timeout: float = 900.0
-    max_connections: int = 50_000
+    max_connections: int = 10_000
+    """Open connections in all; past it the upgrade is answered 503."""
+    max_per_address: int = 50
+    """Open connections from one client address; past it the upgrade is answered 429."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) of proxies whose X-Forwarded-For names the client."""
     max_rooms: int = 25_000
-    send_queue: int = 256
-    """Frames waiting for a slow reader before it is disconnected."""
+    rooms_per_minute: float = 10.0
+    """Rooms one player may create a minute (and at once)."""
+    rooms_per_minute_per_address: float = 30.0
+    """Rooms the players of one client address may create a minute (and at once)."""
+    max_spectators: int = 50
+    """Spectators one room may have (on this node, in a cluster)."""
+    send_buffer: int = 128 * 1024
+    """Bytes of frames kept for a reader whose socket buffer is full; past it: closed (1008)."""
+    socket_buffer: int = 64 * 1024
+    """The kernel's send buffer per connection (SO_SNDBUF), so it cannot grow to megabytes."""
+    slow_reader: float = 10.0
+    """Seconds a frame may wait for a reader that does not read before it is closed (1008)."""
     log_json: bool = False
+    stop_deadline: float = 10.0
+    """Seconds a stopping server gives its clients and its store before it ends regardless."""
     extra_levels: tuple[str, ...] = field(default=())
 
     @property

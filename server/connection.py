@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
+from collections import deque
 
 from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
@@ -20,15 +20,20 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.protocol import State
 
-from server.identity import clean_text
-from server.lobby import Lobby, strongest_level
-from server.players import Player, Refusal, encoded
-from server.room import Room
-from shared.bots import LEVELS
-from shared.protocol import (
+from muggins.server.coach import hint_for
+from muggins.server.frames import describe_invalid, salvage_id
+from muggins.server.identity import clean_text
+from muggins.server.lobby import Lobby, strongest_level
+from muggins.server.players import Player, Refusal, encoded
+from muggins.server.rated import rated_options
+from muggins.server.room import Room
+from muggins.shared.bots import LEVELS
+from muggins.shared.bots.strength import level_ratings
+from muggins.shared.protocol import (
     GAME_MOVES,
     PROTOCOL_VERSION,
     AnswerRestart,
+    AskHint,
     Chat,
     ChatLine,
     Claim,
@@ -51,62 +56,34 @@ from shared.protocol import (
     Welcome,
     parse_client,
 )
-from shared.protocol.client import MessageId
+from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.client import MessageId
 
 log = logging.getLogger("muggins.connection")
+SLOW_CLOSE = 1.0
+"""Seconds a reader closed for not reading has to complete the closing handshake (it will not
+read the close frame either, most likely) before its socket is dropped."""
 VERSION = "0.1.0"
 
 
-def describe_invalid(error: ValidationError) -> tuple[ErrorCode, str]:
-    """A stable code and one sentence for a frame that failed validation."""
-    first = error.errors()[0]
-    kind, loc = first["type"], [str(part) for part in first["loc"]]
-    if kind == "json_invalid":
-        return "bad_json", "That frame is not valid JSON"
-    if kind == "union_tag_invalid":
-        tag = first["input"].get("type") if isinstance(first["input"], dict) else None
-        return "bad_message", f"Unknown message type {str(tag)[:40]!r}"
-    if kind == "union_tag_not_found":
-        return "bad_message", "A message needs a 'type' field"
-    if not loc:
-        return "bad_message", "A message must be a JSON object with a 'type' field"
-    tag, field = loc[0], ".".join(loc[1:]) or loc[0]
-    if kind == "extra_forbidden":
-        return "bad_message", f"A {tag} message has no field {field[:40]!r}"
-    if kind == "missing":
-        return "bad_message", f"A {tag} message needs the field {field!r}"
-    if kind in ("string_pattern_mismatch", "value_error") and "card" in field:
-        return "bad_message", (
-            f"{str(first['input'])[:12]!r} is not a card; write cards like 5H, 10S, JD or AS"
-        )
-    return "bad_message", f"Field {field!r} of a {tag} message: {first['msg']}"
-
-
-def salvage_id(frame: str) -> MessageId:
-    """The ``id`` of a frame that failed validation, if it has a usable one, for the error."""
-    try:
-        data = json.loads(frame)
-    except ValueError:
-        return None
-    found = data.get("id") if isinstance(data, dict) else None
-    if isinstance(found, bool) or not isinstance(found, int | str):
-        return None
-    return found if isinstance(found, int) or len(found) <= 64 else None
-
-
 class Connection:
-    def __init__(self, ws: ServerConnection, lobby: Lobby) -> None:
+    def __init__(self, ws: ServerConnection, lobby: Lobby, *, address: str = "?") -> None:
         self.ws = ws
+        self.address = address
+        """The client's IP address, for limits per address."""
         self.lobby = lobby
         self.config = lobby.config
         self.metrics = lobby.metrics
-        self.player: Player | None = None
+        self.player: Player[Room] | None = None
         self.watching: Room | None = None
-        self.queue: asyncio.Queue[str] = asyncio.Queue(self.config.send_queue)
+        self.queue: deque[str] = deque()
+        """Frames waiting for a full socket buffer to drain, ``queued`` bytes in all."""
+        self.queued = 0
         self.tokens = float(self.config.burst)
         self.stamp = time.monotonic()
         self.refused = 0
         self.closing = False
+        self._close_wait = 5.0
         self._closer: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         """Drains ``queue``; runs only while frames wait for a full socket buffer."""
@@ -130,25 +107,31 @@ class Connection:
             ws.protocol.send_text(text.encode())
             ws.send_data()
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            log.warning("disconnecting a reader that fell %d frames behind", self.queue.qsize())
-            self.close(CloseCode.POLICY_VIOLATION, "too slow to read")
+        if self.queued + len(text) > self.config.send_buffer:
+            log.warning("disconnecting a reader that fell %d bytes behind", self.queued)
+            self.close(CloseCode.POLICY_VIOLATION, "too slow to read", wait=SLOW_CLOSE)
             return
+        self.queue.append(text)
+        self.queued += len(text)
         if self._writer is None:
             self._writer = self._loop.create_task(self._write_queued())
 
-    def error(self, code: ErrorCode, message: str, id: MessageId = None) -> None:
-        self.send(Error(code=code, message=message, id=id))
+    def error(
+        self, code: ErrorCode, message: str, id: MessageId = None, *, seq: int | None = None
+    ) -> None:
+        self.send(Error(code=code, message=message, id=id, seq=seq))
 
-    def close(self, code: int, reason: str) -> None:
-        """Close with ``code``; the connection leaves its room at once, before the handshake."""
+    def close(self, code: int, reason: str, *, wait: float = 5.0) -> None:
+        """Close with ``code``; the connection leaves its room at once, before the handshake.
+
+        The socket is dropped if the closing handshake has not completed ``wait`` seconds on.
+        """
         if not self.closing:
             self.closing = True
             self._gone()
             self._closer = self._loop.create_task(self.ws.close(code, reason))
             self.last_frame = self._loop.time()
+            self._close_wait = wait
             self._rearm()
 
     # --- timeouts ------------------------------------------------------------------------------
@@ -161,7 +144,7 @@ class Connection:
     def _limit(self) -> float:
         """Seconds of silence allowed now: for a hello, between messages, or to finish closing."""
         if self.closing:
-            return 5.0
+            return self._close_wait
         return self.config.idle_timeout if self.player else self.config.hello_timeout
 
     def _rearm(self) -> None:
@@ -180,12 +163,25 @@ class Connection:
             self.close(CloseCode.GOING_AWAY, "idle")
 
     async def _write_queued(self) -> None:
-        """Send what queued up while the socket's buffer was full, waiting for it to drain."""
+        """Send what queued up while the socket's buffer was full, waiting for it to drain.
+
+        A reader that lets a frame wait ``slow_reader`` seconds is closed with 1008.
+        """
         try:
-            while not self.queue.empty():
-                await self.ws.send(self.queue.get_nowait())
+            while self.queue:
+                text = self.queue.popleft()
+                self.queued -= len(text)
+                async with asyncio.timeout(self.config.slow_reader):
+                    await self.ws.send(text)
         except ConnectionClosed:
             pass
+        except TimeoutError:
+            if not self.closing:
+                waited = self.config.slow_reader
+                log.warning("disconnecting a reader that read nothing for %.0f s", waited)
+            self.queue.clear()
+            self.queued = 0
+            self.close(CloseCode.POLICY_VIOLATION, "too slow to read", wait=SLOW_CLOSE)
         finally:
             self._writer = None
 
@@ -214,16 +210,18 @@ class Connection:
                 self._writer.cancel()
 
     async def _drain(self) -> None:
-        while not self.queue.empty():
+        while self.queue:
             await asyncio.sleep(0.01)
 
     async def _read(self) -> None:
         while True:
             frame = await self.ws.recv()
-            self.last_frame = self._loop.time()
             if self.closing:
-                continue  # read on, unanswered, so the closing handshake can complete
-            if not self._allow():
+                # Read on, unanswered, so the closing handshake can complete; frames sent
+                # meanwhile do not put off the deadline for it.
+                continue
+            self.last_frame = self._loop.time()
+            if not self._allow(frame):
                 continue
             if isinstance(frame, bytes):
                 self.error("binary_frame", "Send text frames holding JSON; binary is not used")
@@ -234,25 +232,30 @@ class Connection:
                 code, sentence = describe_invalid(invalid)
                 self.error(code, sentence, salvage_id(frame))
                 continue
+            except Exception as fault:  # not expected; a line in the log, never a traceback
+                log.warning("unreadable frame refused: %s", str(fault)[:200])
+                self.error("bad_message", "That frame could not be read as a message")
+                continue
             self.metrics.messages.labels(message.type).inc()
             try:
                 await self._handle(message)
                 if isinstance(message, Hello):
                     self._rearm()  # from the hello timeout to the (usually longer) idle one
             except Refusal as refusal:
-                self.error(refusal.code, refusal.message, message.id)
+                self.error(refusal.code, refusal.message, message.id, seq=refusal.seq)
             except Exception:
                 log.exception("failed to handle %s", message.type)
                 self.error(
                     "internal", "The server failed on that message; it was not applied", message.id
                 )
 
-    def _allow(self) -> bool:
+    def _allow(self, frame: str | bytes) -> bool:
         """Token bucket: ``rate`` per second, ``burst`` at once.
 
-        The first refused message of a flood gets a ``rate_limited`` error; the flood ends when
-        the bucket has refilled. A flood that goes on past ``flood_close_after`` refused
-        messages is closed with 1008.
+        A message over the limit is not handled but answered: a ``rate_limited`` error carrying
+        its ``id``, so a client waiting for that answer never hangs. The flood ends when the
+        bucket has refilled; one that goes on past ``flood_close_after`` refused messages is
+        closed with 1008.
         """
         now = time.monotonic()
         burst = self.config.burst
@@ -264,17 +267,17 @@ class Connection:
             self.tokens -= 1
             return True
         self.refused += 1
-        if self.refused == 1:
-            self.error("rate_limited", "Too many messages: slow down or be disconnected")
-        elif self.refused > self.config.flood_close_after:
+        if self.refused > self.config.flood_close_after:
             self.close(CloseCode.POLICY_VIOLATION, "rate limit")
+        else:
+            id = salvage_id(frame) if isinstance(frame, str) else None
+            self.error("rate_limited", "Too many messages: slow down or be disconnected", id)
         return False
 
     def _gone(self) -> None:
-        if self.watching is not None:
-            self.watching.spectators.discard(self)
-            self.watching.send_room()
-            self.watching = None
+        watched = self._stop_watching()
+        if watched is not None and not watched.spectators:
+            self._loop.create_task(self.lobby.release(watched))
         player = self.player
         if player is not None and player.peer is self:
             player.peer = None
@@ -300,7 +303,7 @@ class Connection:
             return
         await self.lobby.prepare(message)
         if isinstance(message, Hello):
-            self._hello(message)
+            await self._hello(message)
             return
         player = self.player
         if player is None:
@@ -309,20 +312,28 @@ class Connection:
             room, seat = self._seat()
             await room.act(seat, message, origin=self, id=message.id)
         elif isinstance(message, CreateRoom):
+            options = message.options
+            if options.rated:
+                options = rated_options(options, player)
             await self._free(player)
-            room = await self.lobby.create_room(message.options)
-            self._stop_watching()
+            self.lobby.allow_room(player, self.address)
+            room = await self.lobby.create_room(options)
+            await self._unwatch()
             await room.sit(player, id=message.id)
         elif isinstance(message, JoinRoom):
             room = self.lobby.find(message.code)
             if player.room is not None and player.room is not room:
                 await self._free(player, joining=room)
-            self._stop_watching()
+            if self.watching is not room:
+                await self._unwatch()
+            else:
+                self._stop_watching()
             await room.sit(player, id=message.id)
         elif isinstance(message, Spectate):
             await self._spectate(player, message)
         elif isinstance(message, ListRooms):
-            self.send(self.lobby.listing().model_copy(update={"id": message.id}))
+            page = self.lobby.listing(message.after, message.limit)
+            self.send(page.model_copy(update={"id": message.id}))
         elif isinstance(message, SeatBot):
             level = message.level or strongest_level()
             if level not in LEVELS:
@@ -333,32 +344,44 @@ class Connection:
             await room.seat_bot(level, by=player, id=message.id)
         elif isinstance(message, ProposeRestart):
             room, seat = self._seat()
-            await room.propose_restart(seat, origin=self, id=message.id)
+            await room.propose_restart(seat, origin=self, id=message.id, seq=message.seq)
         elif isinstance(message, AnswerRestart):
             room, seat = self._seat()
-            await room.answer_restart(seat, message.accept, origin=self, id=message.id)
+            await room.answer_restart(
+                seat, message.accept, origin=self, id=message.id, seq=message.seq
+            )
         elif isinstance(message, Rematch):
             room, seat = self._seat()
-            await room.ask_rematch(seat, origin=self, id=message.id)
+            await room.ask_rematch(seat, origin=self, id=message.id, seq=message.seq)
         elif isinstance(message, Claim):
             room, seat = self._seat()
-            await room.claim(seat, message.take, origin=self, id=message.id)
+            await room.claim(seat, message.take, origin=self, id=message.id, seq=message.seq)
         elif isinstance(message, Chat):
             self._chat(player, message)
         elif isinstance(message, Leave):
             await self._leave(player, message.id)
+        elif isinstance(message, ACCOUNT_REQUESTS):
+            peer = self.ws.remote_address
+            address = str(peer[0]) if peer else "?"
+            await self.lobby.accounts.handle(player, message, peer=self, address=address)
+        elif isinstance(message, AskHint):
+            room, seat = self._seat()
+            self.send(await hint_for(room, seat, message.id))
 
-    def _hello(self, message: Hello) -> None:
+    async def _hello(self, message: Hello) -> None:
         if self.player is not None:
             raise Refusal("already_welcomed", "You already said hello on this connection")
         if message.protocol != PROTOCOL_VERSION:
             raise Refusal(
                 "unsupported_protocol",
-                f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}",
+                f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: "
+                "update the client (since protocol 2 every move names the seq it answers)",
             )
         if message.token:
             player = self.lobby.resume(message.token)
-            token = message.token
+            token = await self.lobby.rotate(player, message.token)
+            if self.closing:  # closed while the new token was saved: nothing to attach
+                return
             resumed = True
         else:
             player, token = self.lobby.new_player(message.name)
@@ -379,6 +402,7 @@ class Connection:
                 protocol=PROTOCOL_VERSION,
                 server=VERSION,
                 levels=tuple(LEVELS),
+                level_ratings={k: v for k, v in level_ratings().items() if k in LEVELS},
                 resumed=resumed,
                 room=room.code if room else None,
             )
@@ -386,7 +410,7 @@ class Connection:
         if room is not None:
             room.attach(player)
 
-    async def _free(self, player: Player, *, joining: Room | None = None) -> None:
+    async def _free(self, player: Player[Room], *, joining: Room | None = None) -> None:
         """Before taking another seat: leave a room whose match is over, else refuse.
 
         When ``joining`` a room, a full one is refused before anything is left.
@@ -399,25 +423,40 @@ class Connection:
         if joining is not None and all(s.kind != "empty" for s in joining.seats):
             raise Refusal("room_full", f"Room {joining.code} has no empty seat")
         await room.leave(player)
+        await self.lobby.release(room)
 
-    def _stop_watching(self) -> None:
-        if self.watching is not None:
-            self.watching.spectators.discard(self)
-            self.watching.send_room()
+    def _stop_watching(self) -> Room | None:
+        """Stop watching (if watching); the room that was watched."""
+        room = self.watching
+        if room is not None:
+            room.spectators.discard(self)
+            room.send_room()
             self.watching = None
+        return room
 
-    async def _spectate(self, player: Player, message: Spectate) -> None:
+    async def _unwatch(self) -> None:
+        """Stop watching, and close the watched room if that leaves it without anyone."""
+        room = self._stop_watching()
+        if room is not None:
+            await self.lobby.release(room)
+
+    async def _spectate(self, player: Player[Room], message: Spectate) -> None:
         room = self.lobby.find(message.code)
         if not room.options.spectators:
             raise Refusal("spectators_off", f"Room {room.code} does not allow spectators")
+        if self not in room.spectators and len(room.spectators) >= self.config.max_spectators:
+            raise Refusal(
+                "spectators_full", f"Room {room.code} has as many spectators as it may; try later"
+            )
         await self._free(player)
-        self._stop_watching()
+        if self.watching is not room:
+            await self._unwatch()
         self.watching = room
         room.spectators.add(self)
         room.welcome_back(self, None, id=message.id)
         room.send_room()
 
-    def _chat(self, player: Player, message: Chat) -> None:
+    def _chat(self, player: Player[Room], message: Chat) -> None:
         room = player.room or self.watching
         if room is None:
             raise Refusal("not_in_room", "Chat goes to a room; join or watch one first")
@@ -427,12 +466,13 @@ class Connection:
         line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
         room.say(line, origin=self, id=message.id)
 
-    async def _leave(self, player: Player, id: MessageId) -> None:
+    async def _leave(self, player: Player[Room], id: MessageId) -> None:
         room = player.room or self.watching
         if room is None:
             raise Refusal("not_in_room", "You are not in a room")
         if self.watching is room:
-            self._stop_watching()
+            await self._unwatch()
         else:
             await room.leave(player)
+            await self.lobby.release(room)
         self.send(Left(code=room.code, id=id))

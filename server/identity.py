@@ -9,7 +9,7 @@ import secrets
 import unicodedata
 from typing import Final
 
-from shared.protocol.client import NAME_MAX
+from muggins.shared.protocol.client import NAME_MAX
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Letters only, without I and O (easily read as 1 and 0)."""
@@ -31,6 +31,27 @@ def clean_name(text: str, *, fallback: str = "Player") -> str:
     kept = "".join(ch for ch in text if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
     kept = _SPACE.sub(" ", kept).strip()[:NAME_MAX].strip()
     return kept or fallback
+
+
+_CARD = re.compile(r"(?:[A2-9JQKT]|10)[CDHS♣♦♥♠♧♢♡♤]")
+_SUIT_SYMBOLS = "♣♦♥♠♧♢♡♤"
+_COMPUTER = re.compile(r"\bcomputer\b", re.IGNORECASE)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a (cleaned) name would mislead in the sentences others read, or None if it is fine.
+
+    Event sentences name players and cards side by side ("Ann plays 5♥"), and the computer is
+    "Computer (level)": a name that reads as the computer, as a card or with a suit symbol in it
+    would make those sentences lie.
+    """
+    if _COMPUTER.search(name):
+        return "the computer is called Computer; choose a name that is not"
+    if any(symbol in name for symbol in _SUIT_SYMBOLS):
+        return "a name may not hold suit symbols"
+    if all(_CARD.fullmatch(word) for word in name.split()):
+        return f"{name!r} reads as a card; choose another name"
+    return None
 
 
 def clean_text(text: str) -> str:

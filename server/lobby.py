@@ -6,10 +6,12 @@ import logging
 import time
 from collections.abc import Callable
 
-from server.bot import BotPeer
-from server.config import ServerConfig
-from server.identity import (
+from muggins.server.account_service import AccountService
+from muggins.server.bot import BotPeer
+from muggins.server.config import ServerConfig
+from muggins.server.identity import (
     clean_name,
+    name_problem,
     new_player_id,
     new_room_code,
     new_token,
@@ -17,13 +19,17 @@ from server.identity import (
     token_matches,
     token_player,
 )
-from server.metrics import Metrics
-from server.players import Peer, Player, Refusal
-from server.room import Room
-from server.store import Store, StoreConflict, StoreError
-from shared.bots import LEVELS
-from shared.match import Match
-from shared.protocol import ClientMessage, RoomOptions, Rooms, RoomSummary
+from muggins.server.limits import Bucket
+from muggins.server.matchmaking import Matchmaker
+from muggins.server.metrics import Metrics
+from muggins.server.players import Peer, Player, Refusal
+from muggins.server.room import Room
+from muggins.server.room_index import RoomIndex
+from muggins.server.store import Store, StoreConflict, StoreError
+from muggins.server.table import Table
+from muggins.shared.bots import LEVELS
+from muggins.shared.match import Match
+from muggins.shared.protocol import ClientMessage, RoomOptions, Rooms
 
 log = logging.getLogger("muggins.lobby")
 
@@ -46,25 +52,60 @@ class Lobby:
         self.config = config
         self.metrics = metrics
         self.clock = clock
-        self.players: dict[str, Player] = {}
+        self.players: dict[str, Player[Room]] = {}
         self.rooms: dict[str, Room] = {}
+        self.index = RoomIndex(self.rooms.get)
+        self.rooms_by_address: dict[str, Bucket] = {}
+        self.accounts = AccountService(store, players=lambda: list(self.players.values()))
+        self.matchmaker = Matchmaker(self)
+        self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------
 
-    def new_player(self, name: str) -> tuple[Player, str]:
+    def new_player(self, name: str) -> tuple[Player[Room], str]:
+        cleaned = clean_name(name)
+        problem = name_problem(cleaned)
+        if problem is not None:
+            raise Refusal("bad_name", f"Please pick another name: {problem}")
         player_id = new_player_id()
         token, token_hash = new_token(player_id)
-        player = Player(id=player_id, name=clean_name(name), token_hash=token_hash)
+        player = Player(id=player_id, name=cleaned, token_hash=token_hash)
         self.players[player_id] = player
         return player, token
 
-    def resume(self, token: str) -> Player:
-        """The player a token belongs to, or a refusal. The secret is compared in constant time."""
+    def resume(self, token: str) -> Player[Room]:
+        """The player a token belongs to, or a refusal. The secret is compared in constant time.
+
+        A seatless player's token expires as soon as they have been gone for the grace period.
+        """
         player_id = token_player(token)
         player = self.players.get(player_id) if player_id else None
+        if player is not None and self._expired(player):
+            del self.players[player.id]
+            player = None
         if player is None or not token_matches(token, player.token_hash):
             raise Refusal("bad_token", "That resume token is not valid here; say hello without it")
         return player
+
+    def _expired(self, player: Player) -> bool:
+        gone = player.gone_since
+        roomless = player.peer is None and player.room is None
+        return roomless and gone is not None and self.clock() - gone > self.config.grace
+
+    async def rotate(self, player: Player, token: str) -> str:
+        """Replace the resume token ``token`` of ``player`` with a new one, which is returned.
+
+        The old token stops working. A seated player's new token hash is saved with the seats
+        first (so a restart knows it); if that fails the old token stays valid and the resume is
+        refused with ``storage``.
+        """
+        new, new_hash = new_token(player.id)
+        room = player.room
+        if room is None:
+            player.token_hash = new_hash
+        else:
+            await room.rotate_token(player, token, new_hash)
+        return new
 
     # --- rooms ---------------------------------------------------------------------------------
 
@@ -81,7 +122,36 @@ class Lobby:
             created=created,
             clock=self.clock,
             on_action=self.metrics.action_latency.observe,
+            on_change=self._changed,
         )
+
+    def _changed(self, room: Table) -> None:
+        self.index.update(room)
+
+    def allow_room(self, player: Player, address: str) -> None:
+        """Refuse a room past the creation limits of the player and of its address."""
+        now = self.clock()
+        mine = player.rooms_made
+        if mine is None:
+            mine = player.rooms_made = Bucket(self.config.rooms_per_minute, now)
+        theirs = self.rooms_by_address.get(address)
+        if theirs is None:
+            if len(self.rooms_by_address) > 100_000:
+                self._forget_full_buckets(now)
+            theirs = self.rooms_by_address[address] = Bucket(
+                self.config.rooms_per_minute_per_address, now
+            )
+        mine.refill(now)
+        if mine.tokens < 1 or not theirs.take(now):
+            raise Refusal(
+                "too_many_rooms", "You have created rooms too quickly; wait a minute and try again"
+            )
+        mine.take(now)
+
+    def _forget_full_buckets(self, now: float) -> None:
+        for address, bucket in list(self.rooms_by_address.items()):
+            if bucket.full(now):
+                del self.rooms_by_address[address]
 
     async def create_room(self, options: RoomOptions) -> Room:
         if len(self.rooms) >= self.config.max_rooms:
@@ -97,6 +167,7 @@ class Lobby:
             except StoreError as error:
                 raise Refusal("storage", "The server could not create the room") from error
             self.rooms[room.code] = room
+            self.index.update(room)
             self.metrics.rooms.set(len(self.rooms))
             log.info("room created", extra={"room": room.code, "private": options.private})
             return room
@@ -112,29 +183,39 @@ class Lobby:
             raise Refusal("no_room", f"There is no room {normalise_code(code)}")
         return room
 
-    def listing(self) -> Rooms:
-        rooms = []
-        for room in self.rooms.values():
-            if room.options.private or room.closed:
-                continue
-            open_seat = any(s.kind == "empty" for s in room.seats)
-            if not open_seat and not room.options.spectators:
-                continue
-            names = room.seats[0].name, room.seats[1].name
-            rooms.append(
-                RoomSummary(
-                    code=room.code,
-                    names=names,
-                    options=room.options,
-                    status=room.status,
-                    open_seat=open_seat,
-                    spectators=len(room.spectators),
-                )
-            )
-        rooms.sort(key=lambda r: (not r.open_seat, r.code))
-        return Rooms(rooms=tuple(rooms[:200]))
+    def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
+        """A page of the public rooms (see :mod:`server.room_index`): the cost of a page does
+        not grow with the number of rooms."""
+        return self.index.page(after, limit)
+
+    async def release(self, room: Room) -> None:
+        """Close ``room`` at once if no person holds a seat in it and nobody watches it."""
+        if room.closed or room.spectators or any(s.kind == "human" for s in room.seats):
+            return
+        if self.rooms.get(room.code) is room:
+            await self._drop(room, "nobody is seated any more")
+
+    async def _drop(self, room: Room, why: str) -> bool:
+        """Close ``room`` for good and forget it; False if the store could not record it."""
+        try:
+            await room.finish_abandoned()
+            await self.store.close_room(room.code)
+        except StoreError as error:
+            log.warning("room %s: could not close: %s", room.code, error)
+            return False
+        for seat in room.seats:
+            if seat.player is not None and seat.player.room is room:
+                seat.player.room = None
+        self.rooms.pop(room.code, None)
+        self.index.remove(room.code)
+        self.metrics.rooms.set(len(self.rooms))
+        log.info("room %s closed: %s", room.code, why)
+        return True
 
     # --- start-up and clean-up -----------------------------------------------------------------
+
+    async def stop(self) -> None:
+        """Stop background work before the server closes (nothing runs in the background here)."""
 
     async def restore(self) -> int:
         """Rebuild every open room from the store; seated people count as disconnected."""
@@ -148,7 +229,9 @@ class Lobby:
                         id=saved.player, name=saved.name or "Player", token_hash=saved.token_hash
                     )
                     self.players[player.id] = player
+                    player.account = player.account or saved.account
                     seat.kind, seat.player, seat.gone_since = "human", player, now
+                    seat.account = saved.account
                     player.room = room
                 elif saved.kind == "bot":
                     level = saved.level if saved.level in LEVELS else strongest_level()
@@ -157,7 +240,7 @@ class Lobby:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                room.restore(rebuilt, match.number, snapshot.previous_actions)
+                room.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(
                         match.room,
@@ -166,7 +249,10 @@ class Lobby:
                         result="won",
                         winner=rebuilt.winner,
                     )
+                if rebuilt.over:  # settled at most once, however often this runs
+                    await room.settle()
             self.rooms[room.code] = room
+            self.index.update(room)
             room.resume()
         self.metrics.rooms.set(len(self.rooms))
         log.info("restored %d open rooms", len(self.rooms))
@@ -177,24 +263,22 @@ class Lobby:
         left without a seat more than ``grace`` seconds ago (their tokens stop working)."""
         now = self.clock()
         for player in list(self.players.values()):
-            gone = player.gone_since
-            roomless = player.peer is None and player.room is None
-            if roomless and gone is not None and now - gone > self.config.grace:
+            if self._expired(player):
                 del self.players[player.id]
+        self._forget_full_buckets(now)
         for room in list(self.rooms.values()):
-            if room.present() or now - room.last_activity < self.config.abandon_after:
-                continue
-            try:
-                await room.finish_abandoned()
-                await self.store.close_room(room.code)
-            except StoreError as error:
-                log.warning("room %s: could not close: %s", room.code, error)
-                continue
-            for seat in room.seats:
-                if seat.player is not None and seat.player.room is room:
-                    seat.player.room = None
-            del self.rooms[room.code]
-            log.info(
-                "room %s closed after %.0f s without anyone", room.code, self.config.abandon_after
-            )
+            if self._deserted(room, now):
+                await self._drop(room, "nobody came back to a room without a match")
+            elif not room.present() and now - room.last_activity >= self.config.abandon_after:
+                await self._drop(room, f"{self.config.abandon_after:.0f} s without anyone")
         self.metrics.rooms.set(len(self.rooms))
+
+    def _deserted(self, room: Room, now: float) -> bool:
+        """A room whose match never started, left by every person for the grace period."""
+        if room.match is not None or room.spectators:
+            return False
+        people = [s for s in room.seats if s.kind == "human"]
+        return all(
+            s.peer is None and s.gone_since is not None and now - s.gone_since > self.config.grace
+            for s in people
+        )

@@ -12,24 +12,28 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import replace
 
-from server.store import (
+from muggins.server.memory_accounts import MemoryAccounts
+from muggins.server.store import (
     MatchRecord,
     MatchResult,
+    MoveTag,
     RoomRecord,
     RoomSnapshot,
     SeatRecord,
     StoreConflict,
     StoreError,
 )
-from shared.actions import Action, Seat
+from muggins.shared.actions import Action, Seat
 
 
-class MemoryStore:
+class MemoryStore(MemoryAccounts):
     def __init__(self, *, keep_finished: int = 10_000) -> None:
+        super().__init__()
         self.rooms: dict[str, RoomRecord] = {}
         self.closed: set[str] = set()
         self.matches: dict[str, list[MatchRecord]] = {}
         self.actions: dict[tuple[str, int], list[tuple[Seat, Action]]] = {}
+        self.tags: dict[tuple[str, int], list[MoveTag]] = {}
         self.keep_finished = keep_finished
         self._finished: deque[tuple[str, int]] = deque()
         """Finished matches still kept, oldest first."""
@@ -68,19 +72,39 @@ class MemoryStore:
         previous = (match.room, matches[-1].number) if matches else None
         matches.append(replace(match, actions=()))
         self.actions[key] = []
+        self.tags[key] = []
         if previous in self._held:  # no longer the room's current match: it may go now
             self._held.discard(previous)
             self._forget(*previous)
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
     ) -> None:
         log = self.actions.get((code, number))
         if log is None:
             raise StoreError(f"no match {code}-{number}")
+        tags = self.tags[(code, number)]
+        same = index < len(tags) and tags[index] == (seq, key) and log[index] == (seat, action)
+        if key is not None and same:
+            return  # the same move again: stored once
         if index != len(log):
-            raise StoreConflict(f"action {index} of {code}-{number}: the log has {len(log)}")
+            raise StoreConflict(
+                f"action {index} of {code}-{number}: the log has {len(log)}", length=len(log)
+            )
         log.append((seat, action))
+        tags.append((seq, key))
+
+    async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
+        tags = self.tags.get((code, number), [])
+        return index < len(tags) and tags[index][1] == key
 
     async def finish_match(
         self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
@@ -108,6 +132,7 @@ class MemoryStore:
         matches = self.matches[code]
         self.matches[code] = [m for m in matches if m.number != number]
         gone = len(self.actions.pop((code, number)))
+        self.tags.pop((code, number), None)
         self._forgotten_actions[code] = self._forgotten_actions.get(code, 0) + gone
         self._drop_if_done(code)
 
@@ -128,7 +153,8 @@ class MemoryStore:
         self._drop_if_done(code)
 
     def _with_actions(self, match: MatchRecord) -> MatchRecord:
-        return replace(match, actions=tuple(self.actions[(match.room, match.number)]))
+        key = (match.room, match.number)
+        return replace(match, actions=tuple(self.actions[key]), tags=tuple(self.tags[key]))
 
     async def open_rooms(self) -> list[RoomSnapshot]:
         snapshots = []

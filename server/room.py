@@ -11,13 +11,18 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 
-from server.players import Peer, Player, Refusal, SeatState, encoded_once
-from server.store import MatchRecord, StoreError
-from server.table import Table
-from shared.actions import Action, Event, GameOver, IllegalAction, Resign
-from shared.match import Match
-from shared.protocol import (
+from muggins.server.identity import token_matches
+from muggins.server.moves import anonymous_key, store_action
+from muggins.server.players import Peer, Player, Refusal, SeatState, encoded_once
+from muggins.server.rated import check_rated_seat
+from muggins.server.ratings import settle_match
+from muggins.server.store import MatchRecord, StoreError, move_key
+from muggins.server.table import Table
+from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.match import Match
+from muggins.shared.protocol import (
     GAME_MOVES,
     EventMessage,
     GameMove,
@@ -25,8 +30,8 @@ from shared.protocol import (
     State,
     to_action,
 )
-from shared.protocol import GameOver as GameOverMessage
-from shared.protocol.client import MessageId
+from muggins.shared.protocol import GameOver as GameOverMessage
+from muggins.shared.protocol.client import MessageId
 
 log = logging.getLogger("muggins.room")
 
@@ -81,8 +86,10 @@ class Room(Table):
                 empty = [s for s in self.seats if s.kind == "empty"]
                 if not empty:
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
+                if self.options.rated:
+                    check_rated_seat(self, player)
                 seat = empty[0]
-                seat.kind, seat.player = "human", player
+                seat.kind, seat.player, seat.account = "human", player, player.account
                 try:
                     await self._save_seats()
                 except Refusal:
@@ -107,6 +114,8 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
+            if self.options.rated:
+                raise Refusal("illegal", "Rated rooms are for two people: no computer")
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
                 raise Refusal("no_seat_free", "Both seats are taken")
@@ -117,12 +126,25 @@ class Room(Table):
                 _dismiss_bot(empty[0])
                 empty[0].kind, empty[0].level, empty[0].bot = "empty", None, None
                 raise
-            self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index + 1}")
+            self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index}")
             if self.match is None:
                 await self._start_match(origin=by.peer, id=id)
             else:
                 self.send_room(origin=by.peer, id=id)
                 self.kick_bots()
+
+    async def rotate_token(self, player: Player, token: str, new_hash: str) -> None:
+        """A seated player resumed with ``token``: keep ``new_hash`` instead, saved first."""
+        async with self.lock:
+            if not token_matches(token, player.token_hash):
+                raise Refusal("bad_token", "That resume token was just replaced; hello without it")
+            old, player.token_hash = player.token_hash, new_hash
+            try:
+                if self.seat_of(player) is not None:
+                    await self._save_seats()
+            except Refusal:
+                player.token_hash = old
+                raise
 
     def _put_bot(self, seat: SeatState, level: str) -> None:
         seat.kind, seat.player, seat.level, seat.gone_since = "bot", None, level, None
@@ -182,10 +204,29 @@ class Room(Table):
                 self.notice("left", f"{player.name} left the table; you may claim the game")
             else:
                 seat.kind, seat.player, seat.gone_since = "empty", None, None
+                seat.account = None
                 await self._save_seats()
                 self.notice("left", f"{player.name} left the room")
             self.rematch = [False, False]
             self.send_room()
+
+    async def settle(self) -> None:
+        """Record a finished match in its players' ratings and records (once; see ratings);
+        in a rated room, tell the room how the ratings moved."""
+        if self.match is None or not self.match.over:
+            return
+        first, second = (s.account if s.kind == "human" else None for s in self.seats)
+        accounts = (first, second)
+        rated = self.options.rated
+        moved = await settle_match(self.store, self.code, self.match_number, accounts, rated=rated)
+        if moved and rated:
+            self.notice("rating", moved)
+
+    async def resave_seats(self) -> None:
+        """Store the seats again (a player signed in) and tell the room."""
+        async with self.lock:
+            await self._save_seats()
+        self.send_room()
 
     async def _save_seats(self) -> None:
         try:
@@ -213,16 +254,26 @@ class Room(Table):
         if self.match is not None:
             self.seq_base += len(self.match.log)
         self.match = Match(seed=seed, options=self.options.game, keep_events=False)
+        self.move_tags = []
         self.match_number = number
         log.info("match started", extra={"room": self.code, "match": number, "names": record.names})
         self.restart_by, self.rematch = None, [False, False]
+        if self.turn_clock is not None:
+            self.turn_clock.reset()
         self.send_room(origin=origin, id=id)
         self._broadcast(list(self.match.events), origin=None, id=None)
 
-    def restore(self, match: Match, number: int, previous_actions: int) -> None:
-        """Take a match rebuilt from the store (start-up)."""
+    def restore(
+        self,
+        match: Match,
+        number: int,
+        previous_actions: int,
+        tags: tuple[tuple[int | None, str | None], ...] = (),
+    ) -> None:
+        """Take a match rebuilt from the store (start-up), with its actions' tags if known."""
         self.match, self.match_number = match, number
         self.seq_base = previous_actions
+        self.move_tags = [*tags, *[(None, None)] * (len(match.log) - len(tags))]
 
     def resume(self) -> None:
         """After a rebuild: the computer moves if waited for, timers run, grace periods count."""
@@ -236,10 +287,27 @@ class Room(Table):
                 loop.call_later(self.grace, self._claimable, seat.index, seat.gone_since)
 
     async def act(
-        self, seat: int, move: GameMove | Action, *, origin: Peer | None, id: MessageId = None
+        self,
+        seat: int,
+        move: GameMove | Action,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        seq: int | None = None,
+        key: str | None = None,
+        applied: Callable[[], None] | None = None,
     ) -> None:
-        """Apply one seat's move: check it, persist it, then tell everyone."""
+        """Apply one seat's move at state ``seq``: check it, persist it, then tell everyone.
+
+        A move message names its own ``seq``; its key is its seat and ``id``. The server's own
+        moves (the timer, the computer) pass ``seq`` and ``key``. ``seq`` None: at any state
+        (a claimed game). ``applied`` runs once the move is stored, before anyone hears of it
+        (the timer's notice).
+        """
         started = time.perf_counter()
+        if isinstance(move, GAME_MOVES):
+            seq = move.seq
+            key = move_key(seat, id)
         async with self.lock:
             match = self.match
             if match is None:
@@ -248,6 +316,14 @@ class Room(Table):
                 action = to_action(move) if isinstance(move, GAME_MOVES) else move
             except ValueError as error:
                 raise Refusal("illegal", str(error)) from None
+            if seq is not None and not self.still_current(seat, seq, action):
+                if self.applied(seq, key):
+                    # A retry of a move already made: answer it as the first attempt was.
+                    state = self.state_for(seat, id=id)
+                    if origin is not None and state is not None:
+                        origin.send(state)
+                    return
+                self.refuse_stale(seat, seq, origin=origin)
             if not isinstance(action, Resign) and seat not in match.waiting_for():
                 if match.over:
                     raise Refusal("illegal", "The match is over; ask for a rematch")
@@ -256,16 +332,32 @@ class Room(Table):
                 events = match.apply(seat, action)
             except IllegalAction as error:
                 raise Refusal("illegal", str(error)) from None
+            if self.turn_clock is not None and not isinstance(action, Resign):
+                self.turn_clock.charge(seat)
+            index = len(match.log) - 1
+            stored_key = key if key is not None else anonymous_key(seat)
+            saved = False
             try:
-                await self.store.append_action(
-                    self.code, self.match_number, len(match.log) - 1, seat, action
+                saved = await store_action(
+                    self.store,
+                    self.code,
+                    self.match_number,
+                    index,
+                    seat,
+                    action,
+                    seq=seq,
+                    key=stored_key,
                 )
-            except StoreError as error:
-                log.warning("room %s: store failed: %s", self.code, error)
-                self.match = Match.replay(
-                    match.options, match.seed, match.log[:-1], keep_events=False
-                )
-                raise Refusal("storage", "The server could not save that move; try again") from None
+            finally:
+                if not saved:
+                    self.match = Match.replay(
+                        match.options, match.seed, match.log[:-1], keep_events=False
+                    )
+            if not saved:
+                raise Refusal("storage", "The server could not save that move; try again")
+            self.move_tags.append((seq, stored_key))
+            if applied is not None:
+                applied()
             if match.over:
                 try:
                     await self.store.finish_match(
@@ -286,6 +378,7 @@ class Room(Table):
                     extra={"room": self.code, "match": self.match_number, "winner": match.winner},
                 )
                 self.send_room()
+                await self.settle()  # after the players heard: ratings, records, history
         if self.on_action is not None:
             self.on_action(time.perf_counter() - started)
 
@@ -299,6 +392,8 @@ class Room(Table):
 
     def close(self) -> None:
         self.closed = True
+        if self.on_change is not None:
+            self.on_change(self)
         if self._turn_timer is not None:
             self._turn_timer.cancel()
         for seat in self.seats:
@@ -309,10 +404,16 @@ class Room(Table):
     def _other(self, seat: int) -> SeatState:
         return self.seats[1 - seat]
 
-    async def propose_restart(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+    async def propose_restart(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async with self.lock:
+            if seq is not None and seq != self.seq:
+                self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
+            if self.options.rated:
+                raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
                 await self._restart(origin=origin, id=id)
@@ -326,9 +427,17 @@ class Room(Table):
             self.send_room(origin=origin, id=id)
 
     async def answer_restart(
-        self, seat: int, accept: bool, *, origin: Peer | None, id: MessageId
+        self,
+        seat: int,
+        accept: bool,
+        *,
+        origin: Peer | None,
+        id: MessageId,
+        seq: int | None = None,
     ) -> None:
         async with self.lock:
+            if seq is not None and seq != self.seq:
+                self.refuse_stale(seat, seq, origin=origin)
             if self.restart_by is None or self.restart_by == seat:
                 raise Refusal("nothing_pending", "No restart is waiting for your answer")
             if accept:
@@ -354,8 +463,12 @@ class Room(Table):
         self.notice("restarted", "The match starts again with a new deal")
         await self._start_match(origin=origin, id=id)
 
-    async def ask_rematch(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+    async def ask_rematch(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async with self.lock:
+            if seq is not None and seq != self.seq:
+                self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
             self.rematch[seat] = True
@@ -366,19 +479,25 @@ class Room(Table):
             self.notice("rematch_wanted", f"{self.seats[seat].name} wants a rematch")
             self.send_room(origin=origin, id=id)
 
-    async def claim(self, seat: int, take: str, *, origin: Peer | None, id: MessageId) -> None:
+    async def claim(
+        self, seat: int, take: str, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async with self.lock:
+            if seq is not None and seq != self.seq:
+                self.refuse_stale(seat, seq, origin=origin)
             other = self._other(seat)
             wait = self.claimable_in(other)
             if wait is None:
                 raise Refusal("illegal", "Your opponent is here; there is nothing to claim")
             if wait > 0:
                 raise Refusal("too_early", f"Your opponent may still return: wait {wait:.0f} s")
+            if self.options.rated and take == "bot":
+                raise Refusal("illegal", "Rated rooms have no computer: claim the win instead")
             if take == "bot" or self.match is None or self.match.over:
                 gone = other.name
                 if other.player is not None and other.player.room is self:
                     other.player.room = None
-                from shared.bots import LEVELS
+                from muggins.shared.bots import LEVELS
 
                 self._put_bot(other, list(LEVELS)[-1])
                 await self._save_seats()
@@ -388,6 +507,8 @@ class Room(Table):
                 return
         self.notice("claimed", f"{self.seats[seat].name} claims the game")
         await self.act(other.index, Resign(), origin=origin, id=id)
+        while self.options.rated and self.match is not None and not self.match.over:
+            await self.act(other.index, Resign(), origin=None)  # the whole rated match
 
     def kick_bots(self) -> None:
         """Send each computer seat its view, so it moves if it is waited for."""
@@ -404,13 +525,17 @@ class Room(Table):
         limit = self.turn_limit
         if limit is None or self.match is None or self.match.over or self.closed:
             return
+        if self.turn_clock is not None:
+            self.turn_clock.start()
+            limit = self.turn_clock.limit(self.match.waiting_for())
         seq = self.seq
         self._turn_timer = asyncio.get_running_loop().call_later(
             limit, lambda: asyncio.ensure_future(self._time_out(seq))
         )
 
     async def _time_out(self, seq: int) -> None:
-        from shared.bots import make_strategy
+        """The turn timer armed at state ``seq`` ran out: move for the player, at ``seq`` only."""
+        from muggins.shared.bots.base import stand_in_move
 
         if self.match is None or self.seq != seq or self.closed:
             return
@@ -418,9 +543,16 @@ class Room(Table):
             seat = self.seats[index]
             if seat.kind != "human" or self.seq != seq:
                 continue
-            action = make_strategy("easy").choose(self.match.view(index))
-            self.notice("timeout", f"Time is up for {seat.name}: the server moves for them")
+            action = stand_in_move(self.match.view(index))
+            sentence = f"Time is up for {seat.name}: the server moves for them"
+
+            def timed_out(index: int = index, sentence: str = sentence) -> None:
+                self.notice("timeout", sentence)
+                if self.turn_clock is not None:
+                    self.turn_clock.spent(index)
+
             try:
-                await self.act(index, action, origin=None)
+                key = f"timer:{secrets.token_hex(6)}"
+                await self.act(index, action, origin=None, seq=seq, key=key, applied=timed_out)
             except Refusal:
                 return

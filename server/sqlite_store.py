@@ -16,9 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from server.store import (
+from muggins.server.sqlite_accounts import SqliteAccounts, migrate
+from muggins.server.store import (
     MatchRecord,
     MatchResult,
+    MoveTag,
     RoomRecord,
     RoomSnapshot,
     SeatKind,
@@ -26,8 +28,8 @@ from server.store import (
     StoreConflict,
     StoreError,
 )
-from shared.actions import ACTION, Action, GameOptions, Seat
-from shared.protocol import RoomOptions
+from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.protocol import RoomOptions
 
 T = TypeVar("T")
 
@@ -63,7 +65,7 @@ CREATE INDEX IF NOT EXISTS matches_finished ON matches(finished);
 """
 
 
-class SqliteStore:
+class SqliteStore(SqliteAccounts):
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="muggins-sqlite")
@@ -90,6 +92,7 @@ class SqliteStore:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA busy_timeout=5000")
             db.executescript(SCHEMA)
+            migrate(db)
             self._db = db
 
         try:
@@ -138,7 +141,15 @@ class SqliteStore:
         )
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
     ) -> None:
         text = ACTION.dump_json(action).decode()
 
@@ -148,17 +159,33 @@ class SqliteStore:
             ).fetchone()
             if started is None:
                 raise StoreError(f"no match {code}-{number}")
+            if key is not None:
+                same = db.execute(
+                    "SELECT 1 FROM actions WHERE room = ? AND number = ? AND idx = ? AND seat = ?"
+                    " AND action = ? AND seq IS ? AND key = ?",
+                    (code, number, index, seat, text, seq, key),
+                ).fetchone()
+                if same is not None:
+                    return  # the same move again: stored once
             (count,) = db.execute(
                 "SELECT COUNT(*) FROM actions WHERE room = ? AND number = ?", (code, number)
             ).fetchone()
             if count != index:
-                raise StoreConflict(f"action {index} of {code}-{number}: the log has {count}")
+                raise StoreConflict(
+                    f"action {index} of {code}-{number}: the log has {count}", length=count
+                )
             db.execute(
-                "INSERT INTO actions (room, number, idx, seat, action) VALUES (?, ?, ?, ?, ?)",
-                (code, number, index, seat, text),
+                "INSERT INTO actions (room, number, idx, seat, action, seq, key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (code, number, index, seat, text, seq, key),
             )
 
         await self._run(append)
+
+    async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
+        # Each write is one transaction on the store's single thread: once it has failed,
+        # nothing of it is left to run, so what is stored now is final.
+        return await self._run(lambda db: _stored_key(db, code, number, index) == key)
 
     async def finish_match(
         self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
@@ -218,7 +245,16 @@ class SqliteStore:
 MATCH_COLUMNS = "room, number, seed, options, names, started, finished, result, winner"
 
 
-def _match(row: Any, actions: tuple[tuple[Seat, Action], ...]) -> MatchRecord:
+def _stored_key(db: sqlite3.Connection, code: str, number: int, index: int) -> str | None:
+    row = db.execute(
+        "SELECT key FROM actions WHERE room = ? AND number = ? AND idx = ?", (code, number, index)
+    ).fetchone()
+    return None if row is None else cast(str | None, row[0])
+
+
+def _match(
+    row: Any, actions: tuple[tuple[Seat, Action], ...], tags: tuple[MoveTag, ...] = ()
+) -> MatchRecord:
     room, number, seed, options, names, started, finished, result, winner = row
     first, second = json.loads(names)
     return MatchRecord(
@@ -229,6 +265,7 @@ def _match(row: Any, actions: tuple[tuple[Seat, Action], ...]) -> MatchRecord:
         names=(first, second),
         started=started,
         actions=actions,
+        tags=tags,
         finished=finished,
         result=result,
         winner=winner,
@@ -241,14 +278,12 @@ def _load_match(db: sqlite3.Connection, code: str, number: int) -> MatchRecord |
     ).fetchone()
     if row is None:
         return None
-    actions = tuple(
-        (seat, ACTION.validate_json(text))
-        for seat, text in db.execute(
-            "SELECT seat, action FROM actions WHERE room = ? AND number = ? ORDER BY idx",
-            (code, number),
-        )
-    )
-    return _match(row, actions)
+    rows = db.execute(
+        "SELECT seat, action, seq, key FROM actions WHERE room = ? AND number = ? ORDER BY idx",
+        (code, number),
+    ).fetchall()
+    actions = tuple((seat, ACTION.validate_json(text)) for seat, text, _, _ in rows)
+    return _match(row, actions, tuple((seq, key) for _, _, seq, key in rows))
 
 
 def seats_json(seats: tuple[SeatRecord, SeatRecord]) -> str:
@@ -261,6 +296,7 @@ def seats_json(seats: tuple[SeatRecord, SeatRecord]) -> str:
                 "player": s.player,
                 "token_hash": s.token_hash,
                 "level": s.level,
+                "account": s.account,
             }
             for s in seats
         ]
@@ -276,6 +312,7 @@ def seats_from_json(text: str) -> tuple[SeatRecord, SeatRecord]:
             player=s["player"],
             token_hash=s["token_hash"],
             level=s["level"],
+            account=s.get("account"),
         )
         for s in json.loads(text)
     )

@@ -8,22 +8,32 @@ event loop. The action log is the truth: a match is ``Match.replay(options, seed
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from shared.actions import Action, GameOptions, Seat
-from shared.protocol import RoomOptions
+from muggins.server.account_store import AccountStore
+from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.protocol import RoomOptions
 
 SeatKind = Literal["empty", "human", "bot"]
+MoveTag = tuple[int | None, str | None]
+"""Of a stored action: the seq the move named and its key (None for actions stored before)."""
 MatchResult = Literal["won", "restarted", "abandoned"]
 
 
 class StoreError(Exception):
-    """Storage failed; nothing was written."""
+    """Storage failed. For :meth:`Store.append_action` the write may still have run (a timeout):
+    :meth:`Store.confirm_action` finds out."""
 
 
 class StoreConflict(StoreError):
     """The write lost a race: the room or the action index already exists."""
+
+    def __init__(self, message: str, *, length: int | None = None) -> None:
+        super().__init__(message)
+        self.length = length
+        """For an append: how many actions the stored log holds (the index it was at)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +44,8 @@ class SeatRecord:
     player: str | None = None
     token_hash: str | None = None
     level: str | None = None
+    account: str | None = None
+    """The signed-in account of a person (see :mod:`server.account_store`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,8 @@ class MatchRecord:
     names: tuple[str, str]
     started: float
     actions: tuple[tuple[Seat, Action], ...] = ()
+    tags: tuple[MoveTag, ...] = ()
+    """Per action (when loaded with them): the seq its move named and the move's key."""
     finished: float | None = None
     result: MatchResult | None = None
     winner: Seat | None = None
@@ -74,6 +88,15 @@ class RoomSnapshot:
     """Actions in the room's earlier matches (so ``seq`` keeps rising)."""
 
 
+def move_key(seat: int, id: int | str | None) -> str | None:
+    """The key of a player's move: their seat and the message ``id`` (None without an id).
+
+    A move sent again with the same key and ``seq`` is a retry, answered and never re-applied.
+    The server's own moves use keys ``timer:…`` and ``computer:…``, one per move.
+    """
+    return None if id is None else f"{seat}:{json.dumps(id)}"
+
+
 def match_id(room: str, number: int) -> str:
     return f"{room}-{number}"
 
@@ -85,8 +108,8 @@ def parse_match_id(text: str) -> tuple[str, int]:
     return code, int(number)
 
 
-class Store(Protocol):
-    """Durable rooms and action logs. Writes complete before the call returns."""
+class Store(AccountStore, Protocol):
+    """Durable rooms, action logs and accounts. Writes complete before the call returns."""
 
     async def open(self) -> None: ...
 
@@ -101,9 +124,30 @@ class Store(Protocol):
         """Store a new match (its actions must be empty)."""
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
     ) -> None:
-        """Append action ``index`` (0-based) of a match; :class:`StoreConflict` if not next."""
+        """Append action ``index`` (0-based) of a match, tagged with the ``seq`` its move named
+        and the move's ``key``; :class:`StoreConflict` if not next.
+
+        Idempotent: if action ``index`` is already stored with this ``key`` (not None) and the
+        same seat, action and seq, it returns as if it had stored it, so a write sent twice (a
+        retry) stores it once. The same key with another action is a conflict.
+        """
+
+    async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
+        """After a failed :meth:`append_action`: whether action ``index`` is stored with ``key``.
+
+        False is final: the action is not stored, and the failed call can no longer store it
+        (a write still on its way is voided). Raises :class:`StoreError` if it cannot tell.
+        """
 
     async def finish_match(
         self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None

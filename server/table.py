@@ -8,14 +8,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
-from server.players import Peer, Player, SeatState
-from server.store import RoomRecord, Store
-from shared.match import Match
-from shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State
-from shared.protocol import Room as RoomMessage
-from shared.protocol.client import MessageId
+from muggins.server.players import Peer, Player, Refusal, SeatState
+from muggins.server.rated import TurnClock
+from muggins.server.store import RoomRecord, Store
+from muggins.shared.actions import Action, Discard
+from muggins.shared.match import Match
+from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State
+from muggins.shared.protocol import Room as RoomMessage
+from muggins.shared.protocol.client import MessageId
 
 RoomStatus = Literal["waiting", "playing", "over"]
 BotFactory = Callable[[Any, int, str], Peer]
@@ -36,6 +38,7 @@ class Table:
         created: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_action: Callable[[float], None] | None = None,
+        on_change: Callable[[Table], None] | None = None,
     ) -> None:
         self.code = code
         self.options = options
@@ -44,12 +47,17 @@ class Table:
         self.make_bot = make_bot
         self.clock = clock
         self.on_action = on_action
+        self.on_change = on_change
+        """Told whenever the room's public facts may have changed (the lobby's room index)."""
         self.created = created if created is not None else time.time()
-        self.seats = (SeatState(0), SeatState(1))
+        self.seats = (SeatState(0, table=self), SeatState(1, table=self))
         self.spectators: set[Peer] = set()
         self.match: Match | None = None
         self.match_number = 0
         self.seq_base = 0
+        self.move_tags: list[tuple[int | None, str | None]] = []
+        """Each action of the current match: the seq it named and its key (see
+        :func:`server.store.move_key`); None where not known (an action from before)."""
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
@@ -58,12 +66,55 @@ class Table:
         self._turn_timer: asyncio.TimerHandle | None = None
         self.turn_limit: float | None = options.turn_timer
         """Seconds per move before the server moves for the player (from the options)."""
+        self.turn_clock = TurnClock(options.turn_timer or 0, clock=clock) if options.rated else None
+        """A rated room's clock: the per-move limit plus a bank per seat."""
 
     # --- facts ---------------------------------------------------------------------------------
 
     @property
     def seq(self) -> int:
         return self.seq_base + self.match_number + (len(self.match.log) if self.match else 0)
+
+    @property
+    def first_seq(self) -> int:
+        """The seq of the current match's opening state (its action 0 answers it)."""
+        return self.seq_base + self.match_number
+
+    def applied(self, seq: int, key: str | None) -> bool:
+        """Whether the move with ``key`` naming state ``seq`` is in the current match's log."""
+        return key is not None and (seq, key) in self.move_tags
+
+    def still_current(self, seat: int, seq: int, action: Action) -> bool:
+        """Whether a move naming ``seq`` answers what ``seat`` still sees.
+
+        True at the current seq. Also when the move is a discard and everything since ``seq``
+        was the other seat laying away (the one phase where both move at once): that changes
+        nothing the mover chose from, so two players discarding together are both applied.
+        """
+        if seq == self.seq:
+            return True
+        start = seq - self.first_seq
+        if (
+            self.match is None
+            or not isinstance(action, Discard)
+            or not 0 <= start < len(self.match.log)
+        ):
+            return False
+        since = self.match.log[start:]
+        return all(other != seat and isinstance(done, Discard) for other, done in since)
+
+    def refuse_stale(self, seat: int | None, seq: int, *, origin: Peer | None) -> NoReturn:
+        """Refuse a request that answers another state: send ``origin`` the state, then say so."""
+        now = self.seq
+        state = self.state_for(seat)
+        if origin is not None and state is not None:
+            origin.send(state)
+        raise Refusal(
+            "stale",
+            f"That answered an earlier state of the game (seq {seq}); it is at seq {now} now. "
+            "Look again and choose anew",
+            seq=now,
+        )
 
     @property
     def status(self) -> RoomStatus:
@@ -125,6 +176,7 @@ class Table:
             match_number=self.match_number,
             restart_proposed_by=self.restart_by,
             rematch_wanted=(self.rematch[0], self.rematch[1]),
+            bank=self.turn_clock.left() if self.turn_clock else None,
         )
 
     def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:
@@ -144,6 +196,8 @@ class Table:
 
     def send_room(self, *, origin: Peer | None = None, id: MessageId = None) -> None:
         """The room's facts to everyone in it; ``origin``'s copy answers its message ``id``."""
+        if self.on_change is not None:
+            self.on_change(self)
         for seat, peer in self.receivers():
             peer.send(self.room_message(seat, id=id if peer is origin else None))
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from shared.cards import Card, format_cards
-from shared.scoring import PartKind, ScorePart, number_word
+from muggins.shared.cards import Card, format_cards
+from muggins.shared.counting import MAX_CLAIM, Answer
+from muggins.shared.scoring import PartKind, ScorePart, number_word
 
 Seat = int
 """0 or 1. The engine has no names; the server maps seats to players."""
@@ -63,8 +64,20 @@ class GameOptions(Model):
 
     target: Literal[121, 61] = 121
     muggins: bool = False
-    scheme: Literal["standard", "acc"] = "standard"
+    scheme: Literal["standard", "acc", "games"] = Field(
+        default="standard",
+        description="game points: standard 1/2/3 (skunk, double skunk), acc 2/3/3, "
+        "games 1 for any win (so match_to 2 is best of three)",
+    )
     match_to: int = Field(default=1, ge=1, le=99, description="game points that win the match")
+
+    @field_validator("target", mode="before")
+    @classmethod
+    def _whole_target(cls, value: object) -> object:
+        """Strict even inside a literal: 61.0 or true is not the integer 61 or 121."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("target is the integer 121 or 61")
+        return value
 
     @property
     def skunk_line(self) -> int:
@@ -77,6 +90,8 @@ class GameOptions(Model):
         return self.target - 60 if self.target == 121 else None
 
     def game_points(self, *, skunk: bool, double_skunk: bool) -> int:
+        if self.scheme == "games":
+            return 1
         win, skunked, doubled = (2, 3, 3) if self.scheme == "acc" else (1, 2, 3)
         return doubled if double_skunk else skunked if skunk else win
 
@@ -99,20 +114,26 @@ class Play(Model):
 
 
 class Count(Model):
-    """Muggins mode: claim the points in your hand or crib."""
+    """Muggins mode: claim the points in your hand or crib (any number from 0 to 29)."""
 
     type: Literal["count"] = "count"
-    points: int = Field(ge=0, le=29)
+    points: int = Field(ge=0, le=MAX_CLAIM)
 
 
 class Muggins(Model):
-    """Muggins mode: take the points the opponent missed in their count."""
+    """Muggins mode: call "Muggins!" on a short count and take the points it missed."""
 
     type: Literal["muggins"] = "muggins"
 
 
+class Challenge(Model):
+    """Muggins mode: challenge an over-count; the owner is put back and you take the excess."""
+
+    type: Literal["challenge"] = "challenge"
+
+
 class Accept(Model):
-    """Muggins mode: accept the opponent's count as it stands."""
+    """Muggins mode: let the opponent's count stand as claimed."""
 
     type: Literal["accept"] = "accept"
 
@@ -123,7 +144,9 @@ class Resign(Model):
     type: Literal["resign"] = "resign"
 
 
-Action = Annotated[Discard | Play | Count | Muggins | Accept | Resign, Field(discriminator="type")]
+Action = Annotated[
+    Discard | Play | Count | Muggins | Challenge | Accept | Resign, Field(discriminator="type")
+]
 ACTION: Final[TypeAdapter[Action]] = TypeAdapter(Action)
 
 # Actions are frozen values, so each is made once and shared: legal_actions() runs around every
@@ -200,11 +223,14 @@ class Discarded(Model):
 
 
 class Scored(Model):
-    """Points pegged outside a card play: heels, go, last card, a count, muggins."""
+    """Points pegged outside a card play: heels, go, last card, a count, and in muggins mode
+    the points taken for a short count or an over-count, or the penalty for a wrong call."""
 
     type: Literal["scored"] = "scored"
     seat: Seat
-    reason: Literal["heels", "go", "last_card", "hand", "crib", "muggins"]
+    reason: Literal[
+        "heels", "go", "last_card", "hand", "crib", "muggins", "challenge", "wrong_call"
+    ]
     points: int
     parts: tuple[Points, ...] = ()
     score: int
@@ -217,6 +243,8 @@ class Scored(Model):
             "hand": f"{number_word(self.points)} for the hand",
             "crib": f"{number_word(self.points)} for the crib",
             "muggins": f"Muggins! {number_word(self.points)} missed points",
+            "challenge": f"{number_word(self.points)} for the over-count",
+            "wrong_call": f"{number_word(self.points)} for a wrong call",
         }[self.reason]
         return f"{names[self.seat]} pegs {what} ({self.score})"
 
@@ -275,13 +303,40 @@ class HandShown(Model):
 
 
 class CountClaimed(Model):
+    """Muggins mode: the owner's claim for a hand or crib, before anyone is told its total."""
+
     type: Literal["count_claimed"] = "count_claimed"
     seat: Seat
     kind: Literal["hand", "crib"]
     claimed: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} counts {number_word(self.claimed)}"
+        return f"{names[self.seat]} counts {number_word(self.claimed)} for the {self.kind}"
+
+
+class CountAnswered(Model):
+    """Muggins mode: the opponent's answer to a claim, and the true total it is settled by."""
+
+    type: Literal["count_answered"] = "count_answered"
+    seat: Seat = Field(description="who answered: the owner's opponent")
+    kind: Literal["hand", "crib"]
+    answer: Answer
+    claimed: int
+    total: int
+    right: bool | None = Field(description="whether the call was right; None for accept")
+
+    def describe(self, names: Sequence[str]) -> str:
+        who, owner = names[self.seat], names[1 - self.seat]
+        what = f"{owner}'s {self.kind} makes {number_word(self.total)}"
+        claim = number_word(self.claimed)
+        if self.answer == "accept":
+            verdict = "" if self.claimed == self.total else f" ({what})"
+            return f"{who} accepts the count of {claim}{verdict}"
+        call = "calls Muggins!" if self.answer == "muggins" else "challenges the count"
+        if self.right:
+            return f"{who} {call}: {what}, not {claim}"
+        wrong = "short" if self.answer == "muggins" else "over"
+        return f"{who} {call}, but the count of {claim} was not {wrong}: {what}"
 
 
 class HandScored(Model):
@@ -324,9 +379,14 @@ class Outcome(Model):
 
     game_number: int
     winner: Seat
-    scores: tuple[int, int]
-    skunk: bool
-    double_skunk: bool
+    scores: tuple[int, int] = Field(
+        description="the final scores by seat; the winner's stops at the game hole (121 or 61)"
+    )
+    skunk: bool = Field(
+        description="the loser ended under the skunk line but not under the double-skunk line "
+        "(exclusive with double_skunk: a double skunk has skunk false)"
+    )
+    double_skunk: bool = Field(description="the loser ended under the double-skunk line")
     game_points: int
     reason: Literal["score", "resign"]
 
@@ -363,6 +423,7 @@ Event = Annotated[
     | CountReset
     | HandShown
     | CountClaimed
+    | CountAnswered
     | HandScored
     | DealRevealed
     | Resigned

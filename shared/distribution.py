@@ -26,7 +26,7 @@ from math import comb
 from pathlib import Path
 from typing import Final, Literal
 
-from shared.cards import JACK, Card
+from muggins.shared.cards import JACK, Card
 
 RANKS: Final = range(1, 14)
 PUBLISHED: Final = Path(__file__).with_name("data") / "hand_distribution.json"

@@ -14,7 +14,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 
-from shared.cards import DECK, Card, parse_card
+from muggins.shared.cards import DECK, Card, parse_card
 
 
 class DeckRandom:

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from shared.actions import (
-    Accept,
+from muggins.shared.actions import (
     Action,
     CardPlayed,
-    Count,
-    CountClaimed,
     CountReset,
     DealRevealed,
     DealStarted,
@@ -24,10 +21,7 @@ from shared.actions import (
     Event,
     GameOptions,
     Go,
-    HandScored,
-    HandShown,
     IllegalAction,
-    Muggins,
     Outcome,
     Play,
     Points,
@@ -39,20 +33,16 @@ from shared.actions import (
     discard_action,
     play_action,
 )
-from shared.cards import JACK, Card
-from shared.fairness import DeckRandom, commit_deal
-from shared.scoring import HandScore, score_hand, score_play
-from shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
-
-SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
+from muggins.shared.cards import JACK, Card
+from muggins.shared.fairness import DeckRandom, commit_deal
+from muggins.shared.scoring import HandScore, score_play
+from muggins.shared.show import ShowSteps
+from muggins.shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 # Played cards are frozen values, so the engine makes each one once and shares it (actions too:
 # see shared.actions.play_action); the views around every move would otherwise build them again.
 _PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
 _PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
-_COUNTS = tuple(Count(points=n) for n in range(30))
-_ACCEPT = (Accept(),)
-_ACCEPT_OR_MUGGINS = (Accept(), Muggins())
 
 
 def _played_card(seat: Seat, card: Card) -> PlayedCard:
@@ -62,7 +52,7 @@ def _played_card(seat: Seat, card: Card) -> PlayedCard:
     return played
 
 
-class Game:
+class Game(ShowSteps):
     """A single game to 121 (or 61) between seats 0 and 1."""
 
     def __init__(
@@ -87,10 +77,6 @@ class Game:
     def over(self) -> bool:
         return self.outcome is not None
 
-    @property
-    def pone(self) -> Seat:
-        return 1 - self.dealer
-
     def waiting_for(self) -> tuple[Seat, ...]:
         """The seats whose action the game is waiting for."""
         if self.over:
@@ -113,10 +99,7 @@ class Game:
         if self.phase == "play":
             room = 31 - self.count
             return [play_action(c) for c in self.hands[seat] if _PIPS[c.rank] <= room]
-        if self._claim is None:
-            return list(_COUNTS[: self._show_score().total + 1])
-        true_total = self._show_score().total
-        return list(_ACCEPT_OR_MUGGINS if self._claim < true_total else _ACCEPT)
+        return self._show_legal()
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Apply ``seat``'s action; return the events it caused, in order."""
@@ -132,10 +115,8 @@ class Game:
             self._discard(seat, action.cards)
         elif isinstance(action, Play):
             self._play(seat, action.card)
-        elif isinstance(action, Count):
-            self._count(seat, action.points)
         else:
-            self._answer_count(seat, call=isinstance(action, Muggins))
+            self._show_action(seat, action)
         return self.events
 
     # --- the deal and the crib -------------------------------------------------------------------
@@ -181,7 +162,7 @@ class Game:
             raise IllegalAction("Discard two different cards")
         for card in cards:
             if card not in self.hands[seat]:
-                raise IllegalAction(f"{card} is not in your hand")
+                raise IllegalAction(f"{card.pretty} is not in your hand")
         self.discards[seat] = tuple(sorted(cards))
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.kept[seat] = tuple(self.hands[seat])
@@ -207,9 +188,11 @@ class Game:
         if seat != self.turn:
             raise IllegalAction("It is not your turn")
         if card not in self.hands[seat]:
-            raise IllegalAction(f"{card} is not in your hand")
+            raise IllegalAction(f"{card.pretty} is not in your hand")
         if self.count + card.value > 31:
-            raise IllegalAction(f"{card} would take the count past 31 (the count is {self.count})")
+            raise IllegalAction(
+                f"{card.pretty} would take the count past 31 (the count is {self.count})"
+            )
         self.hands[seat].remove(card)
         played = _played_card(seat, card)
         self.pile.append(played)
@@ -274,101 +257,6 @@ class Game:
         if self.hands[self.turn]:
             self.events.append(CountReset(leader=self.turn))
 
-    # --- the show --------------------------------------------------------------------------------
-
-    def _start_show(self) -> None:
-        self.phase = "show"
-        self._show_step = 0
-        self._next_show_step()
-
-    def _show_owner(self) -> Seat:
-        return self.pone if SHOW_ORDER[self._show_step] == "pone_hand" else self.dealer
-
-    def _show_cards(self) -> tuple[Card, ...]:
-        if SHOW_ORDER[self._show_step] == "crib":
-            return tuple(self.crib)
-        return self.kept[self._show_owner()]
-
-    def _show_score(self) -> HandScore:
-        """The true score of the hand being shown (scored once per show step)."""
-        cached = self._show_scores.get(self._show_step)
-        if cached is None:
-            assert self.starter is not None
-            crib = SHOW_ORDER[self._show_step] == "crib"
-            cached = score_hand(self._show_cards(), self.starter, crib=crib)
-            self._show_scores[self._show_step] = cached
-        return cached
-
-    def _next_show_step(self) -> None:
-        """Lay down the next hand; score it at once unless players count their own."""
-        while self._show_step < len(SHOW_ORDER):
-            owner, cards = self._show_owner(), self._show_cards()
-            kind = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
-            assert self.starter is not None and len(cards) == 4
-            shown = {"seat": owner, "kind": kind, "cards": cards, "starter": self.starter}
-            self.show.append(ShowResult.trusted(**shown))
-            self.events.append(HandShown.trusted(**shown))
-            if self.options.muggins:
-                self.turn = owner
-                self._claim = None
-                return
-            if self._settle(self._show_score().total):
-                return
-            self._show_step += 1
-        self._end_deal()
-
-    def _settle(self, credited: int, *, muggins: int = 0) -> bool:
-        """Record the shown hand's score, peg it, and say whether the game ended."""
-        owner, score = self._show_owner(), self._show_score()
-        kind = "crib" if score.crib else "hand"
-        total, spoken = score.total, score.spoken()
-        parts = tuple(Points.of(p) for p in score.parts)
-        shown = self.show[-1]
-        self.show[-1] = ShowResult.trusted(
-            seat=shown.seat,
-            kind=shown.kind,
-            cards=shown.cards,
-            starter=shown.starter,
-            total=total,
-            parts=parts,
-            spoken=spoken,
-            claimed=self._claim,
-            muggins=muggins,
-        )
-        self.events.append(
-            HandScored.trusted(seat=owner, kind=kind, total=total, parts=parts, spoken=spoken)
-        )
-        if credited and self._peg(owner, credited, kind):
-            return True
-        return bool(muggins) and self._peg(1 - owner, muggins, "muggins")
-
-    def _count(self, seat: Seat, points: int) -> None:
-        if self.phase != "show" or self._claim is not None:
-            raise IllegalAction("It is not time to count a hand")
-        if seat != self.turn:
-            raise IllegalAction("It is not your turn to count")
-        what = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
-        actual = self._show_score().total
-        if points > actual:
-            raise IllegalAction(f"Your {what} makes {actual}, not {points}; count again")
-        self._claim = points
-        self.events.append(CountClaimed(seat=seat, kind=what, claimed=points))
-        self.turn = 1 - seat
-
-    def _answer_count(self, seat: Seat, *, call: bool) -> None:
-        if self.phase != "show" or self._claim is None:
-            raise IllegalAction("There is no count to answer")
-        if seat != self.turn:
-            raise IllegalAction("It is not your turn")
-        missed = self._show_score().total - self._claim
-        if call and missed == 0:
-            raise IllegalAction(f"There is nothing to take: the count of {self._claim} is right")
-        if self._settle(self._claim, muggins=missed if call else 0):
-            return
-        self._claim = None
-        self._show_step += 1
-        self._next_show_step()
-
     # --- scoring and the end ---------------------------------------------------------------------
 
     def _peg(self, seat: Seat, points: int, reason: str) -> bool:
@@ -384,6 +272,8 @@ class Game:
         return False
 
     def _finish(self, *, winner: Seat, reason: str) -> None:
+        # The winner's peg stops in the game hole; the Scored event keeps the raw points.
+        self.scores[winner] = min(self.scores[winner], self.options.target)
         loser_score = self.scores[1 - winner]
         double_line = self.options.double_skunk_line
         double = double_line is not None and loser_score < double_line

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from shared.actions import (
+from muggins.shared.actions import (
     Action,
     CutForDeal,
     Event,
@@ -24,10 +24,10 @@ from shared.actions import (
     Outcome,
     Seat,
 )
-from shared.cards import Card
-from shared.fairness import DeckRandom
-from shared.game import Game
-from shared.view import Phase, SeatView
+from muggins.shared.cards import Card
+from muggins.shared.fairness import DeckRandom
+from muggins.shared.game import Game
+from muggins.shared.view import Phase, SeatView
 
 
 class Match:

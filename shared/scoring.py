@@ -17,7 +17,7 @@ from itertools import combinations, product
 from operator import attrgetter
 from typing import Final, Literal
 
-from shared.cards import JACK, Card
+from muggins.shared.cards import JACK, Card, format_cards
 
 PartKind = Literal[
     "fifteen", "pair", "run", "flush", "nobs", "thirty_one", "go", "last_card", "heels"
@@ -60,6 +60,14 @@ class ScorePart:
         }[self.kind]
 
 
+RUN_MULTIPLES: Final = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double-double run"}
+
+
+def run_name(runs: int, length: int) -> str:
+    """How players name ``runs`` runs of ``length`` over the same ranks: "a double run of three"."""
+    return f"{RUN_MULTIPLES.get(runs, f'{runs} runs')} of {number_word(length)}"
+
+
 @dataclass(frozen=True, slots=True)
 class HandScore:
     """The score of a hand or crib in the show, part by part."""
@@ -76,22 +84,45 @@ class HandScore:
     def points_of(self, kind: PartKind) -> int:
         return sum(part.points for part in self.parts if part.kind == kind)
 
+    def itemised(self) -> list[str]:
+        """One line per scoring combination (what, the cards, the points), then the total: the
+        breakdown ``muggins score`` prints and the show lays out."""
+        lines = [
+            f"{part.describe():<22} {format_cards(part.cards, pretty=True):<20} {part.points:>2}"
+            for part in self.parts
+        ]
+        return [*lines, f"{'total':<43}{self.total:>2}"]
+
     def spoken(self) -> str:
         """The count as a player says it aloud.
 
-        >>> from shared.cards import parse_cards, parse_card
+        Runs over the same ranks are said together, as players say them: a double run (two runs,
+        one rank paired), a triple run (one rank three times) or a double-double run (two ranks
+        paired); the pairs are said on their own, before.
+
+        >>> from muggins.shared.cards import parse_cards, parse_card
         >>> score_hand(parse_cards("5H 5S 4C 6D"), parse_card("KC")).spoken()
         'fifteen two, fifteen four, fifteen six, fifteen eight, a pair is ten, \
-a run of three is thirteen, and a run of three is sixteen'
+and a double run of three is sixteen'
         """
         phrases: list[str] = []
         running = 0
         pair_points: dict[int, int] = {}
+        runs: dict[frozenset[int], list[ScorePart]] = {}
         for part in self.parts:
             if part.kind == "pair":
                 rank = part.cards[0].rank
                 pair_points[rank] = pair_points.get(rank, 0) + part.points
+            elif part.kind == "run":
+                runs.setdefault(frozenset(c.rank for c in part.cards), []).append(part)
         for part in self.parts:
+            if part.kind == "run":
+                group = runs.pop(frozenset(c.rank for c in part.cards), [])
+                if not group:
+                    continue
+                running += sum(run.points for run in group)
+                phrases.append(f"{run_name(len(group), len(part.cards))} is {number_word(running)}")
+                continue
             if part.kind == "pair":
                 # Pairs of one rank are said together: a pair, three or four of a kind.
                 rank = part.cards[0].rank
@@ -216,6 +247,8 @@ def score_play(pile: Sequence[Card]) -> PlayScore:
     """
     if not pile:
         raise ValueError("score_play needs at least the card just played")
+    if len({_rank_and_suit(card) for card in pile}) != len(pile):
+        raise ValueError("the cards played must all be different cards")
     ranks = [card.rank for card in pile]
     count = sum([rank if rank < 10 else 10 for rank in ranks])
     if count > 31:

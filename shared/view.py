@@ -10,8 +10,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from shared.actions import Action, GameOptions, Model, Outcome, Points, Seat
-from shared.cards import Card
+from muggins.shared.actions import Action, GameOptions, Model, Outcome, Points, Seat
+from muggins.shared.cards import Card
+from muggins.shared.counting import Answer
 
 Phase = Literal["discard", "play", "show", "game_over", "match_over"]
 
@@ -24,8 +25,9 @@ class PlayedCard(Model):
 class ShowResult(Model):
     """A hand or crib laid face up in the show.
 
-    ``total``, ``parts`` and ``spoken`` are empty until the count is settled (at once when
-    counting is automatic; after the claim and any muggins call in muggins mode).
+    ``total``, ``parts`` and ``spoken`` are empty until the count is settled: at once when
+    counting is automatic; in muggins mode only once the owner's claim has been answered, so
+    nothing but the cards themselves tells anyone the total before then.
     """
 
     seat: Seat
@@ -35,8 +37,18 @@ class ShowResult(Model):
     total: int | None = None
     parts: tuple[Points, ...] = ()
     spoken: str = ""
-    claimed: int | None = None
-    muggins: int = Field(default=0, description="points the opponent took for a short count")
+    claimed: int | None = Field(
+        default=None, description="muggins mode: the owner's claim, shown as soon as it is made"
+    )
+    answer: Answer | None = Field(
+        default=None, description="muggins mode: the opponent's answer, once given"
+    )
+    taken: int = Field(
+        default=0,
+        description="points the opponent took: a short count's missed points (muggins) or an "
+        "over-count's excess (a challenge)",
+    )
+    penalty: int = Field(default=0, description="points the owner got for a wrong call")
 
 
 class DealReveal(Model):
@@ -90,7 +102,11 @@ class SeatView(Model):
     show: tuple[ShowResult, ...]
     commitment: str
     cut_for_deal: tuple[tuple[Card, Card], ...]
-    legal: tuple[Action, ...]
+    legal: tuple[Action, ...] = Field(
+        description="the moves that advance the game now, each a message to send as it is; "
+        "resign is allowed whenever a game is on but never listed, so that a program choosing "
+        "from legal never gives up by chance"
+    )
     last_deal: DealSummary | None
     outcome: Outcome | None = Field(description="the latest finished game of this match")
     games: tuple[Outcome, ...]

@@ -24,8 +24,8 @@ from collections import Counter
 from itertools import combinations_with_replacement
 from pathlib import Path
 
-from shared.bots.evaluation import RANK_TABLE, RANKS, CribTable, discard_values
-from shared.cards import DECK, JACK
+from muggins.shared.bots.evaluation import RANK_TABLE, RANKS, CribTable, discard_values
+from muggins.shared.cards import DECK, JACK
 
 OUT = Path(__file__).resolve().parent.parent / "shared" / "bots" / "data" / "crib.json"
 Pair = tuple[int, int]

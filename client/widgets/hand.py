@@ -13,8 +13,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from client.cards import CARD_WIDTH, backs, face_lines
-from shared.cards import Card
+from muggins.client.cards import CARD_WIDTH, backs, face_lines
+from muggins.shared.cards import Card
 
 GAP = 2
 SELECTED_BORDER = "bold yellow"

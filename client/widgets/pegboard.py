@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from shared.view import SeatView
+from muggins.shared.view import SeatView
 
 STREET = 30
 GROUP = 5

@@ -10,8 +10,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from client.cards import backs, card_label, face_lines, faces, row, slot_lines
-from shared.view import SeatView
+from muggins.client.cards import backs, card_label, face_lines, faces, row, slot_lines
+from muggins.shared.view import SeatView
 
 
 @dataclass(frozen=True)

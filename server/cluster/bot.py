@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.bot import BotPeer
-from server.cluster.room import CLAIM_TTL, ClusterRoom
-from server.store import StoreError
+from muggins.server.bot import BotPeer
+from muggins.server.cluster.room import CLAIM_TTL, ClusterRoom
+from muggins.server.store import StoreError
 
 CLAIM_POLL = 0.25
 """Seconds between checks, by the nodes that lost a claim, that the move was made."""

@@ -4,7 +4,7 @@
 (under the same prefix as the store's):
 
 - ``here:{code}:{seat}``: the node a seated player is connected to, renewed while they are, so it
-  lapses a few seconds after its node dies.
+  lapses a few seconds after its node dies; ``gone`` for a while after a clean disconnect.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
 - the room hash's ``agreement`` field: a pending restart proposal and rematch wishes.
@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.cluster.redis_store import RedisStore
-from server.sqlite_store import seats_from_json
-from server.store import RoomRecord, SeatRecord
-from shared.actions import Seat
-from shared.protocol import RoomOptions
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.sqlite_store import seats_from_json
+from muggins.server.store import RoomRecord, SeatRecord
+from muggins.shared.actions import Seat
+from muggins.shared.protocol import RoomOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +30,14 @@ class RoomState:
     match: int
     present: tuple[bool, bool]
     """Whether each seat has a live connection on some node."""
+    left: tuple[bool, bool] = (False, False)
+    """Whether each seat's player disconnected cleanly (not merely a presence that lapsed)."""
     agreement: str | None = None
     """The pending restart proposal and rematch wishes, as JSON."""
+
+
+GONE = "gone"
+"""A presence key's value after a clean disconnect (a missing key may only have lapsed)."""
 
 
 class ClusterStore(RedisStore):
@@ -76,14 +82,15 @@ class ClusterStore(RedisStore):
             async with self.redis.pipeline(transaction=False) as pipe:
                 for code in codes:
                     pipe.hmget(self.room_key(code), ["touched", "created"])
-                    pipe.exists(self.presence_key(code, 0), self.presence_key(code, 1))
+                    pipe.mget([self.presence_key(code, 0), self.presence_key(code, 1)])
                 return list(await pipe.execute())
 
         rows = await self._call("idle rooms", read)
         idle = []
         for i, code in enumerate(codes):
-            (touched, created), present = rows[2 * i], rows[2 * i + 1]
+            (touched, created), holders = rows[2 * i], rows[2 * i + 1]
             last = float(touched or created or 0)
+            present = any(h is not None and h != GONE for h in holders)
             if last < since and not present:
                 idle.append(code)
         return idle
@@ -113,15 +120,16 @@ class ClusterStore(RedisStore):
         async def read() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hmget(self.room_key(code), ["seats", "closed", "match", "agreement"])
-                pipe.exists(self.presence_key(code, 0))
-                pipe.exists(self.presence_key(code, 1))
+                pipe.mget([self.presence_key(code, 0), self.presence_key(code, 1)])
                 return list(await pipe.execute())
 
-        (seats, closed, number, agreement), first, second = await self._call("room", read)
+        (seats, closed, number, agreement), holders = await self._call("room", read)
         if seats is None or closed == "1":
             return None
+        present = (holders[0] not in (None, GONE), holders[1] not in (None, GONE))
+        left = (holders[0] == GONE, holders[1] == GONE)
         return RoomState(
-            seats_from_json(seats), int(number or 0), (bool(first), bool(second)), agreement
+            seats_from_json(seats), int(number or 0), present, left=left, agreement=agreement
         )
 
     async def save_agreement(self, code: str, text: str) -> None:
@@ -149,15 +157,31 @@ class ClusterStore(RedisStore):
         fresh = await self._call(
             "presence", lambda: self.redis.set(key, node, px=int(ttl * 1000), get=True)
         )
-        if fresh is None:
+        if fresh is None or fresh == GONE:
             await self._call(
                 "presence", lambda: self.redis.publish(self.channel(code), self.wake("presence"))
             )
 
-    async def clear_presence(self, code: str, seat: Seat, *, node: str) -> None:
-        """The connection ``node`` had for ``seat`` is gone (another node's is left alone)."""
+    async def clear_presence(self, code: str, seat: Seat, *, node: str, ttl: float) -> None:
+        """The connection ``node`` had for ``seat`` is gone (another node's is left alone): the
+        key says so for ``ttl`` seconds, so other nodes tell it from a lapse."""
         await self._script(
             "clear_presence",
             [self.presence_key(code, seat)],
-            [node, self.channel(code), self.wake("presence")],
+            [node, self.channel(code), self.wake("presence"), max(1, int(ttl * 1000))],
+        )
+
+    async def renew_presence(self, seats: list[tuple[str, Seat]], *, node: str, ttl: float) -> None:
+        """Renew the presence of every ``(room, seat)`` connected to ``node``, in one step."""
+        if not seats:
+            return
+        await self._script(
+            "renew_presence",
+            [self.presence_key(code, seat) for code, seat in seats],
+            [
+                node,
+                max(1, int(ttl * 1000)),
+                self.wake("presence"),
+                *(self.channel(code) for code, _ in seats),
+            ],
         )

@@ -15,23 +15,24 @@ import json
 import logging
 import secrets
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from redis.exceptions import RedisError
 
-from server.cluster.bot import ClusterBot
-from server.cluster.coordination import ClusterStore
-from server.cluster.room import ClusterRoom
-from server.config import ServerConfig
-from server.identity import normalise_code, token_player
-from server.lobby import Lobby
-from server.metrics import Metrics
-from server.players import Peer, Player, Refusal
-from server.room import Room
-from server.store import SeatRecord, StoreError
-from shared.match import Match
-from shared.protocol import (
+from muggins.server.cluster.bot import ClusterBot
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.room import ClusterRoom
+from muggins.server.config import ServerConfig
+from muggins.server.identity import normalise_code, token_player
+from muggins.server.lobby import Lobby
+from muggins.server.metrics import Metrics
+from muggins.server.players import Peer, Player, Refusal
+from muggins.server.room import Room
+from muggins.server.store import SeatRecord, StoreError
+from muggins.shared.match import Match
+from muggins.shared.protocol import (
     ClientMessage,
     Hello,
     JoinRoom,
@@ -48,8 +49,19 @@ POLL = 2.0
 """Seconds between catch-ups of the rooms this node's connections are in."""
 PRESENCE_TTL = 3 * POLL
 """Seconds a player's presence lasts in Redis unless renewed (a dead node's players lapse)."""
+STOP_WAIT = 2.0
+"""Seconds a stopping node waits for its background tasks to end."""
 EVICT_AFTER = 300.0
 """Seconds a cached room with nobody connected here stays cached."""
+
+
+def _listing_order(room: RoomSummary) -> tuple[bool, str]:
+    return (not room.open_seat, room.code)
+
+
+def _cursor_order(cursor: str) -> tuple[bool, str]:
+    """The place in the listing order that a cursor ("o:CODE" or "w:CODE") names."""
+    return cursor[0] == "w", cursor[2:]
 
 
 class ClusterLobby(Lobby):
@@ -66,9 +78,11 @@ class ClusterLobby(Lobby):
         self.node = secrets.token_hex(6)
         """This node's name in claims."""
         self._listing: list[RoomSummary] = []
+        self._reading: asyncio.Future[list[RoomSummary]] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        self._stopping = False
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -89,13 +103,16 @@ class ClusterLobby(Lobby):
             redis=self.redis,
         )
 
-    def ghost(self, saved: SeatRecord) -> Player:
+    def ghost(self, saved: SeatRecord) -> Player[Room]:
         """The Player for a seat record: the local one if connected here, else a stand-in."""
         assert saved.player is not None
         player = self.players.get(saved.player)
         if player is None:
             player = Player(
-                id=saved.player, name=saved.name or "Player", token_hash=saved.token_hash or ""
+                id=saved.player,
+                name=saved.name or "Player",
+                token_hash=saved.token_hash or "",
+                account=saved.account,
             )
             self.players[player.id] = player
         return player
@@ -119,10 +136,12 @@ class ClusterLobby(Lobby):
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                fresh.restore(rebuilt, match.number, snapshot.previous_actions)
+                fresh.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
             self.rooms[code] = fresh
             self.metrics.rooms.set(len(self.rooms))
             fresh.kick_bots()
+            if fresh.match is not None and fresh.match.over:
+                await fresh.settle()  # once per match: the node that finished it may have died
             return fresh
 
     async def prepare(self, message: ClientMessage) -> None:
@@ -136,11 +155,18 @@ class ClusterLobby(Lobby):
             elif isinstance(message, JoinRoom | Spectate):
                 await self.load(message.code)
             elif isinstance(message, ListRooms):
-                self._listing = await self._summaries()
+                await self._read_listing()
         except StoreError as error:
             raise Refusal(
                 "storage", "The game store is unreachable for a moment; try again"
             ) from error
+
+    async def _read_listing(self) -> None:
+        """Read the room list from Redis; listers who ask meanwhile share that one reading."""
+        reading = self._reading
+        if reading is None or reading.done():
+            reading = self._reading = asyncio.ensure_future(self._summaries())
+        self._listing = sorted(await asyncio.shield(reading), key=_listing_order)
 
     async def _summaries(self) -> list[RoomSummary]:
         summaries = []
@@ -164,10 +190,24 @@ class ClusterLobby(Lobby):
             )
         return summaries
 
-    def listing(self) -> Rooms:
-        """Every node's public rooms, as read from Redis by :meth:`prepare`."""
-        rooms = sorted(self._listing, key=lambda r: (not r.open_seat, r.code))
-        return Rooms(rooms=tuple(rooms[:200]))
+    def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
+        """A page of every node's public rooms, as read from Redis by :meth:`prepare`."""
+        rooms = self._listing
+        at = 0 if after is None else bisect_right(rooms, _cursor_order(after), key=_listing_order)
+        page = rooms[at : at + limit]
+        last = page[-1] if page and at + limit < len(rooms) else None
+        cursor = f"{'o' if last.open_seat else 'w'}:{last.code}" if last is not None else None
+        return Rooms(rooms=tuple(page), next=cursor, total=len(rooms))
+
+    async def release(self, room: Room) -> None:
+        """As on one server, after catching up with Redis: a seat taken through another node
+        meanwhile keeps the room open."""
+        if isinstance(room, ClusterRoom) and not room.closed:
+            try:
+                await room.sync()
+            except StoreError:
+                return  # left for the abandoned-room sweep
+        await super().release(room)
 
     # --- wake-ups ------------------------------------------------------------------------------
 
@@ -178,6 +218,9 @@ class ClusterLobby(Lobby):
         return 0
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        if self._stopping:
+            job.close()
+            return
         task = asyncio.get_running_loop().create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -212,7 +255,7 @@ class ClusterLobby(Lobby):
             if here:
                 await self.redis.set_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
             else:
-                await self.redis.clear_presence(code, seat, node=self.node)
+                await self.redis.clear_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
         except StoreError as error:
             log.info("room %s: presence not written (%s); the poll retries", code, error)
 
@@ -238,13 +281,13 @@ class ClusterLobby(Lobby):
 
     async def _listen(self) -> None:
         pattern = self.redis.channel("*")
-        while True:
+        while not self._stopping:
             pubsub = self.redis.redis.pubsub()
             try:
                 await pubsub.psubscribe(pattern)
                 for code in list(self.rooms):
                     self.wake(code)  # whatever was missed while not subscribed
-                while True:
+                while not self._stopping:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is not None and message["type"] == "pmessage":
                         self._heard(str(message["channel"]).rpartition(":")[2], message["data"])
@@ -256,12 +299,22 @@ class ClusterLobby(Lobby):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _poll(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(POLL)
+            # Every player connected here is renewed in one step, however many rooms there are.
+            here = [
+                (code, seat)
+                for code, room in list(self.rooms.items())
+                if isinstance(room, ClusterRoom)
+                for seat in room.here()
+            ]
+            try:
+                await self.redis.renew_presence(here, node=self.node, ttl=PRESENCE_TTL)
+            except StoreError as error:
+                log.info("presence not renewed (%s); the next poll retries", error)
             for code, room in list(self.rooms.items()):
-                if isinstance(room, ClusterRoom):
-                    for seat in room.here():
-                        await self._presence(code, seat, here=True)
+                if self._stopping:
+                    return
                 if room.present():
                     self.wake(code)
 
@@ -310,13 +363,23 @@ class ClusterLobby(Lobby):
                 room.close()
 
     async def stop(self) -> None:
-        """Hand over: give up the claims held here (so other nodes move at once), stop listening."""
+        """Hand over: give up the claims held here (so other nodes move at once), stop listening.
+
+        Background loops also end on their own once ``_stopping`` is set: a cancellation can be
+        lost inside the Redis client (seen under load), and shutdown must not wait on it.
+        """
+        self._stopping = True
         for room in self.rooms.values():
             for seat in room.seats:
                 bot = seat.bot
                 if isinstance(bot, ClusterBot) and bot.claimed is not None:
-                    with contextlib.suppress(StoreError):
-                        await self.redis.release(bot.claimed, owner=self.node)
-        for task in list(self._tasks):
+                    with contextlib.suppress(StoreError, TimeoutError):
+                        async with asyncio.timeout(1.0):
+                            await self.redis.release(bot.claimed, owner=self.node)
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=STOP_WAIT)
+            if pending:
+                log.warning("%d background tasks did not end; stopping without them", len(pending))

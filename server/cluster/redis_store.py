@@ -8,6 +8,9 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``player:{id}``: the room where a player was last seated (so any node can resume them).
 - ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
 - ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
+  Each entry is JSON: seat, action, the ``seq`` its move named and the move's ``key``.
+- ``voided:{code}:{n}`` set: attempts to append that timed out and were then reported as not
+  stored (:meth:`RedisStore.confirm_action`); if such a write reaches Redis late, it is refused.
 - ``finished`` sorted set: ``{code}-{n}`` of finished matches by finish time (history).
 - channel ``room:{code}``: a wake-up published after every change; nodes that hold the room's
   connections catch up by index, so a lost wake-up only costs latency.
@@ -22,6 +25,7 @@ claims, agreements) is in :mod:`server.cluster.coordination`.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -31,22 +35,31 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
-from server.cluster.scripts import NO_MATCH, SCRIPTS
-from server.sqlite_store import seats_from_json, seats_json
-from server.store import (
+from muggins.server.cluster.redis_accounts import RedisAccounts
+from muggins.server.cluster.scripts import NO_MATCH, SCRIPTS, VOIDED
+from muggins.server.sqlite_store import seats_from_json, seats_json
+from muggins.server.store import (
     MatchRecord,
     MatchResult,
+    MoveTag,
     RoomRecord,
     RoomSnapshot,
     SeatRecord,
     StoreConflict,
     StoreError,
 )
-from shared.actions import ACTION, Action, GameOptions, Seat
-from shared.protocol import RoomOptions
+from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.protocol import RoomOptions
+
+VOIDED_KEEP_MS = 86_400_000
+"""How long a voided attempt is remembered (a day: far past any write still on its way)."""
+POOL_SIZE = 50
+"""Connections a node keeps to Redis at most (one of them carries the wake-ups)."""
+POOL_WAIT = 10.0
+"""Seconds a request waits for a free connection in a burst before it fails with ``storage``."""
 
 
-class RedisStore:
+class RedisStore(RedisAccounts):
     """Rooms and action logs in Redis, shared by every node of a cluster."""
 
     def __init__(
@@ -55,20 +68,29 @@ class RedisStore:
         *,
         prefix: str = "muggins:",
         timeout: float = 2.0,
+        connections: int = POOL_SIZE,
+        wait: float = POOL_WAIT,
     ) -> None:
         self.url = url
         self.prefix = prefix
         # Fail fast while Redis is down (players get an error at once), and retry a command once
         # so a connection the pool kept from before a Redis restart is replaced transparently.
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+        # The pool blocks: a burst of requests beyond its size waits for a free connection
+        # (up to ``wait`` seconds) instead of failing with "Too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=connections,
+            timeout=wait,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 1),
             health_check_interval=15,
             decode_responses=True,
         )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._scripts = {name: self.redis.register_script(text) for name, text in SCRIPTS.items()}
+        self._attempts: dict[tuple[str, int, int, str | None], str] = {}
+        """The attempt id of each append whose outcome is not known yet."""
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -80,6 +102,9 @@ class RedisStore:
 
     def log_key(self, code: str, number: int) -> str:
         return f"{self.prefix}log:{code}:{number}"
+
+    def voided_key(self, code: str, number: int) -> str:
+        return f"{self.prefix}voided:{code}:{number}"
 
     def player_key(self, player: str) -> str:
         return f"{self.prefix}player:{player}"
@@ -121,7 +146,7 @@ class RedisStore:
         await self._call("ping", self.redis.ping)
 
     async def close(self) -> None:
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
 
     async def create_room(self, room: RoomRecord) -> None:
         created = await self._script(
@@ -177,23 +202,58 @@ class RedisStore:
             raise StoreConflict(f"match {match.id} exists")
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
     ) -> None:
+        # A fresh attempt id per call: if this call times out and confirm_action reports the
+        # move unsaved, this attempt is voided in Redis, in case it is still on its way there.
+        attempt = secrets.token_hex(8)
+        self._attempts[(code, number, index, key)] = attempt
         length = await self._script(
             "append_action",
-            [self.match_key(code, number), self.log_key(code, number), self.room_key(code)],
+            [
+                self.match_key(code, number),
+                self.log_key(code, number),
+                self.room_key(code),
+                self.voided_key(code, number),
+            ],
             [
                 index,
-                encode_entry(seat, action),
+                encode_entry(seat, action, seq=seq, key=key),
                 self.channel(code),
                 self.wake("action", number=number, length=index + 1),
                 repr(time.time()),
+                key or "",
+                attempt,
             ],
         )
+        self._attempts.pop((code, number, index, key), None)
         if length == NO_MATCH:
             raise StoreError(f"no match {code}-{number}")
+        if length == VOIDED:
+            raise StoreError(f"action {index} of {code}-{number}: this attempt was voided")
         if length < 0:
-            raise StoreConflict(f"action {index} of {code}-{number}: the log has {-1 - length}")
+            raise StoreConflict(
+                f"action {index} of {code}-{number}: the log has {-1 - length}", length=-1 - length
+            )
+
+    async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
+        attempt = self._attempts.get((code, number, index, key), "")
+        stored = await self._script(
+            "confirm_action",
+            [self.log_key(code, number), self.voided_key(code, number)],
+            [index, key, attempt or "-", VOIDED_KEEP_MS],
+        )
+        if stored or not attempt:
+            self._attempts.pop((code, number, index, key), None)
+        return bool(stored)
 
     async def finish_match(
         self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
@@ -272,10 +332,18 @@ class RedisStore:
         self, code: str, number: int, start: int
     ) -> tuple[tuple[Seat, Action], ...]:
         """The actions of match ``number`` from index ``start`` on (the catch-up read)."""
+        return tuple(
+            (seat, action) for seat, action, _ in await self.moves_since(code, number, start)
+        )
+
+    async def moves_since(
+        self, code: str, number: int, start: int
+    ) -> tuple[tuple[Seat, Action, MoveTag], ...]:
+        """Like :meth:`actions_since`, each action with its tag (seq named, key)."""
         raw = await self._call(
             "catch up", lambda: self.redis.lrange(self.log_key(code, number), start, -1)
         )
-        return tuple(decode_entry(item) for item in raw)
+        return tuple((*decode_entry(item), decode_tag(item)) for item in raw)
 
     async def current_match(self, code: str) -> int:
         """The room's current match number (0: none yet)."""
@@ -286,7 +354,7 @@ class RedisStore:
         fields = await self._call("match", lambda: self.redis.hgetall(self.match_key(code, number)))
         if not fields:
             return None
-        actions = await self.actions_since(code, number, 0) if with_actions else ()
+        moves = await self.moves_since(code, number, 0) if with_actions else ()
         first, second = json.loads(fields["names"])
         winner = fields.get("winner", "")
         finished = fields.get("finished")
@@ -298,7 +366,8 @@ class RedisStore:
             options=GameOptions.model_validate_json(fields["options"]),
             names=(first, second),
             started=float(fields["started"]),
-            actions=actions,
+            actions=tuple((seat, action) for seat, action, _ in moves),
+            tags=tuple(tag for _, _, tag in moves),
             finished=float(finished) if finished is not None else None,
             result=result,
             winner=int(winner) if winner else None,
@@ -312,10 +381,22 @@ async def _pipeline_llen(redis: aioredis.Redis, keys: list[str]) -> list[int]:
         return [int(n) for n in await pipe.execute()]
 
 
-def encode_entry(seat: Seat, action: Action) -> str:
-    return json.dumps(
-        {"seat": seat, "action": json.loads(ACTION.dump_json(action))}, separators=(",", ":")
-    )
+def encode_entry(
+    seat: Seat, action: Action, *, seq: int | None = None, key: str | None = None
+) -> str:
+    data: dict[str, Any] = {"seat": seat, "action": json.loads(ACTION.dump_json(action))}
+    if seq is not None:
+        data["seq"] = seq
+    if key is not None:
+        data["key"] = key
+    return json.dumps(data, separators=(",", ":"))
+
+
+def decode_tag(raw: bytes | str) -> MoveTag:
+    """The seq named and the key of a log entry (None, None for entries from before)."""
+    data = json.loads(raw)
+    seq, key = data.get("seq"), data.get("key")
+    return (int(seq) if seq is not None else None, str(key) if key is not None else None)
 
 
 def decode_entry(raw: bytes | str) -> tuple[Seat, Action]:

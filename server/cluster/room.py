@@ -13,19 +13,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from server.cluster.coordination import ClusterStore
-from server.players import Peer, Player, Refusal
-from server.room import Room
-from server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
-from shared.actions import Action, Event, Seat
-from shared.match import Match
-from shared.protocol import ChatLine, GameMove
-from shared.protocol.client import MessageId
-
-if TYPE_CHECKING:
-    from server.cluster.lobby import ClusterLobby
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.players import Peer, Player, Refusal
+from muggins.server.room import Room
+from muggins.server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
+from muggins.shared.actions import Action, Event, Seat
+from muggins.shared.match import Match
+from muggins.shared.protocol import ChatLine, GameMove
+from muggins.shared.protocol.client import MessageId
 
 log = logging.getLogger("muggins.cluster")
 
@@ -35,8 +33,26 @@ CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
 DERIVED_NOTICES = frozenset({"disconnected", "returned"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
+LAPSE_CONFIRM = 6.0
+"""Seconds a lapsed presence must stay lapsed before the player counts as disconnected."""
 PRESENCE_LAG = 2.0
 """Seconds a newly seen player counts as connected before their presence must show in Redis."""
+
+
+class Node(Protocol):
+    """What a room needs of its node's lobby (server.cluster.lobby.ClusterLobby)."""
+
+    node: str
+    """This node's name in Redis claims."""
+
+    def relay(self, room: ClusterRoom, payload: dict[str, Any]) -> None:
+        """Send a notice or chat line to the room's people on the other nodes."""
+
+    def announce(self, room: ClusterRoom, seat: int, *, here: bool) -> None:
+        """Tell the cluster whether ``seat``'s player is connected to this node."""
+
+    def ghost(self, saved: SeatRecord) -> Player[Room]:
+        """The Player for a seat record."""
 
 
 class GuardedStore:
@@ -65,25 +81,41 @@ class GuardedStore:
             raise
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
     ) -> None:
         try:
-            await self.store.append_action(code, number, index, seat, action)
-        except StoreConflict:
+            await self.store.append_action(code, number, index, seat, action, seq=seq, key=key)
+        except StoreConflict as conflict:
             self.room.conflicted = True
+            if conflict.length is not None and conflict.length < index:
+                # Redis holds fewer actions than this node has applied: it lost some.
+                self.room.ahead = True
             raise
 
 
 class ClusterRoom(Room):
-    def __init__(self, *args: Any, lobby: ClusterLobby, redis: ClusterStore, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lobby: Node, redis: ClusterStore, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lobby = lobby
         self.redis = redis
         self.store = GuardedStore(self, redis)
         self.stored_seats: tuple[SeatRecord, SeatRecord] = self.record().seats
         self.conflicted = False
+        """Whether the last write lost a race (the change is tried again after a catch-up)."""
+        self.ahead = False
+        """Whether Redis answered a write with a log shorter than this cache's (lost writes)."""
         self.seated_at = [float("-inf"), float("-inf")]
         """When each seat's player was first seen here (their presence may lag a moment)."""
+        self.lapsed_since: list[float | None] = [None, None]
+        """Since when each seat's presence has been missing (not cleared) in Redis."""
         self.seen = [False, False]
         """Whether each seat's presence has shown in Redis since it was taken."""
 
@@ -102,36 +134,43 @@ class ClusterRoom(Room):
             return
         seats, number = state.seats, state.match
         self._take_seats(seats)
-        self._take_presence(state.present)
+        self._take_presence(state.present, state.left)
         self._take_agreement(state.agreement)
         if number != self.match_number:
             snapshot = await self.redis.load_room(self.code)
             if snapshot is not None and snapshot.match is not None:
                 self._take_match(snapshot.match, snapshot.previous_actions)
+                if self.match is not None and self.match.over:
+                    await self.settle()  # the node that finished it may have died first
             return
         match = self.match
         if match is None:
             return
-        fresh = await self.redis.actions_since(self.code, number, len(match.log))
-        if self.conflicted and not fresh:
-            # A write lost a race, yet Redis has nothing newer than this cache: the cache is
-            # ahead (Redis lost writes it had acknowledged). Redis is the truth: reload from it.
+        fresh = await self.redis.moves_since(self.code, number, len(match.log))
+        if self.ahead:
+            # Redis answered a write with a log shorter than this cache's: it lost writes it
+            # had acknowledged. (A lost race is no such thing: Redis then has more, not less.)
+            # Redis is the truth: reload from it.
+            self.ahead = False
             snapshot = await self.redis.load_room(self.code)
             if snapshot is not None and snapshot.match is not None:
                 log.warning("room %s: cache ahead of Redis; reloaded from Redis", self.code)
                 self._take_match(snapshot.match, snapshot.previous_actions)
             return
         events: list[Event] = []
-        for seat, action in fresh:
+        for seat, action, tag in fresh:
             events.extend(match.apply(seat, action))
+            self.move_tags.append(tag)
         if fresh:
             self.last_activity = self.clock()
             self._broadcast(events, origin=None, id=None)
             if match.over:
                 self.send_room()
+                await self.settle()  # once per match, whichever node gets here (see ratings)
 
     def _take_match(self, record: MatchRecord, previous_actions: int) -> None:
         self.match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
+        self.move_tags = [*record.tags, *[(None, None)] * (len(record.actions) - len(record.tags))]
         self.match_number = record.number
         self.seq_base = previous_actions
         self.restart_by, self.rematch = None, [False, False]
@@ -147,15 +186,30 @@ class ClusterRoom(Room):
             # A match another node just started: its opening events, as that node sent them.
             self._broadcast(list(self.match.events), origin=None, id=None)
 
-    def _take_presence(self, present: tuple[bool, bool]) -> None:
-        """Connected or not, for the players connected to other nodes (or to none)."""
+    def _take_presence(self, present: tuple[bool, bool], left: tuple[bool, bool]) -> None:
+        """Connected or not, for the players connected to other nodes (or to none).
+
+        A clean disconnect (``left``) is told at once. A presence that merely lapsed may be a
+        renewal that came late (a node or Redis stalled under load) rather than a drop: it is
+        told only once it has stayed lapsed for ``LAPSE_CONFIRM`` seconds (a dead node's players
+        are told then, unless they are back on another node by that time).
+        """
         changed = False
-        for seat, here in zip(self.seats, present, strict=True):
+        for seat, here, gone in zip(self.seats, present, left, strict=True):
             player = seat.player
             if seat.kind != "human" or player is None or player.peer is not None:
+                self.lapsed_since[seat.index] = None
                 continue
             if here:
                 self.seen[seat.index] = True
+                self.lapsed_since[seat.index] = None
+            elif not gone and seat.gone_since is None:
+                first = self.lapsed_since[seat.index]
+                if first is None:
+                    self.lapsed_since[seat.index] = self.clock()
+                    continue
+                if self.clock() - first < LAPSE_CONFIRM:
+                    continue
             if here and seat.gone_since is not None:
                 seat.gone_since, changed = None, True
                 self.notice("returned", f"{player.name} is back")
@@ -196,25 +250,35 @@ class ClusterRoom(Room):
         except StoreError as error:
             raise Refusal("storage", "The game store is unreachable; try again") from error
 
-    async def propose_restart(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+    async def propose_restart(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async def change() -> None:
-            await Room.propose_restart(self, seat, origin=origin, id=id)
+            await Room.propose_restart(self, seat, origin=origin, id=id, seq=seq)
             await self._save_agreement()
 
         await self._versioned("the proposal", change)
 
     async def answer_restart(
-        self, seat: int, accept: bool, *, origin: Peer | None, id: MessageId
+        self,
+        seat: int,
+        accept: bool,
+        *,
+        origin: Peer | None,
+        id: MessageId,
+        seq: int | None = None,
     ) -> None:
         async def change() -> None:
-            await Room.answer_restart(self, seat, accept, origin=origin, id=id)
+            await Room.answer_restart(self, seat, accept, origin=origin, id=id, seq=seq)
             await self._save_agreement()
 
         await self._versioned("the answer", change)
 
-    async def ask_rematch(self, seat: int, *, origin: Peer | None, id: MessageId) -> None:
+    async def ask_rematch(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async def change() -> None:
-            await Room.ask_rematch(self, seat, origin=origin, id=id)
+            await Room.ask_rematch(self, seat, origin=origin, id=id, seq=seq)
             await self._save_agreement()
 
         await self._versioned("the rematch", change)
@@ -268,6 +332,9 @@ class ClusterRoom(Room):
             if saved.kind == "human" and saved.player:
                 player = self.lobby.ghost(saved)
                 player.room = self
+                if saved.token_hash and player.token_hash != saved.token_hash:
+                    player.token_hash = saved.token_hash  # rotated by a resume on another node
+                seat.account = saved.account
                 if seat.kind != "human" or seat.player is not player:
                     self.seated_at[seat.index] = self.clock()
                     self.seen[seat.index] = False
@@ -309,10 +376,20 @@ class ClusterRoom(Room):
         raise Refusal("storage", f"The room kept changing; {what} was not saved, try again")
 
     async def act(
-        self, seat: int, move: GameMove | Action, *, origin: Peer | None, id: MessageId = None
+        self,
+        seat: int,
+        move: GameMove | Action,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        seq: int | None = None,
+        key: str | None = None,
+        applied: Callable[[], None] | None = None,
     ) -> None:
         async def change() -> None:
-            await Room.act(self, seat, move, origin=origin, id=id)
+            await Room.act(
+                self, seat, move, origin=origin, id=id, seq=seq, key=key, applied=applied
+            )
 
         await self._versioned("the move", change)
 
@@ -339,15 +416,30 @@ class ClusterRoom(Room):
 
         await self._versioned("the seat", change)
 
-    async def claim(self, seat: int, take: str, *, origin: Peer | None, id: MessageId) -> None:
+    async def claim(
+        self, seat: int, take: str, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
         async def change() -> None:
             try:
-                await Room.claim(self, seat, take, origin=origin, id=id)
+                await Room.claim(self, seat, take, origin=origin, id=id, seq=seq)
             except Refusal:
                 self._restore_seats()
                 raise
 
         await self._versioned("the claim", change)
+
+    async def rotate_token(self, player: Player, token: str, new_hash: str) -> None:
+        """Checked against the seats in Redis and saved compare-and-set: of two nodes resuming
+        with one token at once, one wins and the other's retry finds the token spent."""
+
+        async def change() -> None:
+            try:
+                await Room.rotate_token(self, player, token, new_hash)
+            except Refusal:
+                self._restore_seats()
+                raise
+
+        await self._versioned("the resume", change)
 
     async def leave(self, player: Player) -> None:
         index = self.seat_of(player)

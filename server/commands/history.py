@@ -5,18 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 from typing import Any
+
+from muggins.server.commands.archive import add_options, open_archives
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "history",
         help="list finished games kept by the server",
-        description="List the finished games in a server's SQLite file, newest first. "
-        "Print one step by step with: muggins replay ID",
+        description="List finished games, newest first: those of muggins serve and of "
+        "muggins play against the computer, from your data directory (or --db PATH, or a "
+        "cluster's Redis with --redis URL). Print one step by step with: muggins replay ID",
     )
-    parser.add_argument("--db", type=Path, metavar="PATH", help="default: the server's default")
+    add_options(parser)
     parser.add_argument("--limit", type=int, default=30, help="how many (default 30)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.set_defaults(handler=run)
@@ -25,28 +27,28 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from server.app import default_db
-    from server.sqlite_store import SqliteStore
-    from server.store import MatchRecord, StoreError
-    from shared.match import Match
+    from muggins.server.commands.results import match_words
+    from muggins.server.store import MatchRecord, StoreError
+    from muggins.shared.match import Match
 
-    path = args.db or default_db()
-    if not path.exists():
-        print(f"muggins history: no games yet ({path} does not exist)")
+    stores = open_archives(args)
+    if isinstance(stores, str):
+        print(f"muggins history: {stores}")
         return 1
 
     async def load() -> list[MatchRecord]:
-        store = SqliteStore(path)
-        await store.open()
-        try:
-            found = []
-            for summary in await store.finished_matches(limit=args.limit):
-                full = await store.load_match(summary.room, summary.number)
-                if full is not None:
-                    found.append(full)
-            return found
-        finally:
-            await store.close()
+        found = []
+        for store in stores:
+            await store.open()
+            try:
+                for summary in await store.finished_matches(limit=args.limit):
+                    full = await store.load_match(summary.room, summary.number)
+                    if full is not None:
+                        found.append(full)
+            finally:
+                await store.close()
+        found.sort(key=lambda record: record.finished or 0, reverse=True)
+        return found[: args.limit]
 
     try:
         matches = asyncio.run(load())
@@ -61,11 +63,7 @@ def run(args: argparse.Namespace) -> int:
     for record in matches:
         match = Match.replay(record.options, record.seed, record.actions)
         names = record.names
-        games = [f"{o.scores[0]}-{o.scores[1]}" for o in match.games]
-        if record.result == "won" and record.winner is not None:
-            result = f"{names[record.winner]} won {'/'.join(games)}"
-        else:
-            result = record.result or "?"
+        result = match_words(record.result, record.winner, match.games, names)
         finished = time.strftime("%Y-%m-%d %H:%M", time.gmtime(record.finished or 0))
         if args.json:
             row = {

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from muggins.server.commands.archive import add_options, find_match, open_archives
+
+if TYPE_CHECKING:
+    from muggins.server.store import MatchRecord
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "replay",
         help="print a finished game step by step",
-        description="Replay a finished game from the server's log (see muggins history for ids). "
+        description="Replay a finished game from the server's log, a SQLite file or a cluster's "
+        "Redis with --redis (see muggins history for ids). "
         "The game is over, so every hand is shown.",
     )
     parser.add_argument("id", metavar="ID", help="a game id such as ABCDEF-1")
-    parser.add_argument("--db", type=Path, metavar="PATH", help="default: the server's default")
+    add_options(parser)
     parser.add_argument(
         "--delay", type=float, default=0.0, metavar="SECONDS", help="pause between steps"
     )
@@ -24,35 +29,21 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
-    import time
 
-    from server.app import default_db
-    from server.sqlite_store import SqliteStore
-    from server.store import MatchRecord, StoreError, parse_match_id
-    from shared.actions import DealStarted, Discard, Play
-    from shared.cards import format_cards
-    from shared.match import Match
+    from muggins.server.store import StoreError, parse_match_id
 
     try:
         code, number = parse_match_id(args.id)
     except ValueError as error:
         print(f"muggins replay: {error}")
         return 2
-    path = args.db or default_db()
-    if not path.exists():
-        print(f"muggins replay: {path} does not exist")
+    stores = open_archives(args)
+    if isinstance(stores, str):
+        print(f"muggins replay: {stores}")
         return 1
 
-    async def load() -> MatchRecord | None:
-        store = SqliteStore(path)
-        await store.open()
-        try:
-            return await store.load_match(code, number)
-        finally:
-            await store.close()
-
     try:
-        record = asyncio.run(load())
+        record = asyncio.run(find_match(stores, code, number))
     except StoreError as error:
         print(f"muggins replay: {error}")
         return 1
@@ -62,6 +53,19 @@ def run(args: argparse.Namespace) -> int:
     if record.finished is None:
         print(f"muggins replay: game {record.id} is still being played")
         return 1
+    print_game(record, delay=args.delay)
+    return 0
+
+
+def print_game(record: MatchRecord, *, delay: float = 0.0) -> None:
+    """Print a finished match step by step, every hand face up (it is over)."""
+    import time
+
+    from muggins.server.commands.results import match_words
+    from muggins.shared.actions import DealStarted, Discard, Play
+    from muggins.shared.cards import format_cards
+    from muggins.shared.match import Match
+
     names = record.names
     match = Match(seed=record.seed, options=record.options)
 
@@ -81,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
         elif not isinstance(action, Play):
             print(f"{names[seat]}: {action.type}")
         show(match.apply(seat, action))
-        if args.delay:
-            time.sleep(args.delay)
-    print(f"Result: {record.result}")
-    return 0
+        if delay:
+            time.sleep(delay)
+    print(f"Result: {match_words(record.result, record.winner, match.games, names)}")

@@ -10,6 +10,6 @@ True
 
 from __future__ import annotations
 
-from shared.bots.base import LEVELS, Strategy, make_strategy
+from muggins.shared.bots.base import BASELINES, LEVELS, Strategy, make_strategy
 
-__all__ = ["LEVELS", "Strategy", "make_strategy"]
+__all__ = ["BASELINES", "LEVELS", "Strategy", "make_strategy"]

@@ -15,7 +15,7 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
-from shared.actions import (
+from muggins.shared.actions import (
     CardPlayed,
     DealRevealed,
     DealStarted,
@@ -24,8 +24,8 @@ from shared.actions import (
     Outcome,
     Scored,
 )
-from shared.bots.base import make_strategy
-from shared.match import Match
+from muggins.shared.bots.base import make_strategy
+from muggins.shared.match import Match
 
 SOURCES = ("pegging", "hand", "crib", "muggins")
 ROLES = ("dealer", "pone")
@@ -36,6 +36,8 @@ REASON_SOURCE = {
     "hand": "hand",
     "crib": "crib",
     "muggins": "muggins",
+    "challenge": "muggins",
+    "wrong_call": "muggins",
 }
 
 
@@ -59,6 +61,8 @@ class GameRecord:
     """Completed deals each player dealt."""
     points: dict[tuple[int, str, str], int] = field(default_factory=dict)
     """Points in completed deals by (player, role, source)."""
+    commitments: tuple[str, ...] = ()
+    """Each deal's commitment to its deck, in order (equal decks have equal commitments)."""
 
 
 class Scorekeeper:
@@ -71,6 +75,8 @@ class Scorekeeper:
     def __init__(self, player_of: tuple[int, int], dealer: int) -> None:
         self.player_of = player_of
         self.dealer = dealer
+        self.first_dealer = dealer
+        """The seat that dealt first."""
         self.deals = [0, 0]
         self.points: dict[tuple[int, str, str], int] = {}
         self.pending: dict[tuple[int, str, str], int] = {}
@@ -105,23 +111,40 @@ def play_game(
     options: GameOptions | None = None,
 ) -> GameRecord:
     """Play one game between two levels and record who scored what, where."""
-    match = Match(seed=game_seed(seed, index), options=options or GameOptions())
+    match = Match(seed=game_seed(seed, index), options=options or GameOptions(), keep_events=False)
     dealer_seat = match.game.dealer
     first_dealer = index % 2
     # player_of[seat]: the seat that deals first goes to the player who should deal first.
     player_of = (
         (first_dealer, 1 - first_dealer) if dealer_seat == 0 else (1 - first_dealer, first_dealer)
     )
-    levels = (first, second)
-    bots = [
-        make_strategy(levels[player_of[s]], seed=game_seed(seed, index) ^ (s + 1)) for s in (0, 1)
-    ]
-    keeper = Scorekeeper(player_of, dealer_seat)
-    while not match.over:
+    return play_seated(match, (first, second), player_of, index=index)
+
+
+def play_seated(
+    match: Match, levels: tuple[str, str], player_of: tuple[int, int], *, index: int
+) -> GameRecord:
+    """Play ``match``'s first game out with player ``player_of[seat]`` in each seat.
+
+    Each seat's bot is seeded from the match seed and the seat, so two games of one seed with the
+    players swapped give each player's cards the same tie-breaking generator.
+    """
+    seed = match.seed if isinstance(match.seed, int) else int.from_bytes(match.seed[:8], "big")
+    bots = [make_strategy(levels[player_of[s]], seed=seed ^ (s + 1)) for s in (0, 1)]
+    keeper = Scorekeeper(player_of, match.game.dealer)
+    commitments = [e.commitment for e in match.events if isinstance(e, DealStarted)]
+    games = len(match.games)
+    while len(match.games) == games:
         seat = match.waiting_for()[0]
         for event in match.apply(seat, bots[seat].choose(match.view(seat))):
             keeper.feed(event)
-    return record_of(match.games[-1], index=index, first_dealer=first_dealer, keeper=keeper)
+            if isinstance(event, DealStarted) and len(match.games) == games:
+                commitments.append(event.commitment)
+    record = record_of(
+        match.games[-1], index=index, first_dealer=player_of[keeper.first_dealer], keeper=keeper
+    )
+    record.commitments = tuple(commitments)
+    return record
 
 
 def record_of(

@@ -11,8 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from shared.actions import Accept, Action, Count, Muggins
-from shared.view import SeatView
+from muggins.shared.actions import Action
+from muggins.shared.bots.show import Attention, show_action
+from muggins.shared.view import SeatView
 
 
 class Strategy(Protocol):
@@ -42,30 +43,35 @@ class RandomStrategy:
 class EasyStrategy:
     """The Turbo Cribbage computer: lays away its first two cards and plays its first legal card.
 
-    In muggins mode it counts exactly and always calls muggins ("the computer is very observant").
+    In muggins mode it overlooks a combination in one count of four, and lets half the wrong
+    counts it sees pass.
     """
 
     level = "easy"
+    attention = Attention(overlook=0.25, let_pass=0.5)
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.show_rng = random.Random(f"show:{seed}")
 
     def choose(self, view: SeatView) -> Action:
         if not view.legal:
             raise ValueError("there is nothing legal to do in this view")
-        counts = [a for a in view.legal if isinstance(a, Count)]
-        if counts:
-            return max(counts, key=lambda a: a.points)
-        if any(isinstance(a, Muggins) for a in view.legal):
-            return Muggins()
-        if any(isinstance(a, Accept) for a in view.legal):
-            return Accept()
-        return view.legal[0]
+        show = show_action(view, self.show_rng, self.attention)
+        return show if show is not None else view.legal[0]
+
+
+def stand_in_move(view: SeatView) -> Action:
+    """The move a server makes for a player whose time is up: in the show the exact count and
+    the right call (it plays for them, so it neither slips nor gives points away), else the
+    easy level's move."""
+    show = show_action(view, random.Random(0))
+    return show if show is not None else EasyStrategy().choose(view)
 
 
 def _levels() -> dict[str, Callable[[int], Strategy]]:
-    from shared.bots.expert import ExpertStrategy
-    from shared.bots.standard import StandardStrategy
+    from muggins.shared.bots.expert import ExpertStrategy
+    from muggins.shared.bots.standard import StandardStrategy
 
     return {
         "random": RandomStrategy,
@@ -75,14 +81,23 @@ def _levels() -> dict[str, Callable[[int], Strategy]]:
     }
 
 
+def _baselines() -> dict[str, Callable[[int], Strategy]]:
+    from muggins.shared.bots.expert1 import ExpertOneStrategy
+
+    return {"expert-1": ExpertOneStrategy}
+
+
 LEVELS: dict[str, Callable[[int], Strategy]] = _levels()
-"""Levels by name, weakest first: the last is the strongest."""
+"""Levels by name, weakest first: the last is the strongest. These are what a server offers."""
+BASELINES: dict[str, Callable[[int], Strategy]] = _baselines()
+"""Earlier players kept to measure new ones against (tournaments and benchmarks only):
+``expert-1`` is the first-generation expert."""
 
 
 def make_strategy(level: str, *, seed: int = 0) -> Strategy:
-    """A strategy of the named level, seeded for reproducible play."""
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}") from None
+    """A strategy of the named level or baseline, seeded for reproducible play."""
+    factory = LEVELS.get(level) or BASELINES.get(level)
+    if factory is None:
+        choices = ", ".join([*LEVELS, *BASELINES])
+        raise ValueError(f"unknown level {level!r}; choose from {choices}")
     return factory(seed)

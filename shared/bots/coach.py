@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.actions import Accept, Action, Count, Discard, Muggins, Play
-from shared.bots.evaluation import DiscardValue, play_points
-from shared.bots.expert import ExpertStrategy, expert_discards
-from shared.cards import format_cards
-from shared.view import SeatView
+from muggins.shared.actions import Accept, Action, Challenge, Count, Discard, Muggins, Play
+from muggins.shared.bots.evaluation import DiscardValue, play_points
+from muggins.shared.bots.expert import ExpertStrategy, expert_discards
+from muggins.shared.cards import format_cards
+from muggins.shared.view import SeatView
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,21 @@ def advise(view: SeatView) -> Advice:
         return Advice(action, explain_discard(view, action))
     if isinstance(action, Play):
         return Advice(action, explain_play(view, action))
-    if isinstance(action, Count):
-        return Advice(action, f"Count {action.points}: that is exactly what the cards make.")
-    if isinstance(action, Muggins):
-        return Advice(action, "Call muggins: your opponent counted short, and you take the rest.")
-    if isinstance(action, Accept):
-        return Advice(action, "Accept: your opponent's count is right.")
+    if isinstance(action, Count | Muggins | Challenge | Accept):
+        return Advice(action, explain_show(view, action))
     return Advice(action, "")
+
+
+def explain_show(view: SeatView, action: Count | Muggins | Challenge | Accept) -> str:
+    """Muggins mode: the coach counts the cards on the table itself, as the player could."""
+    if isinstance(action, Count):
+        return f"Count {action.points}: that is exactly what the cards make."
+    claimed = view.show[-1].claimed if view.show else None
+    if isinstance(action, Muggins):
+        return f"Call Muggins!: the cards make more than {claimed}, and you take what was missed."
+    if isinstance(action, Challenge):
+        return f"Challenge: the cards make less than {claimed}; you take the excess."
+    return f"Accept: the count of {claimed} is right."
 
 
 def describe_discard(value: DiscardValue) -> str:

@@ -21,7 +21,7 @@ from importlib import resources
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from shared.cards import DECK, JACK, SUITS, Card
+from muggins.shared.cards import DECK, JACK, SUITS, Card
 
 RANKS: Final = range(1, 14)
 
@@ -155,7 +155,7 @@ class CribTable:
 @cache
 def crib_table() -> CribTable:
     """The crib table shipped with the package (made by ``tools/crib_table.py``)."""
-    text = resources.files("shared.bots").joinpath("data/crib.json").read_text()
+    text = resources.files("muggins.shared.bots").joinpath("data/crib.json").read_text()
     return crib_table_from_json(json.loads(text))
 
 

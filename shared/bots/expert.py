@@ -1,119 +1,262 @@
-"""The expert level: hand plus or minus crib discards, lookahead pegging, play to the board."""
+"""The expert level: discards that value the play, a searched play against a read opponent, and
+every point weighed by the board.
+
+- **Discards**: each keep's expected hand over the 46 starters, plus (dealer) or minus (pone) the
+  crib table's value of the two cards laid away, plus the keep's expected pegging balance in this
+  role from the play table (``tools/play_tables.py``), so low, pegging-friendly cards are kept
+  when they are worth it.
+- **The play**: the opponent's hand is drawn many times from a belief (unseen cards weighted by
+  how often its role keeps each rank, and narrowed by its goes), and for each draw the rest of
+  the play is solved to the last card (:mod:`muggins.shared.bots.playout`); the card with the best
+  mean balance is played. Leads and replies are chosen by the whole play, not the next reply.
+- **The board**: every point is weighed by what it does to the chance of winning the game, read
+  from the win table (``tools/win_table.py``), at every score, not only near the end.
+"""
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
-from shared.actions import Action, Discard, Play
-from shared.bots.evaluation import (
+from muggins.shared.actions import Action, Discard, Play
+from muggins.shared.bots.belief import Belief, view_belief
+from muggins.shared.bots.board import point_weights
+from muggins.shared.bots.evaluation import (
     DiscardValue,
     crib_table,
     discard_values,
-    hand_distribution,
+    hand_points,
     play_points,
 )
-from shared.bots.pegging import Pegging
-from shared.bots.standard import show_action
-from shared.cards import Card
-from shared.view import SeatView
+from muggins.shared.bots.expert1 import board_discard
+from muggins.shared.bots.playout import best_moves
+from muggins.shared.bots.show import show_action
+from muggins.shared.cards import Card
+from muggins.shared.view import SeatView
 
-ENDGAME = 12
-"""Points from the target at which pegging weighs a side's points double."""
-COUNT_OUT = 20
-"""Points from the target at which the pone discards to count out rather than for the mean."""
-PONE_PEGGING = 2
-"""Points a pone can count on pegging before the show, about."""
-
-
-def unseen_ranks(view: SeatView) -> tuple[int, ...]:
-    """How many cards of each rank (index 1..13) this seat has not seen this deal."""
-    counts = [0] + [4] * 13
-    seen: list[Card] = [*view.hand, *view.discards, *(p.card for p in view.played)]
-    if view.starter is not None:
-        seen.append(view.starter)
-    for card in seen:
-        counts[card.rank] -= 1
-    return tuple(counts)
+DEAL_POINTS = {True: 16.2, False: 10.2}
+"""Points a dealer (True) and a pone score in a deal, on average (Colvert)."""
+CRIB_POINTS = 4.6
+SHOW_POINTS = 8.0
+HIGH_FOLLOW = 0.08
+"""Points per pip credited to the card played when following (not leading). The search assumes
+both sides see every card, so it undervalues keeping low cards back: unseen by the opponent, they
+fit any count later, for a go, a 31 or a pair, and the opponent cannot play around them. The
+search alone answers a 7 lead from A-2-2-10 with a 2 (by about 0.3 over the 10), where rollouts
+against players who do not see the cards prefer the 10 by 2.2; this credit, 0.64 between a ten
+and a two, is calibrated on those rollouts and never outweighs a point pegged."""
+EXACT_CARDS = 2
+"""The opponent's hand is enumerated exactly when it holds this many cards or fewer."""
 
 
-def pegging_problem(view: SeatView) -> Pegging:
-    """The view's pegging position, weighted for the board near the end of the game."""
-    assert view.seat is not None
-    me, them = view.seat, 1 - view.seat
-    target = view.options.target
-    return Pegging(
-        hand=tuple(sorted(c.rank for c in view.hand)),
-        unseen=unseen_ranks(view),
-        opp_cards=view.hand_counts[them],
-        opp_said_go=view.said_go[them],
-        mine=2.0 if target - view.scores[me] <= ENDGAME else 1.0,
-        theirs=2.0 if target - view.scores[them] <= ENDGAME else 1.0,
-        depth=0,
+@dataclass(frozen=True)
+class PlayTables:
+    """How often each role keeps each rank, and the pegging balance of each keep by role."""
+
+    keep: dict[str, tuple[float, ...]]
+    pegging: dict[str, dict[tuple[int, ...], float]]
+    source: str
+
+
+@cache
+def play_tables() -> PlayTables:
+    """The play tables shipped with the package (made by ``tools/play_tables.py``)."""
+    text = resources.files("muggins.shared.bots").joinpath("data/play.json").read_text()
+    data = json.loads(text)
+    return PlayTables(
+        keep={role: tuple(float(x) for x in row) for role, row in data["keep"].items()},
+        pegging={
+            role: {tuple(int(r) for r in k.split("-")): float(v) for k, v in rows.items()}
+            for role, rows in data["pegging"].items()
+        },
+        source=str(data.get("source", "")),
     )
 
 
-def expert_discards(view: SeatView) -> list[DiscardValue]:
-    """Every discard valued by expected hand plus (dealer) or minus (pone) expected crib."""
-    return discard_values(view.hand, dealer=view.dealer == view.seat, table=crib_table())
+@dataclass(frozen=True)
+class ExpertDiscard(DiscardValue):
+    """A discard valued by hand, crib and the play, weighed by the board."""
+
+    pegging: float = 0.0
+    """The keep's expected pegging balance in this role (own points less the opponent's)."""
+    weights: tuple[float, float] = (1.0, 1.0)
+    """What a point is worth to this seat and to the opponent at this score."""
+
+    @property
+    def net(self) -> float:
+        mine, theirs = self.weights
+        crib = mine * self.crib if self.dealer else -theirs * self.crib
+        return mine * self.hand + crib + (mine + theirs) / 2 * self.pegging
 
 
-def board_discard(view: SeatView, values: list[DiscardValue]) -> DiscardValue:
-    """The discard to make, playing to the board.
-
-    The pone counts first, so near the end a pone that can reach the target in this show wins
-    before the dealer counts: then it keeps the hand most likely to get there, by the exact
-    chances over the 46 starters, and breaks ties by net value.
-    """
+def board_weights(view: SeatView, expect: tuple[float, float]) -> tuple[float, float]:
+    """What a point is worth to this seat and to the opponent now (see ``point_weights``)."""
     assert view.seat is not None
-    need = view.options.target - view.scores[view.seat] - PONE_PEGGING
-    if view.dealer == view.seat or need > COUNT_OUT:
-        return values[0]
-    six = view.hand
-    chances = [
-        sum(p for points, p in hand_distribution(v.kept, six).items() if points >= need)
-        for v in values
+    me, them = view.seat, 1 - view.seat
+    return point_weights(
+        view.scores[me],
+        view.scores[them],
+        i_deal=view.dealer == me,
+        target=view.options.target,
+        expect=expect,
+    )
+
+
+def expert_discards(view: SeatView) -> list[ExpertDiscard]:
+    """Every discard valued by hand, crib and pegging, weighed by the board, best first."""
+    dealer = view.dealer == view.seat
+    weights = board_weights(view, (DEAL_POINTS[dealer], DEAL_POINTS[not dealer]))
+    pegging = play_tables().pegging["dealer" if dealer else "pone"]
+    values = [
+        ExpertDiscard(
+            v.discard,
+            v.kept,
+            v.hand,
+            v.crib,
+            v.dealer,
+            pegging=pegging[tuple(sorted(c.rank for c in v.kept))],
+            weights=weights,
+        )
+        for v in discard_values(view.hand, dealer=dealer, table=crib_table())
     ]
-    best = max(chances)
-    if best <= 0.0:
-        return values[0]
-    return next(v for v, c in zip(values, chances, strict=True) if c >= best - 1e-9)
+    values.sort(key=lambda v: -v.net)
+    return values
 
 
-def expert_play(view: SeatView, plays: list[Play]) -> Play:
-    """The card the lookahead likes best; a card that pegs out wins at once."""
+def opponent_belief(view: SeatView) -> Belief:
+    """What the opponent may hold, weighted by its role's keeps and narrowed by its goes."""
+    role = "pone" if view.dealer == view.seat else "dealer"
+    return view_belief(view, play_tables().keep[role])
+
+
+def opponent_hands(
+    belief: Belief, rng: random.Random, draws: int
+) -> list[tuple[tuple[int, ...], float]]:
+    """Hands the opponent may hold with their weights: all of them when it holds few cards."""
+    if belief.cards > EXACT_CARDS:
+        return [(hand, 1.0) for hand in belief.sample(rng, draws)]
+    weights = belief.card_weights()
+    per_card = [w / u if u else 0.0 for w, u in zip(weights, belief.unseen, strict=True)]
+    out: list[tuple[tuple[int, ...], float]] = []
+    if belief.cards == 1:
+        out = [((r,), weights[r]) for r in range(1, 14) if weights[r] > 0]
+    elif belief.cards == 2:
+        for a in range(1, 14):
+            for b in range(a, 14):
+                if a == b:
+                    ways = belief.unseen[a] * (belief.unseen[a] - 1) / 2
+                else:
+                    ways = belief.unseen[a] * belief.unseen[b]
+                w = ways * per_card[a] * per_card[b]
+                if w > 0:
+                    out.append(((a, b), w))
+    return out or [((), 1.0)]
+
+
+def draws_for(cards: int) -> int:
+    """How many opponent hands to draw: fewer when the play ahead is long (and costly)."""
+    return 16 if cards >= 8 else 24 if cards >= 6 else 32
+
+
+@cache
+def lead_table() -> dict[tuple[int, ...], dict[int, float]]:
+    """The opening leads shipped with the package (made by ``tools/lead_table.py``)."""
+    text = resources.files("muggins.shared.bots").joinpath("data/lead.json").read_text()
+    rows = json.loads(text)["leads"]
+    return {
+        tuple(int(r) for r in k.split("-")): {int(r): float(v) for r, v in leads.items()}
+        for k, leads in rows.items()
+    }
+
+
+def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
+    """The mean weighted balance of the rest of the play after each playable rank."""
+    assert view.seat is not None
+    me = view.seat
+    i_deal = view.dealer == me
+    mine = tuple(sorted(c.rank for c in view.hand))
+    pile = tuple(p.card.rank for p in view.pile)
+    kept = [*view.hand, *(p.card for p in view.played if p.seat == me)]
+    show = (
+        float(hand_points(kept, view.starter)) if view.starter and len(kept) == 4 else SHOW_POINTS
+    )
+    expect = (
+        show + (CRIB_POINTS if i_deal else 0.0),
+        SHOW_POINTS + (0.0 if i_deal else CRIB_POINTS),
+    )
+    weights = quantised(board_weights(view, expect))
+    if not view.played and len(mine) == 4 and abs(weights[0] - weights[1]) < 0.2:
+        return dict(lead_table()[mine])  # the opening lead, searched offline with more draws
+    belief = opponent_belief(view)
+    totals: dict[int, float] = {}
+    mass = 0.0
+    for hand, weight in opponent_hands(belief, rng, draws_for(len(mine) + belief.cards)):
+        for rank, value in best_moves(mine, hand, pile, view.count, weights=weights).items():
+            totals[rank] = totals.get(rank, 0.0) + weight * value
+        mass += weight
+    return {rank: total / mass for rank, total in totals.items()}
+
+
+def card_values(view: SeatView, rng: random.Random) -> dict[int, float]:
+    """What the expert plays on: each rank's value in the play, with the credit for following
+    high (``HIGH_FOLLOW``)."""
+    values = play_values(view, rng)
+    if view.pile:
+        return {r: v + HIGH_FOLLOW * min(r, 10) for r, v in values.items()}
+    return values
+
+
+def decision_rng(seed: int, view: SeatView) -> random.Random:
+    """The generator for one decision: the same seed and view always draw the same hands."""
+    return random.Random(f"expert:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
+
+
+def quantised(weights: tuple[float, float]) -> tuple[float, float]:
+    """Weights to the nearest eighth, so the solver's memo serves many decisions."""
+    return (round(weights[0] * 8) / 8, round(weights[1] * 8) / 8)
+
+
+def expert_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
+    """The card with the best mean balance over the rest of the play; one that pegs out wins."""
     assert view.seat is not None
     need = view.options.target - view.scores[view.seat]
-    problem = pegging_problem(view)
     pile = tuple(p.card.rank for p in view.pile)
-    values = problem.values(pile=pile, count=view.count)
+    if len(plays) == 1:
+        return plays[0]
+    values = card_values(view, rng)
 
     def key(play: Play) -> tuple[bool, float, Card]:
         wins = play_points(pile, view.count, play.card.rank) >= need
-        return (wins, round(values[play.card.rank], 6), play.card)
+        return (wins, round(values.get(play.card.rank, -99.0), 6), play.card)
 
     return max(plays, key=key)
 
 
 class ExpertStrategy:
-    """Discards by hand and crib value, pegs with lookahead, plays to the board near the end."""
+    """Discards for hand, crib and the play; searches the play against a read opponent; plays to
+    the board at every score."""
 
     level = "expert"
 
     def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Action:
         if not view.legal:
             raise ValueError("there is nothing legal to do in this view")
-        show = show_action(view)
+        show = show_action(view, self.rng)  # exact: counts every point, catches every slip
         if show is not None:
             return show
         plays = [a for a in view.legal if isinstance(a, Play)]
         if plays:
-            return expert_play(view, plays)
+            return expert_play(view, plays, decision_rng(self.seed, view))
         if any(isinstance(a, Discard) for a in view.legal):
             values = expert_discards(view)
-            choice = board_discard(view, values)
+            choice = board_discard(view, list(values))
             if choice is not values[0]:
                 return Discard(cards=choice.discard)
             best = values[0].net

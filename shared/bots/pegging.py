@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.bots.evaluation import pip, play_points
+from muggins.shared.bots.evaluation import pip, play_points
 
 Ranks = tuple[int, ...]
 

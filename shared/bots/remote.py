@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
 
-from shared.actions import Event, Outcome
-from shared.bots.base import make_strategy
-from shared.protocol import (
+from muggins.shared.actions import Event, Outcome
+from muggins.shared.bots.base import make_strategy
+from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
     Error,
@@ -121,7 +121,8 @@ async def _play(
         seat: int | None = None
         room_code = code or ""
         result: RemoteResult | None = None
-        sent: int | None = None  # our move's id until the server answers it
+        sent: int | None = None  # the seq our move answered, until the server answers it
+        latest: State | None = None
         events: list[Event] = []
         first_dealer: int | None = None
         while True:
@@ -134,7 +135,7 @@ async def _play(
             elif isinstance(message, Error):
                 if seat is None:
                     raise RemoteError(message.message)
-                sent = None
+                sent = None  # refused (a 'stale' one came after the current state): look again
                 if on_event is not None:
                     on_event(f"(server: {message.message})")
             elif isinstance(message, EventMessage):
@@ -143,6 +144,8 @@ async def _play(
                     on_event(message.text)
             elif isinstance(message, State):
                 view = message.view
+                if latest is None or message.seq >= latest.seq:
+                    latest = message
                 if message.id is not None and message.id == sent:
                     sent = None
                 if first_dealer is None and view.deal_number >= 1:
@@ -151,13 +154,17 @@ async def _play(
                     assert view.seat is not None
                     result = RemoteResult(view.seat, room_code, view.games, events, first_dealer)
                     break
-                mine = view.seat is not None and view.seat in view.waiting_for and view.legal
-                if mine and sent is None:
-                    # A state that arrives before the answer to our move may be stale.
-                    sent = message.seq
-                    action = strategy.choose(view)
-                    await pacer.wait()
-                    await _send(ws, from_action(action, id=sent))
+            if latest is None or sent is not None:
+                continue
+            view = latest.view
+            if view.seat is not None and view.seat in view.waiting_for and view.legal:
+                # Each move names the state it answers (its seq, also our id for it), so one
+                # that crosses a newer state is refused as stale, never applied late.
+                sent = latest.seq
+                action = strategy.choose(view)
+                await pacer.wait()
+                await _send(ws, from_action(action, seq=sent, id=sent))
+                latest = None
         return result
 
 

@@ -4,27 +4,20 @@ from __future__ import annotations
 
 import random
 
-from shared.actions import Accept, Action, Count, Discard, Muggins, Play
-from shared.bots.evaluation import discard_values, play_points
-from shared.view import SeatView
-
-
-def show_action(view: SeatView) -> Action | None:
-    """Muggins mode: count exactly and always take points the opponent missed."""
-    counts = [a for a in view.legal if isinstance(a, Count)]
-    if counts:
-        return max(counts, key=lambda a: a.points)
-    if any(isinstance(a, Muggins) for a in view.legal):
-        return Muggins()
-    if any(isinstance(a, Accept) for a in view.legal):
-        return Accept()
-    return None
+from muggins.shared.actions import Action, Discard, Play
+from muggins.shared.bots.evaluation import discard_values, play_points
+from muggins.shared.bots.show import Attention, show_action
+from muggins.shared.view import SeatView
 
 
 def greedy_play(view: SeatView, plays: list[Play]) -> Play:
     """The card that pegs most now; ties go to the higher card, keeping low ones for the go."""
     pile = [p.card.rank for p in view.pile]
     return max(plays, key=lambda a: (play_points(pile, view.count, a.card.rank), a.card))
+
+
+ATTENTION = Attention(overlook=0.1, let_pass=0.2)
+"""Muggins mode: misses one combination in one count of ten, lets one wrong count in five pass."""
 
 
 class StandardStrategy:
@@ -34,11 +27,12 @@ class StandardStrategy:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.show_rng = random.Random(f"show:{seed}")
 
     def choose(self, view: SeatView) -> Action:
         if not view.legal:
             raise ValueError("there is nothing legal to do in this view")
-        show = show_action(view)
+        show = show_action(view, self.show_rng, ATTENTION)
         if show is not None:
             return show
         plays = [a for a in view.legal if isinstance(a, Play)]

@@ -31,8 +31,8 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from shared.bots.evaluation import crib_table, discard_values, hand_distribution
-    from shared.cards import parse_cards
+    from muggins.shared.bots.evaluation import crib_table, discard_values, hand_distribution
+    from muggins.shared.cards import parse_cards
 
     try:
         six = parse_cards(args.cards)
@@ -68,7 +68,7 @@ def print_table(six: Any, dealer: bool, values: Any, rows: list[dict[str, Any]])
     from rich.console import Console
     from rich.table import Table
 
-    from shared.cards import format_cards
+    from muggins.shared.cards import format_cards
 
     role = "dealer (the crib is yours)" if dealer else "pone (the crib is your opponent's)"
     table = Table(title=f"{format_cards(six, pretty=True)} as {role}")

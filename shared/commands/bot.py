@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from shared.bots.arena import GameRecord
+    from muggins.shared.bots.arena import GameRecord
 
 
 def register(commands: Any) -> None:
@@ -42,10 +42,10 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import secrets
 
-    from shared.actions import GameOptions
-    from shared.bots import LEVELS
-    from shared.bots.remote import RemoteError, play_remote
-    from shared.protocol import RoomOptions
+    from muggins.shared.actions import GameOptions
+    from muggins.shared.bots import LEVELS
+    from muggins.shared.bots.remote import RemoteError, play_remote
+    from muggins.shared.protocol import RoomOptions
 
     level = args.level or list(LEVELS)[-1]
     if level not in LEVELS:
@@ -101,10 +101,10 @@ async def remote_game(
     url: str, first: str, second: str, *, seed: int, index: int, target: int, muggins: bool
 ) -> GameRecord:
     """One game between two bots on a server: the first player creates the room in even games."""
-    from shared.actions import GameOptions
-    from shared.bots.arena import Scorekeeper, game_seed, record_of
-    from shared.bots.remote import play_remote
-    from shared.protocol import RoomOptions
+    from muggins.shared.actions import GameOptions
+    from muggins.shared.bots.arena import Scorekeeper, game_seed, record_of
+    from muggins.shared.bots.remote import play_remote
+    from muggins.shared.protocol import RoomOptions
 
     creator, joiner = (0, 1) if index % 2 == 0 else (1, 0)
     levels = (first, second)
@@ -148,9 +148,9 @@ def run_server_tournament(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from shared.bots.arena import Tally
-    from shared.bots.remote import RemoteError
-    from shared.commands.tournament import print_tally
+    from muggins.shared.bots.arena import Tally
+    from muggins.shared.bots.remote import RemoteError
+    from muggins.shared.commands.tallies import print_tally
 
     err = Console(stderr=True)
     if len(args.levels) != 2:

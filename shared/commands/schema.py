@@ -1,4 +1,5 @@
-"""``muggins schema``: write the JSON Schema of the wire protocol, one file per direction."""
+"""``muggins schema``: write the wire protocol's JSON Schema (one file per direction) and its
+TypeScript declarations for the browser client."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ def register(commands: Any) -> None:
         "schema",
         help="write the protocol's JSON Schema files",
         description=(
-            "Write client.json (client-to-server messages) and server.json (server-to-client "
-            "messages) into DIR. The repository keeps them in shared/schema: "
+            "Write client.json (client-to-server messages), server.json (server-to-client "
+            "messages) and protocol.d.ts (TypeScript declarations of both) into DIR."
+            " The repository keeps them in shared/schema: "
             "muggins schema shared/schema"
         ),
     )
@@ -27,12 +29,16 @@ def register(commands: Any) -> None:
 
 def schema_texts() -> dict[str, str]:
     """File name to exact file text, so a check compares bytes."""
-    from shared.protocol import json_schemas
+    from muggins.shared.protocol import json_schemas
+    from muggins.shared.tsgen import declarations
 
-    return {
+    schemas = json_schemas()
+    texts = {
         f"{stem}.json": json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-        for stem, schema in json_schemas().items()
+        for stem, schema in schemas.items()
     }
+    texts["protocol.d.ts"] = declarations(schemas)
+    return texts
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,8 +8,8 @@ import sys
 from collections import Counter
 from typing import Any
 
-from shared.cards import Card, CardError, format_cards, parse_card, parse_cards
-from shared.scoring import HandScore, score_hand
+from muggins.shared.cards import Card, CardError, format_cards, parse_card, parse_cards
+from muggins.shared.scoring import HandScore, score_hand
 
 
 def register(commands: Any) -> None:
@@ -96,10 +96,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     what = "Crib" if args.crib else "Hand"
     print(f"{what}: {format_cards(score.hand, pretty=True)}   starter: {score.starter.pretty}")
-    for part in score.parts:
-        shown = format_cards(part.cards, pretty=True)
-        print(f"  {part.describe():<22} {shown:<20} {part.points:>2}")
-    print(f"  {'total':<43}{score.total:>2}")
+    for line in score.itemised():
+        print(f"  {line}")
     print(f'  "{score.spoken()}"')
     return 0
 
@@ -112,7 +110,11 @@ def _fail(message: str) -> int:
 def _run_distribution(*, crib: bool, as_json: bool) -> int:
     import time
 
-    from shared.distribution import distribution, published_crib_figures, published_hand_table
+    from muggins.shared.distribution import (
+        distribution,
+        published_crib_figures,
+        published_hand_table,
+    )
 
     started = time.perf_counter()
     table = distribution(crib=crib)

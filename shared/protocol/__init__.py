@@ -3,9 +3,9 @@
 Every message is a frozen pydantic model with ``extra="forbid"`` and a ``type`` tag. Each
 direction is one discriminated union, validated straight from the JSON text:
 
->>> msg = parse_client('{"type": "play", "card": "10S", "id": 7}')
->>> msg.card, msg.id
-(Card(rank=10, suit='S'), 7)
+>>> msg = parse_client('{"type": "play", "card": "10S", "seq": 12, "id": 7}')
+>>> msg.card, msg.seq, msg.id
+(Card(rank=10, suit='S'), 12, 7)
 >>> encode(Pong(id=7))
 '{"id":7,"type":"pong"}'
 
@@ -18,12 +18,14 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from shared.protocol.client import (
+from muggins.shared.protocol.client import (
     CLIENT_MESSAGE,
     GAME_MOVES,
     AcceptCount,
     AnswerRestart,
+    AskHint,
     CallMuggins,
+    ChallengeCount,
     Chat,
     Claim,
     ClientMessage,
@@ -46,13 +48,14 @@ from shared.protocol.client import (
     from_action,
     to_action,
 )
-from shared.protocol.server import (
+from muggins.shared.protocol.server import (
     SERVER_MESSAGE,
     ChatLine,
     Error,
     ErrorCode,
     EventMessage,
     GameOver,
+    Hint,
     Left,
     Notice,
     Pong,
@@ -65,7 +68,7 @@ from shared.protocol.server import (
     Welcome,
 )
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 """Bumped on any change a client of the previous version would misread."""
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -73,8 +76,13 @@ MAX_MESSAGE_BYTES: Final = 4096
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
-    """Validate one client frame. Raises :class:`pydantic.ValidationError`."""
-    return CLIENT_MESSAGE.validate_json(text)
+    """Validate one client frame, strictly. Raises :class:`pydantic.ValidationError`.
+
+    Strict: a field gets exactly the JSON type the schema names (``true`` and ``1.0`` are not
+    integers, ``1`` is not a boolean), as a client in any language would read the schema. A lone
+    surrogate escape or nesting past the parser's depth limit is invalid JSON.
+    """
+    return CLIENT_MESSAGE.validate_json(text, strict=True)
 
 
 def parse_server(text: str | bytes) -> ServerMessage:
@@ -112,7 +120,9 @@ __all__ = [
     "SERVER_MESSAGE",
     "AcceptCount",
     "AnswerRestart",
+    "AskHint",
     "CallMuggins",
+    "ChallengeCount",
     "Chat",
     "ChatLine",
     "Claim",
@@ -126,6 +136,7 @@ __all__ = [
     "GameMove",
     "GameOver",
     "Hello",
+    "Hint",
     "JoinRoom",
     "Leave",
     "Left",

@@ -10,9 +10,10 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from shared.actions import (
+from muggins.shared.actions import (
     Accept,
     Action,
+    Challenge,
     Count,
     Discard,
     GameOptions,
@@ -22,7 +23,8 @@ from shared.actions import (
     discard_action,
     play_action,
 )
-from shared.cards import Card
+from muggins.shared.cards import Card
+from muggins.shared.protocol.accounts import AccountRequest
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -54,6 +56,11 @@ class RoomOptions(BaseModel):
         "for them (the easiest computer level). None: no timer",
     )
     spectators: bool = Field(default=True, description="whether others may watch")
+    rated: bool = Field(
+        default=False,
+        description="a rated room: two signed-in people, automatic counting, a turn clock; "
+        "the result changes both ratings",
+    )
 
 
 class Hello(ClientModel):
@@ -79,10 +86,19 @@ class JoinRoom(ClientModel):
     code: RoomCode
 
 
+LIST_MAX = 200
+ListCursor = Annotated[str, Field(max_length=16, pattern=r"^[ow]:[A-Z]{1,12}$")]
+
+
 class ListRooms(ClientModel):
-    """Ask for the public rooms with an empty seat, and the games one may watch."""
+    """Ask for the public rooms with an empty seat, then the games one may watch, a page at a
+    time: the answer's ``next`` (if not null) asks for the page after it."""
 
     type: Literal["list_rooms"] = "list_rooms"
+    after: ListCursor | None = Field(
+        default=None, description="the 'next' of the previous page; None: the first page"
+    )
+    limit: int = Field(default=50, ge=1, le=LIST_MAX, description="rooms on this page at most")
 
 
 class Spectate(ClientModel):
@@ -101,38 +117,67 @@ class SeatBot(ClientModel):
     )
 
 
-class DiscardCards(ClientModel):
+Seq = Annotated[
+    int,
+    Field(
+        ge=0,
+        description="the seq of the state this move answers (from the latest state); the "
+        "server applies the move only at that seq, and answers an older one with 'stale'",
+    ),
+]
+
+
+class MoveModel(ClientModel):
+    """A move in the game: it names the ``seq`` of the state it answers.
+
+    A move is applied only while the room is at that ``seq``. Sent again with the same ``id``
+    and ``seq`` (a retry), it is answered as the first attempt was and never applied twice.
+    """
+
+    seq: Seq
+
+
+class DiscardCards(MoveModel):
     """Lay two cards away to the crib. (The engine refuses any other number, with a sentence.)"""
 
     type: Literal["discard"] = "discard"
     cards: tuple[Card, ...] = Field(max_length=6)
 
 
-class PlayCard(ClientModel):
+class PlayCard(MoveModel):
     type: Literal["play"] = "play"
     card: Card
 
 
-class CountPoints(ClientModel):
-    """Muggins mode: claim the points in your hand or crib."""
+class CountPoints(MoveModel):
+    """Muggins mode: claim the points in your hand or crib; any claim from 0 to 29 stands until
+    the opponent answers it."""
 
     type: Literal["count"] = "count"
     points: int = Field(ge=0, le=29)
 
 
-class CallMuggins(ClientModel):
-    """Muggins mode: take the points your opponent missed in their count."""
+class CallMuggins(MoveModel):
+    """Muggins mode: call "Muggins!" on a short count and take the points it missed (if the
+    count was not short, the owner pegs two more)."""
 
     type: Literal["muggins"] = "muggins"
 
 
-class AcceptCount(ClientModel):
-    """Muggins mode: accept the opponent's count as it stands."""
+class ChallengeCount(MoveModel):
+    """Muggins mode: challenge an over-count; the owner is put back to the true total and you
+    take the excess (if the count was not over, the owner pegs two more)."""
+
+    type: Literal["challenge"] = "challenge"
+
+
+class AcceptCount(MoveModel):
+    """Muggins mode: let the opponent's count stand as claimed."""
 
     type: Literal["accept"] = "accept"
 
 
-class ResignGame(ClientModel):
+class ResignGame(MoveModel):
     """Give up the current game (the match goes on if it is played to more game points)."""
 
     type: Literal["resign"] = "resign"
@@ -142,17 +187,35 @@ class ProposeRestart(ClientModel):
     """Start the match again with a new deal. Against the computer it happens at once."""
 
     type: Literal["propose_restart"] = "propose_restart"
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="optional: the seq of the state this answers; if given, the server acts "
+        "only at that seq and answers an older one with 'stale' (so a repeat cannot act twice)",
+    )
 
 
 class AnswerRestart(ClientModel):
     type: Literal["answer_restart"] = "answer_restart"
     accept: bool
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="optional: the seq of the state this answers; if given, the server acts "
+        "only at that seq and answers an older one with 'stale' (so a repeat cannot act twice)",
+    )
 
 
 class Rematch(ClientModel):
     """After the match: ask for (or agree to) another with the same options."""
 
     type: Literal["rematch"] = "rematch"
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="optional: the seq of the state this answers; if given, the server acts "
+        "only at that seq and answers an older one with 'stale' (so a repeat cannot act twice)",
+    )
 
 
 class Claim(ClientModel):
@@ -160,6 +223,12 @@ class Claim(ClientModel):
 
     type: Literal["claim"] = "claim"
     take: Literal["win", "bot"] = "win"
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="optional: the seq of the state this answers; if given, the server acts "
+        "only at that seq and answers an older one with 'stale' (so a repeat cannot act twice)",
+    )
 
 
 class Chat(ClientModel):
@@ -177,7 +246,15 @@ class Ping(ClientModel):
     type: Literal["ping"] = "ping"
 
 
-GameMove = DiscardCards | PlayCard | CountPoints | CallMuggins | AcceptCount | ResignGame
+class AskHint(ClientModel):
+    """Against the computer: ask the coach for your best move now (answered with ``hint``)."""
+
+    type: Literal["hint"] = "hint"
+
+
+GameMove = (
+    DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame
+)
 """The client messages that are moves in the game."""
 
 ClientMessage = Annotated[
@@ -191,6 +268,7 @@ ClientMessage = Annotated[
     | PlayCard
     | CountPoints
     | CallMuggins
+    | ChallengeCount
     | AcceptCount
     | ResignGame
     | ProposeRestart
@@ -199,11 +277,21 @@ ClientMessage = Annotated[
     | Claim
     | Chat
     | Leave
-    | Ping,
+    | Ping
+    | AccountRequest
+    | AskHint,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
-GAME_MOVES: Final = (DiscardCards, PlayCard, CountPoints, CallMuggins, AcceptCount, ResignGame)
+GAME_MOVES: Final = (
+    DiscardCards,
+    PlayCard,
+    CountPoints,
+    CallMuggins,
+    ChallengeCount,
+    AcceptCount,
+    ResignGame,
+)
 
 
 def to_action(move: GameMove) -> Action:
@@ -218,21 +306,25 @@ def to_action(move: GameMove) -> Action:
         return Count(points=move.points)
     if isinstance(move, CallMuggins):
         return Muggins()
+    if isinstance(move, ChallengeCount):
+        return Challenge()
     if isinstance(move, AcceptCount):
         return Accept()
     return Resign()
 
 
-def from_action(action: Action, *, id: int | str | None = None) -> GameMove:
-    """The message that asks for an engine action (what a client sends to make a legal move)."""
+def from_action(action: Action, *, seq: int, id: int | str | None = None) -> GameMove:
+    """The message that asks for an engine action at state ``seq`` (a client's legal move)."""
     if isinstance(action, Discard):
-        return DiscardCards(cards=action.cards, id=id)
+        return DiscardCards(cards=action.cards, seq=seq, id=id)
     if isinstance(action, Play):
-        return PlayCard(card=action.card, id=id)
+        return PlayCard(card=action.card, seq=seq, id=id)
     if isinstance(action, Count):
-        return CountPoints(points=action.points, id=id)
+        return CountPoints(points=action.points, seq=seq, id=id)
     if isinstance(action, Muggins):
-        return CallMuggins(id=id)
+        return CallMuggins(seq=seq, id=id)
+    if isinstance(action, Challenge):
+        return ChallengeCount(seq=seq, id=id)
     if isinstance(action, Accept):
-        return AcceptCount(id=id)
-    return ResignGame(id=id)
+        return AcceptCount(seq=seq, id=id)
+    return ResignGame(seq=seq, id=id)

@@ -10,9 +10,10 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from shared.actions import Event, Outcome, Seat
-from shared.protocol.client import MessageId, RoomOptions
-from shared.view import SeatView
+from muggins.shared.actions import Action, Event, Outcome, Seat
+from muggins.shared.protocol.accounts import AccountReply
+from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.view import SeatView
 
 
 class ServerModel(BaseModel):
@@ -31,6 +32,11 @@ class Welcome(ServerModel):
     protocol: int
     server: str = Field(description="server software version")
     levels: tuple[str, ...] = Field(description="computer levels, weakest first")
+    level_ratings: dict[str, int] = Field(
+        default_factory=dict,
+        description="each computer level's strength on the players' rating scale "
+        "(standard = 1500, where new accounts start)",
+    )
     resumed: bool = Field(description="whether the token put you back where you were")
     room: str | None = Field(default=None, description="the room you are back in, if any")
 
@@ -65,6 +71,11 @@ class Room(ServerModel):
     match_number: int = Field(description="1, then one more after each restart or rematch")
     restart_proposed_by: Seat | None = None
     rematch_wanted: tuple[bool, bool] = (False, False)
+    bank: tuple[float, float] | None = Field(
+        default=None,
+        description="rated rooms: seconds left in each seat's time bank, beyond the per-move "
+        "limit (options.turn_timer)",
+    )
 
 
 class RoomSummary(BaseModel):
@@ -83,6 +94,10 @@ class Rooms(ServerModel):
 
     type: Literal["rooms"] = "rooms"
     rooms: tuple[RoomSummary, ...]
+    next: str | None = Field(
+        default=None, description="send as list_rooms.after for the next page; None: no more"
+    )
+    total: int = Field(default=0, description="listed rooms in all, on every page")
 
 
 class State(ServerModel):
@@ -120,6 +135,7 @@ ErrorCode = Literal[
     "binary_frame",
     "unsupported_protocol",
     "hello_first",
+    "bad_name",
     "already_welcomed",
     "bad_token",
     "no_room",
@@ -128,6 +144,8 @@ ErrorCode = Literal[
     "room_full",
     "already_in_room",
     "spectators_off",
+    "spectators_full",
+    "too_many_rooms",
     "server_full",
     "illegal",
     "not_your_turn",
@@ -137,7 +155,15 @@ ErrorCode = Literal[
     "not_over",
     "too_early",
     "rate_limited",
+    "stale",
+    "bad_credentials",
+    "name_taken",
+    "bad_password",
+    "not_signed_in",
+    "no_account",
+    "no_game",
     "storage",
+    "unconfirmed",
     "internal",
 ]
 
@@ -148,6 +174,10 @@ class Error(ServerModel):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    seq: int | None = Field(
+        default=None,
+        description="'stale': the seq the room is at now (its state was sent just before)",
+    )
 
 
 class ChatLine(ServerModel):
@@ -176,6 +206,7 @@ class Notice(ServerModel):
         "timeout",
         "replaced",
         "shutdown",
+        "rating",
     ]
     text: str
 
@@ -191,6 +222,14 @@ class Pong(ServerModel):
     type: Literal["pong"] = "pong"
 
 
+class Hint(ServerModel):
+    """The answer to ``hint``: the coach's move (one of ``view.legal``) and why."""
+
+    type: Literal["hint"] = "hint"
+    move: Action
+    text: str = Field(description="the reason, in a sentence or two")
+
+
 ServerMessage = Annotated[
     Welcome
     | Room
@@ -202,7 +241,9 @@ ServerMessage = Annotated[
     | ChatLine
     | Notice
     | Left
-    | Pong,
+    | Pong
+    | Hint
+    | AccountReply,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)

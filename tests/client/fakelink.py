@@ -9,11 +9,12 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from client.connection import LinkStatus
-from shared.actions import GameOptions, IllegalAction
-from shared.bots import make_strategy
-from shared.match import Match
-from shared.protocol import (
+from muggins.client.connection import LinkStatus
+from muggins.shared.actions import GameOptions, IllegalAction
+from muggins.shared.bots import make_strategy
+from muggins.shared.match import Match
+from muggins.shared.protocol import (
+    PROTOCOL_VERSION,
     CreateRoom,
     Error,
     EventMessage,
@@ -28,7 +29,7 @@ from shared.protocol import (
     Welcome,
     to_action,
 )
-from shared.protocol import GameOver as GameOverMessage
+from muggins.shared.protocol import GameOver as GameOverMessage
 
 NAMES = ("Ann", "Computer")
 
@@ -55,7 +56,7 @@ class FakeLink:
         """Like a connection: say welcome, as the server does after hello."""
         if self.on_status is not None:
             self.on_status(LinkStatus("connected"))
-        await self.send(Hello(name="Ann", protocol=1))
+        await self.send(Hello(name="Ann", protocol=PROTOCOL_VERSION))
 
     async def close(self) -> None:
         return None
@@ -86,7 +87,7 @@ class FakeLink:
                     player="p1",
                     name=message.name,
                     token="t",
-                    protocol=1,
+                    protocol=PROTOCOL_VERSION,
                     server="fake",
                     levels=("easy",),
                     resumed=False,

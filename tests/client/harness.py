@@ -12,13 +12,14 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from client.app import MugginsApp
-from client.prompts import need, own_state, show_prompt
-from client.session import Goal
-from server.app import Server, running_server
-from server.config import ServerConfig
-from shared.actions import Play
-from shared.protocol import EventMessage, ServerMessage
+from muggins.client.app import MugginsApp
+from muggins.client.prompts import need, own_state, show_prompt
+from muggins.client.session import Goal
+from muggins.server.app import Server, running_server
+from muggins.server.config import ServerConfig
+from muggins.shared.actions import Play
+from muggins.shared.protocol import EventMessage, ServerMessage
+from muggins.shared.scoring import score_hand
 
 STEP = 0.02
 
@@ -28,8 +29,9 @@ async def real_server(
     *, db: Path | None = None, port: int = 0, grace: float = 30.0
 ) -> AsyncIterator[Server]:
     config = ServerConfig(
-        port=port, memory=db is None, db=db, bot_delay=0.0, grace=grace, rate=1000.0, burst=1000
-    )
+        port=port, memory=db is None, db=db, bot_delay=0.0, grace=grace, rate=1000.0, burst=1000,
+        max_per_address=10_000, rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
+    )  # fmt: skip
     async with running_server(config) as server:
         yield server
 
@@ -86,8 +88,9 @@ async def make_move(app: MugginsApp, pilot: Pilot[None]) -> None:
         index = view.hand.index(legal[0])
         await pilot.press(str(index + 1), "enter")
     elif show_prompt(view) == "count":
-        best = max(a.points for a in view.legal if a.type == "count")
-        await pilot.press(*str(best), "enter")
+        shown = view.show[-1]
+        exact = score_hand(shown.cards, shown.starter, crib=shown.kind == "crib").total
+        await pilot.press(*str(exact), "enter")
     elif show_prompt(view) == "answer":
         await pilot.press("a")
     await until(pilot, lambda: mine(app.session.view) != before or app.error)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from harness import computer_app, make_move, my_move, plain, real_server, record_events, until
 
-from client.app import MugginsApp
-from client.screens import GameOverScreen
-from client.widgets.hand import Hand
-from client.widgets.pegboard import BACK, FRONT, Pegboard
-from client.widgets.show import ShowResults
-from client.widgets.table import PlayArea
-from shared.actions import CardPlayed, GameOptions
-from shared.protocol import RoomOptions
+from muggins.client.app import MugginsApp
+from muggins.client.screens import GameOverScreen
+from muggins.client.widgets.hand import Hand
+from muggins.client.widgets.pegboard import BACK, FRONT, Pegboard
+from muggins.client.widgets.show import ShowResults
+from muggins.client.widgets.table import PlayArea
+from muggins.shared.actions import CardPlayed, GameOptions
+from muggins.shared.protocol import RoomOptions
 
 STREET, GROUP = 30, 5
 
@@ -118,8 +118,8 @@ async def test_hint_key_selects_the_coachs_cards() -> None:
     """H asks the coach: its discard is chosen in the hand and its reason is shown."""
     from fakelink import FakeLink
 
-    from client.session import Goal
-    from shared.bots.coach import advise
+    from muggins.client.session import Goal
+    from muggins.shared.bots.coach import advise
 
     app = MugginsApp(url="ws://127.0.0.1:1", name="Ann", goal=Goal("computer"))
     app.link = FakeLink(app.post_server_message, seed=3)
@@ -137,7 +137,7 @@ async def test_hint_key_selects_the_coachs_cards() -> None:
 async def test_resign_needs_confirming_then_rematch_and_restart() -> None:
     """R asks first (N keeps playing); R then Y resigns and the game-over screen offers a
     rematch; R there starts a new match. N then Y restarts against the computer at once."""
-    from client.screens import ConfirmScreen
+    from muggins.client.screens import ConfirmScreen
 
     async with real_server() as server:
         app = computer_app(server.url, level="easy")
@@ -177,8 +177,8 @@ async def test_a_refused_card_shows_the_servers_sentence() -> None:
     """Choosing a dimmed card and pressing Enter is refused with the server's own sentence."""
     from fakelink import FakeLink
 
-    from client.prompts import unplayable
-    from client.session import Goal
+    from muggins.client.prompts import unplayable
+    from muggins.client.session import Goal
 
     app = MugginsApp(url="ws://127.0.0.1:1", name="Ann", goal=Goal("computer"), hint=False)
     app.link = FakeLink(app.post_server_message, seed=5)
@@ -195,6 +195,38 @@ async def test_a_refused_card_shows_the_servers_sentence() -> None:
         card = sorted(unplayable(view))[0]
         await pilot.press(str(view.hand.index(card) + 1), "enter")
         await until(pilot, lambda: app.error)
-        sentence = f"{card} would take the count past 31 (the count is {view.count})"
+        sentence = f"{card.pretty} would take the count past 31 (the count is {view.count})"
         assert app.error == sentence
         assert sentence in plain(app.query_one("#status"), 200)
+
+
+async def test_a_count_no_hand_can_make_is_refused_in_words_and_q_still_quits() -> None:
+    """Typing 30 in the count box does not end the client: the status line says why, the box is
+    emptied and keeps focus; Q asks to quit from the box; the true count then goes through."""
+    from textual.widgets import Input
+
+    from muggins.client.prompts import show_prompt
+    from muggins.client.screens import ConfirmScreen
+
+    options = RoomOptions(game=GameOptions(target=61, muggins=True), private=True)
+    async with real_server() as server:
+        app = computer_app(server.url, level="easy", options=options)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: my_move(app))
+            while show_prompt(app.session.view) != "count":
+                await make_move(app, pilot)
+                await until(pilot, lambda: my_move(app))
+            box = app.query_one("#count", Input)
+            await until(pilot, lambda: app.focused is box)
+            await pilot.press("3", "0", "enter")
+            await until(pilot, lambda: app.error)
+            assert app.error == "No hand or crib makes 30: a count is 0 to 29"
+            assert box.value == "" and app.focused is box and app.is_running
+            await pilot.press("q")
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("escape")
+            await until(pilot, lambda: app.focused is box)
+            view = app.session.view
+            assert view is not None
+            await make_move(app, pilot)
+            assert not app.error

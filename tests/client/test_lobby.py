@@ -5,19 +5,23 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from harness import plain, real_server, until
 
-from client.app import MugginsApp
-from client.lobby import LobbyScreen
-from client.plain import PlainClient
-from client.session import Goal
-from client.widgets.table import PlayArea
-from shared.protocol import Spectate
+from muggins.client.app import MugginsApp
+from muggins.client.lobby import LobbyScreen
+from muggins.client.plain import PlainClient
+from muggins.client.session import Goal
+from muggins.client.widgets.table import PlayArea
+from muggins.shared.protocol import Spectate
 
 
-async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> None:
+async def test_create_room_then_friend_joins_by_code_and_someone_watches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Creating a room shows its code and the friend's exact command; a second player joining
     with that code starts the game on both sides; a spectator sees the table but no hand."""
+    monkeypatch.setenv("MUGGINS_DEV", "/srv/muggins/dev")  # as ./dev play sets it
     async with real_server() as server:
         app = MugginsApp(url=server.url, name="Ann", goal=Goal("lobby"), hint=False)
         async with app.run_test(size=(120, 40)) as pilot:
@@ -27,7 +31,7 @@ async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> No
             room = app.session.room
             assert room is not None and room.status == "waiting"
             waiting = plain(app.query_one("#waiting"), 100)
-            assert f"muggins play {server.url} --join {room.code}" in waiting
+            assert f"/srv/muggins/dev play {server.url} --join {room.code}" in waiting
 
             friend_out, watcher_out = io.StringIO(), io.StringIO()
             friend = PlainClient(
@@ -64,7 +68,7 @@ async def test_create_room_then_friend_joins_by_code_and_someone_watches() -> No
 
 async def test_claim_the_game_when_the_opponent_stays_away() -> None:
     """When the friend drops and the grace period passes, the status says so and W wins."""
-    from client.screens import GameOverScreen
+    from muggins.client.screens import GameOverScreen
 
     async with real_server(grace=0.3) as server:
         app = MugginsApp(url=server.url, name="Ann", goal=Goal("lobby"), hint=False)
@@ -92,7 +96,7 @@ async def test_claim_the_game_when_the_opponent_stays_away() -> None:
 
 async def test_watching_shows_no_hidden_card() -> None:
     """A spectator's table shows both hands face down and says it is watching."""
-    from client.widgets.hand import Hand
+    from muggins.client.widgets.hand import Hand
 
     async with real_server() as server:
         host = PlainClient(
@@ -121,3 +125,40 @@ async def test_watching_shows_no_hidden_card() -> None:
         finally:
             await lines.put(None)
             await asyncio.wait_for(task, 10)
+
+
+async def test_play_a_rated_game_pairs_two_signed_in_players() -> None:
+    """The lobby's "Play a rated game" and a plain client's --rated land in one rated room."""
+    from muggins.client.accounts import Link
+    from muggins.shared.protocol.accounts import Account, Register
+
+    async with real_server() as server:
+        sessions = {}
+        for name in ("Ann", "Bea"):
+            async with Link(server.url) as link:
+                made = await link.ask(Register(name=name, password="long enough"))
+                assert isinstance(made, Account) and made.session
+                sessions[name] = made.session
+        app = MugginsApp(
+            url=server.url, name="Ann", goal=Goal("lobby", session=sessions["Ann"]), hint=False
+        )
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(
+                pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session.signed_in
+            )
+            await pilot.click("#rated")
+            await until(pilot, lambda: any("rated opponent" in line for line in app.session.log))
+            friend = PlainClient(
+                url=server.url,
+                name="Bea",
+                goal=Goal("seek", session=sessions["Bea"]),
+                out=io.StringIO(),
+            )
+            lines: asyncio.Queue[str | None] = asyncio.Queue()
+            task = asyncio.create_task(friend.run(lines))
+            await until(pilot, lambda: app.session.view is not None, timeout=10)
+            room = app.session.room
+            assert room is not None and room.options.rated
+            assert {s.name for s in room.seats} == {"Ann", "Bea"}
+            await lines.put(None)
+            await task

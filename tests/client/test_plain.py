@@ -7,11 +7,13 @@ import io
 
 from harness import mine, real_server
 
-from client.plain import PlainClient
-from client.prompts import need
-from client.session import Goal
-from shared.actions import Count, GameOptions, Play
-from shared.protocol import RoomOptions
+from muggins.client.plain import PlainClient
+from muggins.client.prompts import need
+from muggins.client.session import Goal
+from muggins.shared.actions import Count, GameOptions, Play
+from muggins.shared.bots.strength import level_ratings
+from muggins.shared.protocol import RoomOptions
+from muggins.shared.scoring import score_hand
 
 
 async def wait_for(check: object, timeout: float = 30.0) -> None:
@@ -55,7 +57,9 @@ async def test_plain_mode_plays_a_game_from_typed_commands() -> None:
                 playable = [a.card for a in view.legal if isinstance(a, Play)]
                 command = f"play {view.hand.index(playable[0]) + 1}"
             elif any(isinstance(a, Count) for a in view.legal):
-                command = f"count {max(a.points for a in view.legal if isinstance(a, Count))}"
+                shown = view.show[-1]
+                exact = score_hand(shown.cards, shown.starter, crib=shown.kind == "crib").total
+                command = f"count {exact}"
             else:
                 command = "accept"
             await lines.put(command)
@@ -68,7 +72,7 @@ async def test_plain_mode_plays_a_game_from_typed_commands() -> None:
     assert typed > 10
     assert "> Lay away two cards" in text and "[discard N N]" in text
     assert "| your hand: [1] " in text
-    assert "> The show: count your cards" in text
+    assert "> The show: count your hand and type the points (0-29)" in text
     assert "> The match is over" in text
     assert "\x1b[" not in text
 
@@ -81,7 +85,10 @@ async def test_plain_mode_refuses_bad_commands_with_a_sentence() -> None:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         task = asyncio.create_task(client.run(lines))
         await wait_for(lambda: client.session.view is not None and client.session.view.legal)
-        for command in ("fly", "discard 9", "play", "create 99", "hint"):
+        long_chat = "say " + "x" * 400
+        for command in ("fly", "discard 9", "play", "create 99", "hint", "count 30", "count x"):
+            await lines.put(command)
+        for command in (long_chat, "discard 1", "count -1"):
             await lines.put(command)
         await lines.put("discard 1 1")
         await wait_for(lambda: client.session.errors)
@@ -93,4 +100,37 @@ async def test_plain_mode_refuses_bad_commands_with_a_sentence() -> None:
     assert "! play needs more" in text
     assert "! create takes 61, 121" in text
     assert "coach: " in text
+    assert "! No hand or crib makes 30: a count is 0 to 29" in text
+    assert "! 'x' is not a number: type your count, 0 to 29" in text
+    assert "! No hand or crib makes -1: a count is 0 to 29" in text
+    assert "! That is too long for a chat line (at most 300 characters)" in text
+    assert "pydantic" not in text and "validation error" not in text.lower()
     assert f"! {client.session.errors[0].message}" in text
+
+
+async def test_plain_mode_shows_profiles_and_the_leaderboard() -> None:
+    """Signed in by session, `profile` prints your rating and record; `leaderboard` answers."""
+    from muggins.client.accounts import Link
+    from muggins.shared.protocol.accounts import Account, Register
+
+    out = io.StringIO()
+    async with real_server() as server:
+        async with Link(server.url) as link:
+            made = await link.ask(Register(name="Ann", password="long enough"))
+        assert isinstance(made, Account)
+        client = PlainClient(
+            url=server.url, name="Ann", goal=Goal("lobby", session=made.session), out=out
+        )
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+        await wait_for(lambda: client.session.signed_in)
+        await lines.put("profile")
+        await wait_for(lambda: "| Ann: rating 1500" in out.getvalue())
+        await lines.put("leaderboard")
+        await wait_for(lambda: "No established ratings" in out.getvalue())
+        await lines.put(None)
+        await task
+    text = out.getvalue()
+    assert "* Signed in as Ann (rating 1500, provisional)" in text
+    rated = level_ratings()  # the calibrated strengths shipped with the package
+    assert f"* computer levels (rating): random ({rated['random']}), easy ({rated['easy']})" in text

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from client.session import Goal, Session
-from shared.actions import Discard, Play
-from shared.bots import make_strategy
-from shared.match import Match
-from shared.protocol import Room, RoomOptions, SeatInfo, State
+from muggins.client.session import Goal, Session
+from muggins.shared.actions import Discard, Play
+from muggins.shared.bots import make_strategy
+from muggins.shared.match import Match
+from muggins.shared.protocol import Room, RoomOptions, SeatInfo, State
 
 ROOM = Room(
     code="ABCDEF",
@@ -80,7 +80,7 @@ def test_computer_is_asked_for_once_per_room() -> None:
 
 def test_announcements_use_you_for_own_moves() -> None:
     """Calls in the play name the opponent and say "You" for the player's own cards."""
-    from shared.protocol import EventMessage
+    from muggins.shared.protocol import EventMessage
 
     session = Session(name="Ann")
     session.receive(
@@ -102,3 +102,85 @@ def test_announcements_use_you_for_own_moves() -> None:
     session.receive(EventMessage(seq=1, event=event, text="x"))
     who = "You" if seat == 0 else "Bob"
     assert session.announcements == [f"{who}: {event.spoken}"]  # type: ignore[union-attr]
+
+
+def test_the_deal_check_reads_as_english() -> None:
+    """ "the deck matches", "the deck and your six cards match": subject and verb agree."""
+    from muggins.client.session import Fairness
+
+    assert Fairness(3, True, False).sentence() == "✓ deal 3: the deck matches the commitment"
+    assert Fairness(3, True, True).sentence() == (
+        "✓ deal 3: the deck and your six cards match the commitment"
+    )
+
+
+def test_the_win_is_logged_once() -> None:
+    """The game-over event and the game_over message say the same line: the log has it once."""
+    from muggins.shared.actions import GameOver as GameOverEvent
+    from muggins.shared.actions import Outcome, Resigned
+    from muggins.shared.protocol import EventMessage, GameOver
+
+    session = Session(name="Ann")
+    session.receive(ROOM)
+    outcome = Outcome(
+        game_number=1,
+        winner=1,
+        scores=(0, 0),
+        skunk=False,
+        double_skunk=True,
+        game_points=3,
+        reason="resign",
+    )
+    event = GameOverEvent(outcome=outcome, match_points=(0, 3), match_over=True)
+    text = event.describe(("Ann", "Bob"))
+    session.receive(EventMessage(seq=1, event=Resigned(seat=0), text="Ann resigns"))
+    session.receive(EventMessage(seq=1, event=event, text=text))
+    over = GameOver(
+        seq=1, outcome=outcome, winner="Bob", match_points=(0, 3), match_over=True, text=text
+    )
+    session.receive(over)
+    assert session.log.count(text) == 1
+    assert session.game_over is over
+
+
+def test_a_spectator_watches_again_after_a_server_restart_without_a_false_alarm() -> None:
+    """A watcher the server does not know after a restart asks to watch the same room again,
+    and is not told the table "could not be resumed"."""
+    from muggins.shared.protocol import Spectate, Welcome
+
+    session = Session(name="Cy", goal=Goal("spectate", code="ABCDEF"))
+    welcome = Welcome(
+        player="p1",
+        name="Cy",
+        token="t",
+        protocol=1,
+        server="x",
+        levels=(),
+        resumed=False,
+        room=None,
+    )
+    assert session.receive(welcome) == [Spectate(code="ABCDEF")]
+    session.receive(ROOM.model_copy(update={"you": None}))
+    replies = session.receive(welcome.model_copy(update={"token": "t2"}))
+    assert replies == [Spectate(code="ABCDEF")]
+    assert not any("could not be resumed" in line for line in session.log)
+
+
+def test_the_play_s_last_call_is_kept_for_the_show() -> None:
+    """The last call of a deal's play ("one for last card", or a 31) stays for its show."""
+    from muggins.shared.protocol import EventMessage
+
+    session = Session(name="Ann")
+    session.receive(ROOM)
+    match = Match(seed=4)
+    bots = [make_strategy("easy", seed=1), make_strategy("easy", seed=2)]
+    session.receive(State(seq=0, view=match.view(0)))
+    seq = 0
+    while match.view(0).phase in ("discard", "play") and match.view(0).deal_number == 1:
+        seat = match.waiting_for()[0]
+        for event in match.apply(seat, bots[seat].choose(match.view(seat))):
+            session.receive(EventMessage(seq=seq, event=event, text="x"))
+        seq += 1
+        session.receive(State(seq=seq, view=match.view(0)))
+    call = session.last_calls[(1, 1)]
+    assert call.endswith(("one for last card", "thirty-one for two")) or "thirty-one" in call

@@ -12,8 +12,8 @@ from fakelink import FakeLink
 from harness import make_move, until
 from textual.pilot import Pilot
 
-from client.app import MugginsApp
-from client.session import Goal
+from muggins.client.app import MugginsApp
+from muggins.client.session import Goal
 
 SIZE = (120, 40)
 

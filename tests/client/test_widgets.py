@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from client.widgets.hand import Hand
-from client.widgets.pegboard import BACK, FRONT, Board
-from shared.cards import parse_cards
+from muggins.client.widgets.hand import Hand
+from muggins.client.widgets.pegboard import BACK, FRONT, Board
+from muggins.shared.cards import parse_cards
 
 
 def test_board_to_121_has_four_streets_and_both_skunk_lines() -> None:
@@ -77,3 +77,27 @@ async def test_hand_chooses_by_key_and_mouse_and_submits_the_right_number() -> N
         hand.submit()
         await pilot.pause()
         assert app.got[-1] == "It is not your move"
+
+
+def test_game_over_says_the_match_score_as_the_log_does() -> None:
+    """The dialog writes the match leader first, as the log does ("the match 2-0"), by name."""
+    from muggins.client.screens import match_line
+    from muggins.shared.actions import Outcome
+    from muggins.shared.protocol import GameOver
+
+    outcome = Outcome(
+        game_number=2,
+        winner=1,
+        scores=(80, 121),
+        skunk=True,
+        double_skunk=False,
+        game_points=2,
+        reason="score",
+    )
+    over = GameOver(
+        seq=9, outcome=outcome, winner="Bob", match_points=(0, 2), match_over=True, text="x"
+    )
+    assert match_line(over, you=0, names=("Ann", "Bob")) == "Match: Bob wins 2–0"
+    assert match_line(over, you=1, names=("Ann", "Bob")) == "Match: You win 2–0"
+    going = over.model_copy(update={"match_points": (1, 2), "match_over": False})
+    assert match_line(going, you=None, names=("Ann", "Bob")) == "Match: Bob leads 2–1"

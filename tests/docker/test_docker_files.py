@@ -70,6 +70,15 @@ def test_server_nodes_join_the_cluster_after_redis_is_healthy() -> None:
         assert svc["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}, name
 
 
+def test_server_nodes_count_players_behind_the_balancer_by_their_own_address() -> None:
+    """Nodes trust nginx's X-Forwarded-For from private networks: per-address limits see players."""
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in _nginx()
+    for name, svc in _servers(_compose()).items():
+        command = svc["command"]
+        trusted = {command[i + 1] for i, part in enumerate(command) if part == "--trusted-proxy"}
+        assert {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"} <= trusted, name
+
+
 def test_balancer_publishes_a_port_and_proxies_every_server_node() -> None:
     """nginx publishes a port, mounts nginx.conf, and its upstream lists every server node."""
     compose = _compose()

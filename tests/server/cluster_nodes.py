@@ -3,19 +3,98 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from dataclasses import replace
+from pathlib import Path
 
-from redis_helpers import RedisServer
+from redis_helpers import RedisServer, free_port
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from server.app import Server, running_server
-from server.cluster.redis_store import RedisStore
-from server.config import ServerConfig
-from shared.match import Match
+from muggins.server.app import Server, running_server
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.config import ServerConfig
+from muggins.shared.match import Match
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Node:
+    """``muggins serve --redis URL`` in its own process (its log in ``log`` if given)."""
+
+    def __init__(self, redis: RedisServer, *args: str, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.log = log
+        self.command = [
+            sys.executable, "-m", "muggins.client.cli", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--redis", redis.url,
+            "--bot-delay", "0", "--rate", "10000", "--burst", "10000",
+            "--max-per-address", "10000", "--rooms-per-minute-per-address", "1000000", *args,
+        ]  # fmt: skip
+        self.start()
+
+    def start(self) -> None:
+        """Start the process (again, on the same port) and wait until it answers /healthz."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        output = subprocess.DEVNULL if self.log is None else self.log.open("ab")
+        self.process = subprocess.Popen(
+            self.command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+        if self.log is not None:
+            output.close()  # type: ignore[union-attr]
+        deadline = time.monotonic() + 30
+        while not self.healthy():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"node exited with {self.process.returncode}")
+            if time.monotonic() > deadline:
+                self.process.kill()
+                raise RuntimeError("node did not answer /healthz in 30 s")
+            time.sleep(0.05)
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
+                return bool(r.status == 200)
+        except OSError:
+            return False
+
+    def accepting(self) -> bool:
+        """Whether the node's port takes a TCP connection."""
+        import socket
+
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    def signal(self, signum: int) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """End the process whatever its state (a frozen one is thawed first)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
 
 
 def node_config(redis: RedisServer, **changes: object) -> ServerConfig:
@@ -27,6 +106,9 @@ def node_config(redis: RedisServer, **changes: object) -> ServerConfig:
         sweep_interval=3600,
         rate=1e4,
         burst=10**4,
+        max_per_address=10_000,
+        rooms_per_minute=1e6,
+        rooms_per_minute_per_address=1e6,
     )
     return replace(config, **changes)  # type: ignore[arg-type]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -84,10 +85,20 @@ class RedisServer:
         except OSError:
             return False
 
+    def freeze(self) -> None:
+        """Stop the process with SIGSTOP: connections stay open and nothing is answered."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
+
     def stop(self, *, kill: bool = False) -> None:
         """Stop the server: SIGTERM (a clean shutdown) or SIGKILL."""
         if self.process is None:
             return
+        self.thaw()
         if kill:
             self.process.kill()
         else:

@@ -1,11 +1,11 @@
 """Abuse: a flooding client and a reader that never reads are cut off; nobody else notices.
 
-The server keeps to its production limits here (20 messages a second, bursts of 40): a flood
-gets one ``rate_limited`` error and then a close with 1008, and the flooder's game is still
-there to resume. A client that asks for large answers and never reads them is disconnected once
-its bounded send queue is full; while it lasts, what the server holds for it stays bounded.
-Meanwhile another room plays a whole game. (How much other rooms' latency moves under abuse is
-a timing figure: bench/load.py measures it, not this test.)
+The server keeps to its production limits here (20 messages a second, bursts of 40): each
+message of a flood gets a ``rate_limited`` error with its ``id``, then a close with 1008, and
+the flooder's game is still there to resume. A client that asks for large answers and never
+reads them is disconnected once its bounded send buffer is full; while it lasts, what the
+server holds for it stays bounded. Meanwhile another room plays a whole game. (How much other
+rooms' latency moves under abuse is a timing figure: bench/load.py measures it, not this test.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
+import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,13 +24,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from wire_client import WireClient
 
-from server.app import Server, running_server
-from server.config import ServerConfig
-from server.connection import Connection
-from shared.protocol import PROTOCOL_VERSION
+from muggins.server.app import Server, running_server
+from muggins.server.config import ServerConfig
+from muggins.server.connection import Connection
+from muggins.shared.protocol import PROTOCOL_VERSION
 
 LIMITED = ServerConfig(port=0, memory=True, bot_delay=0.0, grace=0.3, sweep_interval=3600)
-SEND_QUEUE = 32
+SEND_BUFFER = 48 * 1024
+SOCKET_BUFFER = 8 * 1024
 WRITE_BOUND = 256 * 1024
 """Bytes a connection's transport may hold: the write high-water mark plus one large frame."""
 
@@ -72,7 +75,7 @@ async def paced_game(url: str, seed: int) -> list[str]:
 
 
 async def test_a_flooder_is_warned_then_closed_and_can_resume_its_game(limited: Server) -> None:
-    """Past the burst: one rate_limited error, then 1008; others unaffected; the seat survives."""
+    """Past the burst: rate_limited per message, then 1008; others unaffected; the seat survives."""
     other = asyncio.ensure_future(paced_game(limited.url, 1))
     flooder = await WireClient.open(limited.url, name="Flood")
     await flooder.request(type="create_room", options={"game": {"target": 61}})
@@ -80,14 +83,18 @@ async def test_a_flooder_is_warned_then_closed_and_can_resume_its_game(limited: 
     for n in range(400):
         await flooder.send(type="play", card="5H", id=n)
     codes: list[str] = []
+    limited_ids: list[int] = []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             frame = await flooder.recv(timeout=15)
             if frame["type"] == "error":
                 codes.append(frame["code"])
+                if frame["code"] == "rate_limited":
+                    limited_ids.append(frame["id"])
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == CloseCode.POLICY_VIOLATION
-    assert codes.count("rate_limited") == 1
+    assert codes.count("rate_limited") == LIMITED.flood_close_after
+    assert None not in limited_ids and limited_ids == sorted(limited_ids)
     answered = len([c for c in codes if c != "rate_limited"])
     assert answered <= LIMITED.burst + 20, "more messages were served than the limit allows"
     assert await other == []
@@ -112,20 +119,25 @@ async def slow_socket(url: str) -> socket.socket:
 async def test_a_reader_that_never_reads_is_dropped_with_bounded_buffers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Answers pile up unread: the queue and socket buffer stay bounded, then it is closed."""
-    worst = {"queue": 0, "buffer": 0}
+    """Answers pile up unread: kernel, transport and queue stay within bounds, then it is closed."""
+    worst = {"queued": 0, "buffer": 0, "kernel": 0}
     send = Connection.send
 
     def watched(self: Connection, *args: Any, **kwargs: Any) -> None:
         send(self, *args, **kwargs)
-        worst["queue"] = max(worst["queue"], self.queue.qsize())
+        worst["queued"] = max(worst["queued"], self.queued)
         transport = self.ws.transport
         if transport is not None:
             worst["buffer"] = max(worst["buffer"], transport.get_write_buffer_size())
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                worst["kernel"] = max(
+                    worst["kernel"], sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+                )
 
     monkeypatch.setattr(Connection, "send", watched)
-    config = ServerConfig(
-        port=0, memory=True, bot_delay=0.0, rate=10_000, burst=10_000, send_queue=SEND_QUEUE
+    config = replace(
+        LIMITED, rate=10_000, burst=10_000, send_buffer=SEND_BUFFER, socket_buffer=SOCKET_BUFFER
     )
     async with running_server(config) as server:
         other = asyncio.ensure_future(paced_game(server.url, 2))
@@ -139,7 +151,10 @@ async def test_a_reader_that_never_reads_is_dropped_with_bounded_buffers(
         await slow.send(f'{{"type": "hello", "name": "Slow", "protocol": {PROTOCOL_VERSION}}}')
         spectate = f'{{"type": "spectate", "code": "{created["code"]}"}}'
         for n in range(20_000):
-            await slow.send(spectate)
+            try:
+                await slow.send(spectate)
+            except (ConnectionClosed, OSError):
+                break  # the server has dropped it
             if n % 20 == 0:
                 await asyncio.sleep(0.001)
                 if len(server.connections) < connections:
@@ -150,9 +165,37 @@ async def test_a_reader_that_never_reads_is_dropped_with_bounded_buffers(
             await asyncio.sleep(0.1)
         assert len(server.connections) < connections, "the slow reader was never disconnected"
         assert not room.spectators
-        assert worst["queue"] == SEND_QUEUE, "the send queue never filled: the test is vacuous"
+        assert worst["queued"] > SEND_BUFFER // 2, "the send buffer never filled: vacuous"
+        assert worst["queued"] <= SEND_BUFFER
         assert worst["buffer"] <= WRITE_BOUND
+        assert 0 < worst["kernel"] <= 2 * SOCKET_BUFFER, "Linux doubles SO_SNDBUF, no more"
         assert await other == []
         pong = await alice.request(type="ping")
         assert pong["type"] == "pong"
+        slow.transport.abort()
+
+
+async def test_a_reader_that_stops_reading_is_cut_after_the_slow_reader_limit() -> None:
+    """Frames that wait slow_reader seconds for a stalled reader: closed, long before 30 s."""
+    config = replace(LIMITED, rate=10_000, burst=10_000, slow_reader=1.0, socket_buffer=4096)
+    async with running_server(config) as server:
+        alice = await WireClient.open(server.url, name="Alice")
+        created = await alice.request(type="create_room")
+        await alice.request(type="seat_bot", level="random")
+        room = server.lobby.find(created["code"])
+        connections = len(server.connections) + 1
+        url = server.url
+        slow = await connect(url, sock=await slow_socket(url), max_queue=1, compression=None)
+        await slow.send(f'{{"type": "hello", "name": "Slow", "protocol": {PROTOCOL_VERSION}}}')
+        spectate = f'{{"type": "spectate", "code": "{created["code"]}"}}'
+        for _ in range(60):  # a few hundred kB of answers: more than the buffers, far from the cap
+            await slow.send(spectate)
+        await asyncio.sleep(0.2)
+        [backlogged] = [c for c in room.spectators if isinstance(c, Connection) and c.queue]
+        assert backlogged.queued < config.send_buffer, "the byte bound, not the time, would cut"
+        started = time.monotonic()
+        while len(server.connections) >= connections:
+            assert time.monotonic() - started < 10, "the stalled reader was never cut"
+            await asyncio.sleep(0.05)
+        assert time.monotonic() - started < config.slow_reader + 6
         slow.transport.abort()

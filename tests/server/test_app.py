@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from wire_client import WireClient
 
-from server.app import running_server
+from muggins.server.app import running_server
 
 
 async def test_a_connection_that_never_says_hello_is_closed() -> None:
@@ -68,7 +68,7 @@ async def test_tls_serves_wss(tmp_path: Path) -> None:
         trust = ssl.create_default_context(cafile=str(cert))
         trust.check_hostname = False
         async with connect(server.url, ssl=trust) as ws:
-            await ws.send('{"type": "hello", "name": "Tess", "protocol": 1}')
+            await ws.send('{"type": "hello", "name": "Tess", "protocol": 2}')
             assert '"welcome"' in str(await ws.recv())
 
 
@@ -82,6 +82,44 @@ async def test_connections_past_the_cap_are_turned_away() -> None:
         assert refused.value.response.status_code == 503
         await first.close()
         await second.close()
+
+
+async def test_connections_past_the_per_address_cap_are_turned_away() -> None:
+    """Past max_per_address from one address the upgrade gets 429; a closed one frees a place."""
+    async with running_server(with_options(max_per_address=3)) as server:
+        open_ = [await WireClient.open(server.url, name=f"P{n}") for n in range(3)]
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 429
+        assert server.per_address == {"127.0.0.1": 3}
+        await open_[0].close()
+        for _ in range(100):
+            if server.per_address["127.0.0.1"] < 3:
+                break
+            await asyncio.sleep(0.02)
+        fourth = await WireClient.open(server.url, name="P3")
+        assert fourth.token is not None
+        for client in (*open_[1:], fourth):
+            await client.close()
+
+
+async def test_behind_a_trusted_proxy_the_forwarded_address_is_counted() -> None:
+    """From a trusted proxy the last X-Forwarded-For hop is the address; from others, the peer."""
+    proxied = with_options(max_per_address=2, trusted_proxies=("127.0.0.0/8",))
+    async with running_server(proxied) as server:
+        for n in range(4):  # two clients behind the proxy, two connections each: all admitted
+            headers = {"X-Forwarded-For": f"203.0.113.9, 198.51.100.{n % 2}"}
+            await connect(server.url, additional_headers=headers)
+        await asyncio.sleep(0.05)
+        assert server.per_address == {"198.51.100.0": 2, "198.51.100.1": 2}
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url, additional_headers={"X-Forwarded-For": "198.51.100.1"})
+        assert refused.value.response.status_code == 429
+    async with running_server(with_options(max_per_address=2)) as server:
+        for n in range(2):  # an untrusted peer cannot pick its address with the header
+            await connect(server.url, additional_headers={"X-Forwarded-For": f"192.0.2.{n}"})
+        with pytest.raises(InvalidStatus):
+            await connect(server.url, additional_headers={"X-Forwarded-For": "192.0.2.7"})
 
 
 async def test_rooms_past_the_cap_are_refused() -> None:
@@ -100,7 +138,7 @@ def test_json_logs_are_one_object_per_line_with_their_fields() -> None:
     import json
     import logging
 
-    from server.logs import JsonFormatter
+    from muggins.server.logs import JsonFormatter
 
     record = logging.makeLogRecord(
         {"name": "muggins.room", "levelname": "INFO", "msg": "match started", "room": "ABCDEF"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
@@ -15,11 +16,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from wire_client import WireClient, play_randomly
 
-import server.room
-from server.app import Server, running_server
-from server.config import ServerConfig
-from server.room import Room
-from shared.protocol import PROTOCOL_VERSION
+import muggins.server.room
+from muggins.server.app import Server, running_server
+from muggins.server.config import ServerConfig
+from muggins.server.room import Room
+from muggins.shared.protocol import PROTOCOL_VERSION
 
 VALUE = {"A": 1, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 LIMITS = ServerConfig(port=0, memory=True, bot_delay=0.0, rate=50, burst=100, flood_close_after=50)
@@ -115,7 +116,9 @@ async def test_illegal_moves_each_get_an_error_and_change_nothing(
     """Out of turn, a card not in hand, a discard of the wrong count, a play over 31."""
     other = asyncio.ensure_future(other_room_game(limited))
     # A fixed seed makes the deals known, so a play over 31 is sure to come up.
-    monkeypatch.setattr(server.room, "secrets", SimpleNamespace(token_bytes=lambda n: b"7" * n))
+    monkeypatch.setattr(
+        muggins.server.room, "secrets", SimpleNamespace(token_bytes=lambda n: b"7" * n)
+    )
     alice, bob, room = await table(limited)
     assert room.match is not None
     hand = alice.state["view"]["hand"] if alice.state else []
@@ -195,21 +198,26 @@ async def test_an_oversized_frame_is_closed_with_1009(limited: Server) -> None:
     assert (await bob.request(type="ping"))["type"] == "pong"
 
 
-async def test_a_flood_gets_one_error_then_a_1008_close(limited: Server) -> None:
-    """Past the burst a flooder gets rate_limited, then is closed with 1008 if it goes on."""
+async def test_a_flood_gets_an_answer_per_message_then_a_1008_close(limited: Server) -> None:
+    """Past the burst every message still gets an answer with its id (rate_limited), then 1008."""
     alice, _, room = await table(limited)
     before = snapshot(room)
     for n in range(600):
         await alice.send(type="ping", id=n)
+    answered: list[int] = []
     codes = []
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             frame = await alice.recv()
+            if frame["type"] in ("pong", "error"):
+                answered.append(frame["id"])
             if frame["type"] == "error":
                 codes.append(frame["code"])
-    assert codes == ["rate_limited"]
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == CloseCode.POLICY_VIOLATION
+    assert answered == list(range(len(answered))), "a message went unanswered"
+    assert len(answered) >= LIMITS.burst // 2 + LIMITS.flood_close_after
+    assert set(codes) == {"rate_limited"} and len(codes) == LIMITS.flood_close_after
     assert snapshot(room) == before
     back = await WireClient.open(limited.url, hello=False)
     assert (await back.hello("Alice", token=alice.token))["resumed"] is True
@@ -227,3 +235,60 @@ async def test_other_rooms_finish_while_one_room_is_abused(limited: Server) -> N
         play_randomly(alice, rng, until="show"), play_randomly(bob, rng, until="show")
     )
     assert await other == []
+
+
+SURROGATES_AND_DEPTH = [
+    '{"type":"ping","id":"\\ud800"}',
+    '{"type":"ping","id":"a\\udc00"}',
+    '{"type":"chat","text":"\\ud83d"}',
+    '{"type":"hello","name":"\\udfff","protocol":1}',
+    "[" * 981 + "]" * 981,
+    "[" * 2000 + "]" * 2000,
+    '{"type":"ping","id":' + "[" * 1500 + "]" * 1500 + "}",
+    '{"type":"chat","text":' + '{"a":' * 600 + "1" + "}" * 600 + "}",
+]
+
+
+async def test_lone_surrogates_and_deep_nesting_get_bad_json_and_no_traceback(
+    limited: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A lone surrogate or JSON nested past the limit: bad_json, the link lives, no traceback."""
+    caplog.set_level(logging.INFO)
+    other = asyncio.ensure_future(other_room_game(limited))
+    early = await WireClient.open(limited.url, hello=False)
+    alice, _, room = await table(limited)
+    for frame in SURROGATES_AND_DEPTH:
+        for client in (early, alice):
+            error = await refused(client, room, frame, "bad_json")
+            assert error["id"] is None
+    assert (await early.hello("Early"))["type"] == "welcome"
+    assert await other == []
+    tracebacks = [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+    assert tracebacks == []
+
+
+async def test_wrongly_typed_fields_are_refused_not_coerced(limited: Server) -> None:
+    """Strict types: true or 1.0 is no integer, 1 is no boolean, false is no count."""
+    early = await WireClient.open(limited.url, hello=False)
+    for hello in (
+        {"type": "hello", "name": "Eve", "protocol": True},
+        {"type": "hello", "name": "Eve", "protocol": 1.0},
+        {"type": "hello", "name": 5, "protocol": 1},
+    ):
+        await refused(early, None, hello, "bad_message")
+    alice, _, room = await table(limited)
+    for frame in (
+        {"type": "resign", "id": True},
+        {"type": "resign", "id": 1.0},
+        {"type": "ping", "id": False},
+        {"type": "count", "points": False},
+        {"type": "count", "points": 3.0},
+        {"type": "answer_restart", "accept": 1},
+        {"type": "claim", "take": 1},
+        {"type": "create_room", "options": {"game": {"target": 61.0}}},
+        {"type": "create_room", "options": {"private": 0}},
+    ):
+        error = await refused(alice, room, frame, "bad_message")
+        assert error["id"] is None, frame
+    assert room.match is not None and room.match.game.phase == "discard"
+    assert room.status == "playing"

@@ -10,86 +10,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from redis_helpers import RedisServer, free_port, running_redis
+from cluster_nodes import Node
+from redis_helpers import RedisServer, running_redis
 
-from client.connection import Connection, LinkStatus
-from server.cluster.redis_store import RedisStore
-from shared.actions import Action, Discard, Seat
-from shared.match import Match
-from shared.protocol import (
+from muggins.client.connection import Connection, LinkStatus
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.shared.actions import Action, Discard, Seat
+from muggins.shared.match import Match
+from muggins.shared.protocol import (
     CreateRoom,
     Error,
     JoinRoom,
     Room,
     RoomOptions,
+    SeatBot,
     ServerMessage,
     State,
     Welcome,
     from_action,
 )
-from shared.view import SeatView
-
-ROOT = Path(__file__).resolve().parents[2]
+from muggins.shared.view import SeatView
 
 
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     with running_redis(tmp_path) as server:
         yield server
-
-
-class Node:
-    """``muggins serve --redis URL`` in its own process."""
-
-    def __init__(self, redis: RedisServer) -> None:
-        self.port = free_port()
-        self.url = f"ws://127.0.0.1:{self.port}"
-        command = [
-            sys.executable, "-m", "shared.cli", "serve",
-            "--host", "127.0.0.1", "--port", str(self.port), "--redis", redis.url,
-            "--bot-delay", "0", "--rate", "10000", "--burst", "10000",
-        ]  # fmt: skip
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 20
-        while not self.healthy():
-            if self.process.poll() is not None:
-                raise RuntimeError(f"node exited with {self.process.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("node did not answer /healthz in 20 s")
-            time.sleep(0.05)
-
-    def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                return bool(r.status == 200)
-        except OSError:
-            return False
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
 
 
 def choose(view: SeatView) -> Action:
@@ -154,7 +107,7 @@ class Player:
         view = state.view
         if view.seat in view.waiting_for and view.legal:
             self.sent_for = self.pending = state.seq
-            await self.link.send(from_action(choose(view), id=state.seq))
+            await self.link.send(from_action(choose(view), seq=state.seq, id=state.seq))
 
     async def play(self, *, pause_when: object = None) -> None:
         """Move whenever waited for until the match is over (or ``pause_when(view)`` holds)."""
@@ -261,5 +214,41 @@ async def test_kill_9_mid_pegging_resumes_on_the_other_node(redis_server: RedisS
         for player in (alice, bob):
             if player is not None:
                 await player.close()
+        a.stop()
+        b.stop()
+
+
+async def test_a_client_on_a_frozen_node_moves_to_the_other_within_seconds(
+    redis_server: RedisServer,
+) -> None:
+    """SIGSTOP the node a seated player is on (its sockets stay open, nothing answers): the
+    client's link notices within a few seconds by its pings and resumes the seat on the other
+    node, where the game goes on."""
+    a, b = Node(redis_server), Node(redis_server)
+    alice = None
+    try:
+        alice = Player("Alice", [a.url, b.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        await alice.link.send(SeatBot(level="random"))
+        await alice.next(State)
+        assert alice.link.url == a.url
+
+        frozen = time.perf_counter()
+        a.signal(signal.SIGSTOP)
+        welcome = await alice.next(Welcome, timeout=15)
+        moved = time.perf_counter() - frozen
+        print(f"moved off the frozen node after {moved:.1f} s")
+        assert isinstance(welcome, Welcome) and welcome.resumed and welcome.room == room.code
+        assert alice.link.url == b.url
+        assert moved < 10.0
+        state = await alice.next(State)
+        assert isinstance(state, State) and state.view.seat == 0
+        assert any(s.state == "reconnecting" for s in alice.statuses)
+    finally:
+        if alice is not None:
+            await alice.close()
         a.stop()
         b.stop()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cluster_nodes import (
+    Node,
     nodes,
     settle,
     stored_log,
@@ -15,8 +18,8 @@ from cluster_nodes import (
 from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient
 
-from server.cluster.coordination import ClusterStore
-from server.cluster.redis_store import RedisStore
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.redis_store import RedisStore
 
 
 @pytest.fixture
@@ -116,6 +119,8 @@ async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: Red
         heard = await bob.expect("chat")
         assert (heard["sender"], heard["text"]) == ("Alice", "good luck")
 
+        assert alice.state is not None
+        first_match_seq = alice.state["seq"]
         proposed = await alice.request(type="propose_restart")
         assert proposed["type"] == "room" and proposed["restart_proposed_by"] == 0
         notice = await bob.expect("notice")
@@ -127,6 +132,8 @@ async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: Red
         for client in (alice, bob):
             while client.room is None or client.room["match_number"] != 2:
                 await client.recv()
+        while alice.state is None or alice.state["seq"] <= first_match_seq:
+            await alice.recv()  # the new match's state: the resign names its seq
 
         await alice.request(type="resign")
         wish = await bob.request(type="rematch")
@@ -215,3 +222,40 @@ async def test_turn_timer_moves_once_for_a_slow_player_across_three_nodes(
         assert won == [f"timer:{created['code']}:2"]
         for client in (alice, bob, watcher):
             await client.close()
+
+
+async def test_a_paused_node_is_not_reported_as_a_drop(redis_server: RedisServer) -> None:
+    """Alice's node A (a process) stalls for 8 s (SIGSTOP, as a starved node under load): her
+    presence lapses in Redis meanwhile, but she never disconnected, so Bob on node B is not told
+    she "lost the connection". When A then dies for real (SIGKILL), Bob is told."""
+    node_a = Node(redis_server)
+    try:
+        async with nodes(redis_server, 1) as (b,):
+            alice = await WireClient.open(node_a.url, name="Alice")
+            bob = await WireClient.open(b.url, name="Bob")
+            created = await alice.request(type="create_room", options={"game": {"target": 121}})
+            await bob.request(type="join_room", code=created["code"])
+            await settle([alice, bob], 1)
+            room = b.lobby.rooms[created["code"]]
+            async with asyncio.timeout(5):
+                while not room.seen[0]:  # type: ignore[attr-defined]
+                    await asyncio.sleep(0.01)
+            node_a.signal(signal.SIGSTOP)
+            await read_for(bob, 8.0)
+            node_a.signal(signal.SIGCONT)
+            await read_for(bob, 4.0)
+            notices = [f["text"] for f in bob.frames if f["type"] == "notice"]
+            assert not [t for t in notices if "lost the connection" in t], notices
+            node_a.kill()
+            notice = await bob.expect("notice", timeout=20)
+            assert notice["code"] == "disconnected" and "Alice" in notice["text"]
+    finally:
+        node_a.stop()
+
+
+async def read_for(client: WireClient, seconds: float) -> None:
+    """Read (into ``client.frames``) whatever comes for ``seconds``."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            while True:
+                await client.recv(timeout=seconds)

@@ -8,11 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cluster_nodes import nodes
+from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient, play_randomly
 
-from server.app import running_server
-from server.config import ServerConfig
-from shared.cli import main
+from muggins.client.cli import main
+from muggins.server.app import running_server
+from muggins.server.config import ServerConfig
 
 CONFIG = ServerConfig(port=0, bot_delay=0.0, rate=10_000, burst=10_000)
 
@@ -40,9 +42,48 @@ def test_history_lists_and_replay_prints_a_finished_game(
     assert main(["replay", game.lower(), "--db", str(db)]) == 0
     steps = capsys.readouterr().out
     assert steps.startswith(f"Game {game}: Alice v Computer (random)")
-    assert "Alice lays away" in steps and "holds" in steps and "Result: won" in steps
+    assert "Alice lays away" in steps and "holds" in steps and "Result: " in steps
     assert main(["replay", "NOSUCH-1", "--db", str(db)]) == 1
     assert "no game NOSUCH-1" in capsys.readouterr().out
+
+
+def test_history_and_replay_find_the_games_of_muggins_play_without_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game finished on the file muggins play embeds is listed by a bare muggins history,
+    winner's score first with who won, and muggins replay ends with the winner and score."""
+    from muggins.server.datafiles import embedded_db
+    from muggins.server.sqlite_store import SqliteStore
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    db = embedded_db()
+    assert db.parent == tmp_path / "muggins"
+    db.parent.mkdir()
+    game = asyncio.run(finished_game(db))
+
+    async def record() -> tuple[int, tuple[int, int], bool, bool]:
+        from muggins.shared.match import Match
+
+        store = SqliteStore(db)
+        await store.open()
+        try:
+            code, number = game.split("-")
+            found = await store.load_match(code, int(number))
+        finally:
+            await store.close()
+        assert found is not None and found.winner is not None
+        outcome = Match.replay(found.options, found.seed, found.actions).games[-1]
+        return found.winner, outcome.scores, outcome.skunk, outcome.double_skunk
+
+    winner, scores, skunk, double = asyncio.run(record())
+    names = ("Alice", "Computer (random)")
+    said = f"{names[winner]} won {scores[winner]}-{scores[1 - winner]}"
+    said += ", double skunk" if double else ", skunk" if skunk else ""
+    assert main(["history"]) == 0
+    [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith(game)]
+    assert row.endswith(said), row
+    assert main(["replay", game]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(f"Result: {said}")
 
 
 async def test_a_game_against_the_computer_resumes_after_a_restart(tmp_path: Path) -> None:
@@ -68,3 +109,37 @@ def test_serve_refuses_half_a_tls_setup(capsys: pytest.CaptureFixture[str]) -> N
     """A certificate without its key (or the reverse) is an error, not a plain-text server."""
     assert main(["serve", "--certfile", "cert.pem"]) == 2
     assert "--keyfile" in capsys.readouterr().out
+
+
+async def finished_cluster_game(redis: RedisServer) -> str:
+    """Play one game to 61 against the computer on a cluster node; return the game id."""
+    async with nodes(redis, 1) as (node,):
+        alice = await WireClient.open(node.url, name="Alice")
+        created = await alice.request(type="create_room", options={"game": {"target": 61}})
+        await alice.request(type="seat_bot", level="random")
+        await play_randomly(alice, random.Random(4))
+    return f"{created['code']}-1"
+
+
+def test_history_and_replay_read_a_clusters_redis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --redis, history lists a cluster's finished game and replay prints it; an
+    unreachable or malformed Redis address is a clear error with status 1."""
+    with running_redis(tmp_path) as redis:
+        game = asyncio.run(finished_cluster_game(redis))
+        assert main(["history", "--redis", redis.url]) == 0
+        [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith(game)]
+        assert "Alice v Computer (random)" in row and " won " in row
+        assert main(["history", "--redis", redis.url, "--json"]) == 0
+        assert f'"id": "{game}"' in capsys.readouterr().out
+        assert main(["replay", game, "--redis", redis.url]) == 0
+        steps = capsys.readouterr().out
+        assert steps.startswith(f"Game {game}: Alice v Computer (random)")
+        assert "Alice lays away" in steps and "Result: " in steps and " won " in steps
+        assert main(["replay", "NOSUCH-1", "--redis", redis.url]) == 1
+        assert "no game NOSUCH-1" in capsys.readouterr().out
+    assert main(["history", "--redis", redis.url]) == 1
+    assert "muggins history: Redis" in capsys.readouterr().out
+    assert main(["replay", game, "--redis", "localhost:6379"]) == 1
+    assert "not a Redis URL" in capsys.readouterr().out

@@ -6,8 +6,9 @@ import asyncio
 
 from wire_client import WireClient
 
-from server.app import Server
-from server.room import Room
+from muggins.server.app import Server
+from muggins.server.room import Room
+from muggins.shared.protocol import PROTOCOL_VERSION
 
 
 async def seated(server: Server) -> tuple[WireClient, WireClient, Room]:
@@ -48,15 +49,20 @@ async def test_both_players_discard_at_the_same_instant(server: Server) -> None:
 
 
 async def test_the_same_move_twice_at_once_is_applied_once(server: Server) -> None:
-    """A doubled discard: the first is applied, the second refused, nothing else changes."""
+    """A doubled discard: the first is applied, the second is stale; nothing else changes."""
     alice, _, room = await seated(server)
     assert alice.state is not None
     cards = alice.state["view"]["hand"][:2]
     await asyncio.gather(
         alice.send(type="discard", cards=cards, id=1), alice.send(type="discard", cards=cards, id=2)
     )
-    answers = [await alice.expect("state", "error"), await alice.expect("state", "error")]
-    assert sorted(a["type"] for a in answers) == ["error", "state"]
+    answers: dict[int, dict[str, object]] = {}
+    while len(answers) < 2:
+        frame = await alice.expect("state", "error")
+        if frame.get("id") in (1, 2):
+            answers[frame["id"]] = frame
+    assert answers[1]["type"] == "state"
+    assert answers[2]["type"] == "error" and answers[2]["code"] == "stale"
     assert room.match is not None and room.match.log == [(0, room.match.log[0][1])]
 
 
@@ -68,7 +74,9 @@ async def test_a_move_during_a_reconnect_reaches_the_returning_player(server: Se
         start = room.seq
         await alice.close()
         returning = await WireClient.open(server.url, hello=False)
-        hello = returning.send(type="hello", name="Alice", protocol=1, token=alice.token)
+        hello = returning.send(
+            type="hello", name="Alice", protocol=PROTOCOL_VERSION, token=alice.token
+        )
         move = bob.send(type="discard", cards=bob.state["view"]["hand"][:2])
         await asyncio.gather(hello, move)
         welcome = await returning.expect("welcome")

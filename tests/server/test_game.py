@@ -7,8 +7,8 @@ import random
 
 from wire_client import WireClient, play_randomly
 
-from server.app import Server
-from shared.bots import LEVELS
+from muggins.server.app import Server
+from muggins.shared.bots import LEVELS
 
 
 async def test_two_clients_play_a_full_game_to_121(server: Server) -> None:

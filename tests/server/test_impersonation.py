@@ -8,17 +8,22 @@ genuine token replayed on a new connection takes the seat over and closes the ol
 
 from __future__ import annotations
 
+import asyncio
 import random
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
+from cluster_nodes import nodes
+from redis_helpers import running_redis
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from server.app import Server, running_server
-from server.config import ServerConfig
-from server.room import Room
-from shared.protocol import PROTOCOL_VERSION
+from muggins.server.app import Server, running_server
+from muggins.server.config import ServerConfig
+from muggins.server.room import Room
+from muggins.shared.protocol import PROTOCOL_VERSION
 
 
 async def table(server: Server) -> tuple[WireClient, WireClient, Room]:
@@ -162,3 +167,108 @@ async def test_nobody_moves_for_the_other_seat(server: Server) -> None:
     assert over["type"] == "state"
     [last] = [frame for frame in other.frames if frame["type"] == "game_over"][-1:]
     assert last["winner"] == ("Alice" if other is bob else "Bob")
+
+
+async def resume(server: Server, token: str | None) -> tuple[WireClient, dict[str, Any]]:
+    client = await WireClient.open(server.url, hello=False)
+    return client, await client.hello("whoever", token=token)
+
+
+async def test_every_resume_rotates_the_token_and_the_old_one_stops_working(
+    server: Server,
+) -> None:
+    """A resume hands out a new token; the one it used is refused, so a thief cannot hold on."""
+    alice, _, room = await table(server)
+    stolen = alice.token
+    _, welcome = await resume(server, stolen)
+    assert welcome["type"] == "welcome" and welcome["resumed"]
+    assert welcome["token"] != stolen
+    _, again = await resume(server, stolen)
+    assert again["type"] == "error" and again["code"] == "bad_token"
+    # The owner's own later resume rotates too: the token it used is spent.
+    _, regained = await resume(server, welcome["token"])
+    assert regained["type"] == "welcome" and regained["token"] not in (stolen, welcome["token"])
+    for spent in (stolen, welcome["token"]):
+        _, refused = await resume(server, spent)
+        assert refused["type"] == "error" and refused["code"] == "bad_token"
+    seat = room.seats[0]
+    assert seat.player is not None and seat.player.name == "Alice"
+    assert room.record().seats[0].token_hash == seat.player.token_hash
+
+
+async def test_a_rotated_token_is_the_one_kept_in_the_store(tmp_path: Path) -> None:
+    """After a resume and a restart on the same database, only the newest token works."""
+    config = ServerConfig(port=0, db=tmp_path / "games.db", bot_delay=0.0)
+    async with running_server(config) as first:
+        alice, _, _ = await table(first)
+        old = alice.token
+        _, welcome = await resume(first, old)
+        new = welcome["token"]
+    async with running_server(config) as second:
+        _, refused = await resume(second, old)
+        assert refused["type"] == "error" and refused["code"] == "bad_token"
+        _, welcome = await resume(second, new)
+        assert welcome["type"] == "welcome" and welcome["resumed"] and welcome["room"]
+
+
+async def test_a_seatless_players_token_expires_when_the_grace_period_ends(
+    config: ServerConfig,
+) -> None:
+    """A seatless player's token stops working as the grace period ends, not at the next sweep."""
+    async with running_server(replace(config, grace=0.3, sweep_interval=3600)) as server:
+        walker = await WireClient.open(server.url, name="Walker")
+        token = walker.token
+        await walker.close()
+        await asyncio.sleep(0.6)
+        _, answer = await resume(server, token)
+        assert answer["type"] == "error" and answer["code"] == "bad_token"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Computer (expert)",
+        "computer",
+        "The Computer",
+        "AS",
+        "10H KD",
+        "ＡＨ",
+        " JD ",
+        "Ann ♠",
+        "5♥",
+    ],
+)
+async def test_names_that_read_as_the_computer_or_as_cards_are_refused(
+    server: Server, name: str
+) -> None:
+    """A name read as the computer, a card or a suit would make event sentences lie: bad_name."""
+    client = await WireClient.open(server.url, hello=False)
+    answer = await client.hello(name)
+    assert answer["type"] == "error" and answer["code"] == "bad_name", answer
+    assert (await client.hello("Ann"))["type"] == "welcome"
+
+
+@pytest.mark.parametrize("name", ["Ace", "Jack Spade", "AS Byatt", "Kd", "Computerised", "10"])
+async def test_ordinary_names_near_those_are_accepted(server: Server, name: str) -> None:
+    """Names that only resemble cards or the computer are fine."""
+    client = await WireClient.open(server.url, hello=False)
+    assert (await client.hello(name))["type"] == "welcome"
+
+
+async def test_in_a_cluster_a_token_rotated_on_one_node_is_spent_on_every_node(
+    tmp_path: Path,
+) -> None:
+    """Resumed through node B, Alice's old token is refused by node A too; the new one works."""
+    with running_redis(tmp_path) as redis:
+        async with nodes(redis, 2) as (a, b):
+            alice = await WireClient.open(a.url, name="Alice")
+            created = await alice.request(type="create_room")
+            await alice.request(type="seat_bot", level="random")
+            old = alice.token
+            _, moved = await resume(b, old)
+            assert moved["type"] == "welcome" and moved["room"] == created["code"]
+            for node in (a, b):
+                _, refused = await resume(node, old)
+                assert refused["type"] == "error" and refused["code"] == "bad_token", node.url
+            _, back = await resume(a, moved["token"])
+            assert back["type"] == "welcome" and back["room"] == created["code"]

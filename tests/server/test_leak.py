@@ -4,6 +4,13 @@ Every frame each seat and a spectator receive is recorded. Afterwards the game i
 the server's log, and each frame is checked against what the rules had revealed to that
 receiver at that frame's ``seq``: not the opponent's unplayed cards, not crib cards before the
 crib is shown, not undealt cards, and not the deck or salt before the commitment is opened.
+
+In muggins mode a shown hand's true total is hidden too until its claim is answered: no frame
+may carry it (a total, a breakdown, a ``hand_scored``, ``count_answered`` or pegging event for
+it), nor anything it can be derived from: the legal moves must be every count from 0 to 29 and
+then all three answers whatever the hand makes, and no refusal may name the total. Players
+claim any number from 0 to 29 (not only the legal ones), and now and then the seat not on turn
+tries to count or answer, so refusals are exercised too.
 """
 
 from __future__ import annotations
@@ -16,16 +23,21 @@ import re
 import pytest
 from wire_client import WireClient
 
-from server.app import Server
-from shared.cards import DECK
-from shared.match import Match
+from muggins.server.app import Server
+from muggins.shared.cards import DECK
+from muggins.shared.match import Match
 
 GAMES = 200
 AT_ONCE = 10
 EVENT_START = '{"id":null,"type":"event"'
 CARD = re.compile(r'"((?:10|[A2-9JQKT])[CDHS])"|((?:10|[A2-9JQK])[♣♦♥♠])')
 SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-Hidden = tuple[frozenset[str], str | None, int]
+Pending = tuple[int, str, int] | None
+"""The shown hand whose claim is not yet answered: its owner, kind and true total."""
+Hidden = tuple[frozenset[str], str | None, int, Pending]
+COUNTS = [{"type": "count", "points": n} for n in range(30)]
+ANSWERS = [{"type": "accept"}, {"type": "muggins"}, {"type": "challenge"}]
+TOTAL_EVENTS = ("hand_scored", "count_answered", "scored")
 
 
 NAME = {card: str(card) for card in DECK}
@@ -39,7 +51,11 @@ def secrets_at(match: Match) -> dict[int | None, Hidden]:
     """Cards (and the salt) hidden from each seat and a spectator in the match's state now."""
     game = match.game
     if game.over:
-        return {r: (frozenset(), None, game.deal_number) for r in (0, 1, None)}
+        return {r: (frozenset(), None, game.deal_number, None) for r in (0, 1, None)}
+    pending: Pending = None
+    if game.phase == "show" and game.show and game.show[-1].total is None:
+        shown = game.show[-1]
+        pending = (shown.seat, shown.kind, game._show_score().total)
     undealt = {NAME[card] for card in game.deck[12:] if card != game.starter}
     crib_shown = any(r.kind == "crib" for r in game.show)
     held = [
@@ -48,9 +64,9 @@ def secrets_at(match: Match) -> dict[int | None, Hidden]:
         for seat in (0, 1)
     ]
     return {
-        0: (frozenset(undealt | held[1]), game.salt, game.deal_number),
-        1: (frozenset(undealt | held[0]), game.salt, game.deal_number),
-        None: (frozenset(undealt | held[0] | held[1]), game.salt, game.deal_number),
+        0: (frozenset(undealt | held[1]), game.salt, game.deal_number, pending),
+        1: (frozenset(undealt | held[0]), game.salt, game.deal_number, pending),
+        None: (frozenset(undealt | held[0] | held[1]), game.salt, game.deal_number, pending),
     }
 
 
@@ -90,9 +106,11 @@ def check_frames(raw: list[str], receiver: int | None, timeline: list[Hidden], c
     seq, checked = 0, 0
     for i, text in enumerate(raw):
         seq = seqs[i] if seqs[i] is not None else seq
-        hidden, salt, deal = timeline[max(seq - 1, 0)]
+        hidden, salt, deal, pending = timeline[max(seq - 1, 0)]
         if salt is not None:
             assert salt not in text, f"the running deal's salt leaked in {text}"
+        if pending is not None:
+            check_pending_total(text, pending, receiver)
         scan = text
         event = events[i]
         if event is not None:
@@ -113,22 +131,67 @@ def check_frames(raw: list[str], receiver: int | None, timeline: list[Hidden], c
     return checked
 
 
+def check_pending_total(text: str, pending: tuple[int, str, int], receiver: int | None) -> None:
+    """Assert a frame sent while a claim is unanswered tells nothing of the hand's total."""
+    owner, kind, total = pending
+    frame = json.loads(text)
+    where = f"{text} tells {receiver} the {kind} of seat {owner} makes {total}"
+    if frame["type"] == "state":
+        view = frame["view"]
+        assert view["phase"] == "show", where
+        shown = view["show"][-1]
+        assert (shown["seat"], shown["kind"]) == (owner, kind), where
+        if view["legal"]:
+            assert view["legal"] == (COUNTS if shown["claimed"] is None else ANSWERS), where
+        assert (shown["total"], shown["parts"], shown["spoken"]) == (None, [], ""), where
+        settled = (shown.get("answer"), shown.get("taken", 0), shown.get("penalty", 0))
+        assert settled == (None, 0, 0), where
+    elif frame["type"] == "event":
+        event = frame["event"]
+        if event["type"] in TOTAL_EVENTS:
+            whose = 1 - event["seat"] if event["type"] == "count_answered" else event["seat"]
+            about = event.get("kind", event.get("reason"))
+            assert (whose, about) != (owner, kind), where
+    elif frame["type"] == "error":
+        # A stale refusal names the seqs (its own and the room's), which may equal the total.
+        said = re.sub(r"\bseq \d+", "seq", frame["message"])
+        assert not re.search(rf"\b{total}\b", said), where
+
+
 async def play_fast(client: WireClient, rng: random.Random, seat: int | None) -> None:
-    """Random legal moves, parsing only this seat's states; stop at the match's end."""
+    """Random legal moves, parsing only this seat's states; stop at the match's end.
+
+    In the show a player claims any number from 0 to 29, and the seat not on turn sometimes
+    tries to count or answer anyway (the refusal must not tell the total either).
+    """
     seated = seat is not None
+    legal: list[dict[str, object]] = []
     while True:
         text = await client.ws.recv()
         assert isinstance(text, str)
         client.raw.append(text)
+        if text.startswith('{"id":"own","type":"error"') and legal:
+            await client.send(**rng.choice(legal))  # a refused claim: fall back to a legal move
+            continue
         if '"type":"state"' not in text[:40]:
             continue
         if '"phase":"match_over"' in text:
             return
         waiting = WAITING.search(text)
-        if seated and waiting and str(seat) in waiting.group(1):
-            view = json.loads(text)["view"]
-            if view["legal"]:
-                await client.send(**rng.choice(view["legal"]))
+        if not seated or not waiting:
+            continue
+        if str(seat) in waiting.group(1):
+            state = json.loads(text)
+            legal = state["view"]["legal"]
+            if legal:
+                move = rng.choice(legal)
+                if move["type"] == "count":
+                    move = {"type": "count", "points": rng.randrange(30)}
+                await client.send(**move, seq=state["seq"], id="own")
+        elif '"phase":"show"' in text and rng.random() < 0.3:
+            state = json.loads(text)
+            answer = rng.choice([*ANSWERS, {"type": "count", "points": 29}])
+            await client.send(**answer, seq=state["seq"])
 
 
 async def one_game(server: Server, n: int) -> int:
@@ -193,3 +256,31 @@ def test_the_checker_catches_a_leaked_hand() -> None:
         with pytest.raises(AssertionError, match="shows"):
             check_frames([frame], 0, [secrets_at(match)[0]], "")
         check_frames([frame], 1, [secrets_at(match)[1]], "")
+
+
+def test_the_checker_catches_a_total_told_before_the_answer() -> None:
+    """An unanswered claim: a legal list, breakdown, event or refusal telling the total fails."""
+    hidden, pending = frozenset[str](), (1, "hand", 9)
+    timeline: list[Hidden] = [(hidden, None, 1, pending)]
+    show = {"seat": 1, "kind": "hand", "total": None, "parts": [], "spoken": "", "claimed": None}
+    show |= {"answer": None, "taken": 0, "penalty": 0}
+    view = {"phase": "show", "show": [show], "legal": COUNTS}
+    fine = [
+        {"id": None, "type": "state", "seq": 1, "view": view},
+        {"id": None, "type": "event", "seq": 1, "event": {"type": "count_claimed", "seat": 1}},
+        {"id": 3, "type": "error", "seq": 1, "code": "illegal", "message": "It is not your turn"},
+    ]
+    leaks = [
+        {**fine[0], "view": {**view, "legal": COUNTS[:10]}},
+        {**fine[0], "view": {**view, "show": [{**show, "total": 9}]}},
+        {**fine[1], "event": {"type": "hand_scored", "seat": 1, "kind": "hand", "total": 9}},
+        {**fine[1], "event": {"type": "scored", "seat": 1, "reason": "hand", "points": 9}},
+        {**fine[2], "message": "Your hand makes 9, not 12; count again"},
+    ]
+    for frame in fine:
+        check_pending_total(json.dumps(frame), pending, 0)
+    for frame in leaks:
+        with pytest.raises(AssertionError, match="makes 9"):
+            check_pending_total(json.dumps(frame), pending, 0)
+    with pytest.raises(AssertionError, match="makes 9"):  # check_frames applies it at its seq
+        check_frames([json.dumps(leaks[-1], separators=(",", ":"))], 0, timeline, "")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+from cluster_nodes import nodes
 from conftest import with_options
+from redis_helpers import running_redis
 from wire_client import WireClient
 
-from server.app import Server, running_server
+from muggins.server.app import Server, running_server
 
 
 @pytest.fixture
@@ -36,7 +39,10 @@ async def test_a_room_nobody_is_in_is_closed_and_its_game_kept(hasty: Server) ->
     assert match.result == "abandoned"
     back = await WireClient.open(hasty.url, hello=False)
     welcome = await back.hello("Alice", token=alice.token)
-    assert welcome["resumed"] and welcome["room"] is None
+    if welcome["type"] == "error":  # seatless and gone past the grace period: the token expired
+        assert welcome["code"] == "bad_token"
+        welcome = await back.hello("Alice")
+    assert welcome["room"] is None
     error = await back.request(type="join_room", code=created["code"])
     assert error["type"] == "error" and error["code"] == "no_room"
 
@@ -82,3 +88,88 @@ async def test_players_without_a_seat_are_forgotten_after_they_go(hasty: Server)
     back = await WireClient.open(hasty.url, hello=False)
     error = await back.hello("Idle", token=idle.token)
     assert error["type"] == "error" and error["code"] == "bad_token"
+
+
+async def test_create_and_leave_in_a_loop_leaves_no_room_behind(server: Server) -> None:
+    """A room its only person leaves before the match closes at once; none piles up."""
+    loop = await WireClient.open(server.url, name="Loop")
+    before = len(server.lobby.rooms)
+    for _ in range(5):
+        created = await loop.request(type="create_room")
+        assert created["type"] == "room"
+        assert (await loop.request(type="leave"))["type"] == "left"
+    assert len(server.lobby.rooms) == before
+    assert len(server.lobby.index) == 0
+
+
+async def test_room_creation_is_limited_per_player_and_per_address() -> None:
+    """Past rooms_per_minute a player, and past the address's share its connections, are refused."""
+    limits = with_options(rooms_per_minute=3, rooms_per_minute_per_address=5)
+    async with running_server(limits) as server:
+        eager = await WireClient.open(server.url, name="Eager")
+        for _ in range(3):
+            assert (await eager.request(type="create_room"))["type"] == "room"
+            await eager.request(type="leave")
+        refused = await eager.request(type="create_room")
+        assert refused["type"] == "error" and refused["code"] == "too_many_rooms"
+        answers = []
+        for n in range(4):  # throwaway connections from the same address
+            throwaway = await WireClient.open(server.url, name=f"T{n}")
+            answers.append((await throwaway.request(type="create_room"))["type"])
+            await throwaway.close()
+        assert answers == ["room", "room", "error", "error"]
+
+
+async def test_rooms_made_by_throwaway_connections_go_away_after_the_grace_period() -> None:
+    """A room whose match never started, its creator gone for the grace period, is closed."""
+    async with running_server(with_options(abandon_after=3600, sweep_interval=0.1)) as server:
+        kept = await WireClient.open(server.url, name="Kept")
+        waiting = await kept.request(type="create_room")
+        codes = []
+        for n in range(5):
+            throwaway = await WireClient.open(server.url, name=f"T{n}")
+            codes.append((await throwaway.request(type="create_room"))["code"])
+            await throwaway.close()
+        await asyncio.sleep(server.config.grace + 0.3)
+        assert not set(codes) & set(server.lobby.rooms)
+        assert waiting["code"] in server.lobby.rooms, "a waiting room with its creator stays"
+
+
+async def test_the_room_list_comes_in_pages_that_cover_every_listed_room_once(
+    server: Server,
+) -> None:
+    """Pages of list_rooms, following next, give each public room once: open seats first."""
+    host = await WireClient.open(server.url, name="Host")
+    codes = set()
+    for n in range(7):
+        client = await WireClient.open(server.url, name=f"H{n}")
+        created = await client.request(type="create_room", options={"private": n == 6})
+        if n % 2:
+            await client.request(type="seat_bot", level="random")
+        if n != 6:
+            codes.add(created["code"])
+    seen: list[dict[str, object]] = []
+    after = None
+    for _ in range(10):
+        page = await host.request(type="list_rooms", limit=2, after=after)
+        assert page["type"] == "rooms" and len(page["rooms"]) <= 2 and page["total"] == 6
+        seen.extend(page["rooms"])
+        after = page["next"]
+        if after is None:
+            break
+    assert {r["code"] for r in seen} == codes and len(seen) == 6
+    assert [r["open_seat"] for r in seen] == [True] * 3 + [False] * 3
+    bad = await host.request(type="list_rooms", after="nonsense")
+    assert bad["type"] == "error" and bad["code"] == "bad_message"
+
+
+async def test_in_a_cluster_a_room_left_empty_is_gone_from_every_node(tmp_path: Path) -> None:
+    """Created and left on node A: the room is closed in Redis, so node B knows it no more."""
+    with running_redis(tmp_path) as redis:
+        async with nodes(redis, 2) as (a, b):
+            loop = await WireClient.open(a.url, name="Loop")
+            created = await loop.request(type="create_room")
+            assert (await loop.request(type="leave"))["type"] == "left"
+            other = await WireClient.open(b.url, name="Other")
+            gone = await other.request(type="join_room", code=created["code"])
+            assert gone["type"] == "error" and gone["code"] == "no_room"

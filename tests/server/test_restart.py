@@ -16,9 +16,9 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from server.sqlite_store import SqliteStore
-from shared.actions import ACTION
-from shared.match import Match
+from muggins.server.sqlite_store import SqliteStore
+from muggins.shared.actions import ACTION
+from muggins.shared.match import Match
 
 
 @contextlib.asynccontextmanager
@@ -29,7 +29,7 @@ async def server_process(
     args = ["serve", "--port", "0", "--db", str(db), "--bot-delay", "0", "--rate", "1000"]
     with log.open("a") as errors:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "shared.cli", *args,
+            sys.executable, "-m", "muggins.client.cli", *args,
             stdout=asyncio.subprocess.PIPE, stderr=errors,
         )  # fmt: skip
     assert process.stdout is not None

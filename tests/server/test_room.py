@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from server.memory_store import MemoryStore
-from server.players import Peer, Player, Refusal
-from server.room import Room
-from server.store import StoreError
-from shared.actions import Action, Seat
-from shared.protocol import EventMessage, RoomOptions, ServerMessage, State
+from muggins.server.memory_store import MemoryStore
+from muggins.server.players import Peer, Player, Refusal
+from muggins.server.room import Room
+from muggins.server.store import StoreError
+from muggins.shared.actions import Action, Seat
+from muggins.shared.protocol import EventMessage, RoomOptions, ServerMessage, State
 
 
 class Inbox:
@@ -27,7 +29,7 @@ class FailingStore(MemoryStore):
     """Accepts rooms and matches, then fails every action write."""
 
     async def append_action(
-        self, code: str, number: int, index: int, seat: Seat, action: Action
+        self, code: str, number: int, index: int, seat: Seat, action: Action, **tags: Any
     ) -> None:
         raise StoreError("disk full")
 

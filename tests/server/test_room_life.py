@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from wire_client import WireClient
 
-from server.app import Server
-from server.room import Room
+from muggins.server.app import Server
+from muggins.server.room import Room
 
 
 async def seated(server: Server) -> tuple[WireClient, WireClient, Room]:
@@ -75,7 +75,9 @@ async def test_a_claim_can_hand_the_empty_seat_to_the_computer(server: Server) -
     assert room.match is not None and room.match.log[1][0] == 1
     returning = await WireClient.open(server.url, hello=False)
     welcome = await returning.hello("Bob", token=bob.token)
-    assert welcome["room"] is None, "a replaced player does not get the seat back"
+    # Seatless now and gone past the grace period, so the token has expired too.
+    assert welcome["type"] == "error" and welcome["code"] == "bad_token"
+    assert room.seats[1].kind == "bot", "a replaced player does not get the seat back"
 
 
 async def test_restart_against_a_person_needs_their_answer(server: Server) -> None:
@@ -122,16 +124,22 @@ async def test_a_rematch_against_a_person_needs_both(server: Server) -> None:
 
 
 async def test_leaving_an_unstarted_room_frees_the_seat(server: Server) -> None:
-    """Leave before the match: the seat empties and someone else can take it."""
+    """Leave before the match: the seat empties; a room left with nobody in it closes at once."""
     alice = await WireClient.open(server.url, name="Alice")
     bob = await WireClient.open(server.url, name="Bob")
+    watcher = await WireClient.open(server.url, name="Wat")
     created = await alice.request(type="create_room")
+    await watcher.request(type="spectate", code=created["code"])
     left = await alice.request(type="leave")
     assert left["type"] == "left"
     joined = await bob.request(type="join_room", code=created["code"])
-    assert joined["you"] == 0
+    assert joined["you"] == 0, "the room stays while someone watches it"
     elsewhere = await alice.request(type="create_room")
     assert elsewhere["type"] == "room" and elsewhere["code"] != created["code"]
+    await alice.request(type="leave")
+    assert elsewhere["code"] not in server.lobby.rooms, "an empty room closes at once"
+    gone = await bob.request(type="join_room", code=elsewhere["code"])
+    assert gone["type"] == "error" and gone["code"] == "no_room"
 
 
 async def test_a_seat_in_a_running_match_must_be_left_before_another(server: Server) -> None:
@@ -190,3 +198,25 @@ async def test_health_and_metrics_are_served_on_the_same_port(server: Server) ->
     head, body = await get("/metrics")
     assert "text/plain" in head and "muggins_connections 1.0" in body
     assert "muggins_messages_total" in body and "muggins_action_seconds" in body
+
+
+async def test_a_player_who_sits_elsewhere_hears_nothing_more_from_the_room_left(
+    server: Server,
+) -> None:
+    """Left mid-match (the seat kept) and seated in a new room: the old room's frames stop."""
+    alice, bob, room = await seated(server)
+    assert (await alice.request(type="leave"))["type"] == "left"
+    elsewhere = await alice.request(type="create_room")
+    assert elsewhere["type"] == "room" and elsewhere["code"] != room.code
+    alice.frames.clear()
+    assert bob.state is not None
+    moved = await bob.request(**bob.state["view"]["legal"][0])
+    assert moved["type"] == "state" and moved["seq"] == room.seq
+    pong = await alice.request(type="ping")
+    assert pong["type"] == "pong"
+    heard = [f for f in alice.frames if f["type"] in ("state", "event", "room", "notice")]
+    assert heard == [], "frames of the room Alice left reached her in her new room"
+    back = await alice.request(type="leave")
+    assert back["type"] == "left"
+    rejoined = await alice.request(type="join_room", code=room.code)
+    assert rejoined["type"] == "room" and rejoined["you"] == 0, "her seat was kept"

@@ -26,9 +26,9 @@ from test_leak import one_game
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from server.app import Server, running_server, tune_garbage_collector
-from server.config import ServerConfig
-from shared.match import Match
+from muggins.server.app import Server, running_server, tune_garbage_collector
+from muggins.server.config import ServerConfig
+from muggins.shared.match import Match
 
 pytestmark = pytest.mark.slow
 ROOMS = 40
@@ -144,7 +144,10 @@ async def test_soak_with_random_disconnects_loses_no_game(
 ) -> None:
     """Human pace, random drops and resumes: every match finishes, is stored, memory is flat."""
     seconds = float(pytestconfig.getoption("--soak-seconds"))
-    config = ServerConfig(port=0, db=tmp_path / "soak.db", grace=60.0, bot_delay=0.0)
+    config = ServerConfig(
+        port=0, db=tmp_path / "soak.db", grace=60.0, bot_delay=0.0, max_per_address=10_000,
+        rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
+    )  # fmt: skip
     samples: list[tuple[float, float]] = []
     async with running_server(config) as server:
         sampler = asyncio.ensure_future(sample_memory(samples, max(1.0, seconds / 60)))

@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 from redis_helpers import RedisServer, running_redis
 
-from server.cluster.redis_store import RedisStore
-from server.memory_store import MemoryStore
-from server.sqlite_store import SqliteStore
-from server.store import (
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.memory_store import MemoryStore
+from muggins.server.sqlite_store import SqliteStore
+from muggins.server.store import (
     MatchRecord,
     RoomRecord,
     SeatRecord,
     Store,
     StoreConflict,
 )
-from shared.actions import Action, GameOptions, Seat
-from shared.match import Match
-from shared.protocol import RoomOptions
+from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.match import Match
+from muggins.shared.protocol import RoomOptions
 
 
 @pytest.fixture(scope="module")
@@ -220,3 +220,50 @@ async def test_closed_room_leaves_the_open_list_but_keeps_history(store: Store) 
 async def test_unknown_match_loads_as_none(store: Store) -> None:
     """load_match of a match that does not exist returns None."""
     assert await store.load_match("ZZZZZZ", 1) is None
+
+
+async def test_each_action_keeps_the_seq_its_move_named_and_its_key(store: Store) -> None:
+    """Stored actions load with their tags: the seq the move named and the move's key."""
+    seed = secrets.token_bytes(32)
+    log = moves(seed, 3)
+    await store.create_room(room())
+    await store.start_match(match(seed=seed))
+    for index, (seat, action) in enumerate(log):
+        await store.append_action("ABCDEF", 1, index, seat, action, seq=index + 1, key=f"k{index}")
+    loaded = await store.load_match("ABCDEF", 1)
+    assert loaded is not None and loaded.actions == tuple(log)
+    assert loaded.tags == ((1, "k0"), (2, "k1"), (3, "k2"))
+    [snapshot] = await store.open_rooms()
+    assert snapshot.match is not None and snapshot.match.tags == loaded.tags
+
+
+async def test_appending_the_same_move_twice_stores_it_once(store: Store) -> None:
+    """append_action is idempotent: the same entry again returns quietly; any other conflicts."""
+    seed = secrets.token_bytes(32)
+    log = moves(seed, 2)
+    await store.create_room(room())
+    await store.start_match(match(seed=seed))
+    (seat, action), (seat2, action2) = log
+    await store.append_action("ABCDEF", 1, 0, seat, action, seq=1, key="0:7")
+    await store.append_action("ABCDEF", 1, 0, seat, action, seq=1, key="0:7")
+    with pytest.raises(StoreConflict):
+        await store.append_action("ABCDEF", 1, 0, seat, action, seq=1, key="0:8")
+    with pytest.raises(StoreConflict):  # the same key for another move is no retry
+        await store.append_action("ABCDEF", 1, 0, seat2, action2, seq=1, key="0:7")
+    await store.append_action("ABCDEF", 1, 1, seat2, action2, seq=2, key="1:1")
+    loaded = await store.load_match("ABCDEF", 1)
+    assert loaded is not None and loaded.actions == tuple(log)
+    assert loaded.tags == ((1, "0:7"), (2, "1:1"))
+
+
+async def test_confirm_action_tells_whether_a_move_is_stored(store: Store) -> None:
+    """confirm_action: True for the stored key at that index, False for another or none."""
+    seed = secrets.token_bytes(32)
+    [(seat, action)] = moves(seed, 1)
+    await store.create_room(room())
+    await store.start_match(match(seed=seed))
+    assert await store.confirm_action("ABCDEF", 1, 0, "0:7") is False
+    await store.append_action("ABCDEF", 1, 0, seat, action, seq=1, key="0:7")
+    assert await store.confirm_action("ABCDEF", 1, 0, "0:7") is True
+    assert await store.confirm_action("ABCDEF", 1, 0, "0:8") is False
+    assert await store.confirm_action("ABCDEF", 1, 1, "0:7") is False

@@ -9,9 +9,11 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from shared.protocol import PROTOCOL_VERSION
+from muggins.shared.protocol import PROTOCOL_VERSION
 
 Frame = dict[str, Any]
+MOVES = frozenset({"discard", "play", "count", "muggins", "accept", "resign"})
+"""The game moves: each names the seq of the state it answers."""
 
 
 class WireClient:
@@ -39,6 +41,13 @@ class WireClient:
         return welcome
 
     async def send(self, **message: Any) -> None:
+        """Send one message; a game move without a ``seq`` answers the latest state read (0
+        before any). Pass ``seq=None`` to send a move with no ``seq`` at all.
+        """
+        if message.get("type") in MOVES and "seq" not in message:
+            message["seq"] = self.state["seq"] if self.state is not None else 0
+        if message.get("seq", 0) is None:
+            del message["seq"]
         await self.ws.send(json.dumps(message))
 
     async def send_raw(self, data: str | bytes) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from shared.actions import Discard, Event, GameOptions, Play
-from shared.cards import Card, parse_card, parse_cards
-from shared.fairness import StackedRandom, arrange_deal
-from shared.match import Match
+from muggins.shared.actions import Discard, Event, GameOptions, Play
+from muggins.shared.cards import Card, parse_card, parse_cards
+from muggins.shared.fairness import StackedRandom, arrange_deal
+from muggins.shared.match import Match
 
 CUT_SEAT0_DEALS = parse_cards("AS KS")
 CUT_SEAT1_DEALS = parse_cards("KS AS")

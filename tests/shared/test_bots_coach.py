@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from shared.actions import Discard, Play
-from shared.bots.coach import advise
-from shared.match import Match
+from muggins.shared.actions import Discard, Play
+from muggins.shared.bots.coach import advise
+from muggins.shared.match import Match
 
 
 def test_coach_advises_a_legal_discard_with_its_values() -> None:

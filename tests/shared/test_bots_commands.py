@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shared.cli import main
+from muggins.client.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

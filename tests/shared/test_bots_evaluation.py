@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.bots.evaluation import (
+from muggins.shared.bots.evaluation import (
     crib_table,
     discard_values,
     hand_distribution,
@@ -15,8 +15,8 @@ from shared.bots.evaluation import (
     hand_points,
     play_points,
 )
-from shared.cards import DECK, parse_cards
-from shared.scoring import score_hand, score_play
+from muggins.shared.cards import DECK, parse_cards
+from muggins.shared.scoring import score_hand, score_play
 
 FIVE = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True)
 

@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from server.app import Server, running_server
-from server.config import ServerConfig
-from shared.actions import GameOptions
-from shared.bots.remote import RemoteError, play_remote
-from shared.commands.bot import remote_game
-from shared.protocol import RoomOptions
+from muggins.server.app import Server, running_server
+from muggins.server.config import ServerConfig
+from muggins.shared.actions import GameOptions
+from muggins.shared.bots.remote import RemoteError, play_remote
+from muggins.shared.commands.bot import remote_game
+from muggins.shared.protocol import RoomOptions
 
-CONFIG = ServerConfig(port=0, memory=True, bot_delay=0.0, sweep_interval=3600)
+CONFIG = ServerConfig(
+    port=0, memory=True, bot_delay=0.0, sweep_interval=3600, max_per_address=10_000,
+    rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
+)  # fmt: skip
 README = Path(__file__).resolve().parents[2] / "README.md"
 QUICK = RoomOptions(game=GameOptions(target=61))
 
@@ -50,7 +53,7 @@ async def test_joining_a_missing_room_is_a_clear_error(server: Server) -> None:
 async def test_muggins_bot_command_completes_a_game(server: Server) -> None:
     """``muggins bot URL --create`` prints its room, plays a whole match and reports it."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "shared.cli", "bot", server.url, "--level", "expert",
+        sys.executable, "-m", "muggins.client.cli", "bot", server.url, "--level", "expert",
         "--create", "--target", "61", "--quiet",
         stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from shared.cards import DECK, Card, CardError, format_cards, parse_card, parse_cards
+from muggins.shared.cards import DECK, Card, CardError, format_cards, parse_card, parse_cards
 
 
 @pytest.mark.parametrize(

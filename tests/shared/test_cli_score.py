@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from shared.cli import main
-from shared.distribution import published_hand_table
+from muggins.client.cli import main
+from muggins.shared.distribution import published_hand_table
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.cards import DECK, JACK
-from shared.distribution import (
+from muggins.shared.cards import DECK, JACK
+from muggins.shared.distribution import (
     distribution,
     patterns,
     published_crib_figures,
@@ -21,7 +21,7 @@ from shared.distribution import (
     score_total,
     suit_ways,
 )
-from shared.scoring import score_hand
+from muggins.shared.scoring import score_hand
 
 DATA = Path(__file__).parents[2] / "shared" / "data" / "hand_distribution.json"
 

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from shared.actions import DealRevealed, DealStarted
-from shared.cards import DECK, parse_card, parse_cards
-from shared.fairness import (
+from muggins.shared.actions import DealRevealed, DealStarted
+from muggins.shared.cards import DECK, parse_card, parse_cards
+from muggins.shared.fairness import (
     DeckRandom,
     StackedRandom,
     arrange_deal,
@@ -17,8 +17,8 @@ from shared.fairness import (
     dealt_hand,
     verify_deal,
 )
-from shared.match import Match
-from shared.view import DealReveal
+from muggins.shared.match import Match
+from muggins.shared.view import DealReveal
 
 
 def test_same_seed_same_shuffles() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from stacked import discard, play, play_all, stacked_match
 
-from shared.actions import (
+from muggins.shared.actions import (
     CardPlayed,
     CountReset,
     Discard,
@@ -19,8 +19,8 @@ from shared.actions import (
     Scored,
     StarterCut,
 )
-from shared.cards import parse_card, parse_cards
-from shared.match import Match
+from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.match import Match
 
 ALICE, BOB = 0, 1
 
@@ -185,8 +185,8 @@ def test_discards_in_either_order_and_the_crib_is_hidden_until_shown() -> None:
     ("seat", "action", "message"),
     [
         (ALICE, Play(card=parse_card("5S")), "It is not time to play a card"),
-        (BOB, Discard(cards=parse_cards("10S 9S")), "9S is not in your hand"),
-        (BOB, Discard(cards=parse_cards("5S 4S")), "5S is not in your hand"),
+        (BOB, Discard(cards=parse_cards("10S 9S")), "9♠ is not in your hand"),
+        (BOB, Discard(cards=parse_cards("5S 4S")), "5♠ is not in your hand"),
         (BOB, Discard(cards=parse_cards("10S 10S")), "Discard two different cards"),
         (2, Discard(cards=parse_cards("10S KC")), "only seats 0 and 1"),
     ],
@@ -218,9 +218,9 @@ def test_illegal_plays() -> None:
     match = bga_round()
     with pytest.raises(IllegalAction, match="It is not your turn"):
         play(match, ALICE, "5S")
-    with pytest.raises(IllegalAction, match="5S is not in your hand"):
+    with pytest.raises(IllegalAction, match="5♠ is not in your hand"):
         play(match, BOB, "5S")
-    with pytest.raises(IllegalAction, match="KC is not in your hand"):
+    with pytest.raises(IllegalAction, match="K♣ is not in your hand"):
         play(match, BOB, "KC")  # laid away to the crib
     with pytest.raises(IllegalAction, match="It is not time to discard"):
         discard(match, BOB, "6D JH")
@@ -238,5 +238,5 @@ def test_past_31_is_refused() -> None:
     match = bga_round()
     play_all(match, BGA_PLAY[:3])  # count 22
     play(match, ALICE, "6H")  # 28; Bob says go
-    with pytest.raises(IllegalAction, match="4S would take the count past 31"):
+    with pytest.raises(IllegalAction, match="4♠ would take the count past 31"):
         play(match, ALICE, "4S")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from stacked import discard, play, play_all, stacked_match
 
-from shared.actions import (
+from muggins.shared.actions import (
     DealRevealed,
     Discarded,
     GameOptions,
@@ -22,7 +22,7 @@ from shared.actions import (
     Scored,
     StarterCut,
 )
-from shared.match import Match
+from muggins.shared.match import Match
 
 ALICE, BOB = 0, 1
 BGA_PLAY = [(BOB, "JH"), (ALICE, "5S"), (BOB, "7C"), (ALICE, "6H")]
@@ -74,7 +74,8 @@ def test_dealer_reaches_121_with_heels() -> None:
 
 
 def test_pone_reaches_121_in_the_show_so_the_dealer_hand_is_not_counted() -> None:
-    """Bob's hand takes him past 121 first: Alice's hand and crib are neither shown nor scored."""
+    """Bob's hand takes him past 121 first: Alice's hand and crib are neither shown nor scored,
+    and his peg stops in the game hole (121, not 122)."""
     match = bga_round()
     match.game.scores[:] = [105, 110]
     events = play_all(match, BGA_PLAY)
@@ -82,7 +83,10 @@ def test_pone_reaches_121_in_the_show_so_the_dealer_hand_is_not_counted() -> Non
     assert shown == [(BOB, "hand"), (BOB, "hand")]
     over = events[-1]
     assert isinstance(over, GameOver)
-    assert (over.outcome.winner, over.outcome.scores) == (BOB, (111, 122))
+    assert (over.outcome.winner, over.outcome.scores) == (BOB, (111, 121))
+    assert match.view(None).scores == (111, 121)
+    last_points = [e for e in events if isinstance(e, Scored)][-1]
+    assert last_points.score == 122  # the event keeps the raw points
     view = match.view(None)
     assert view.last_deal is not None
     assert [r.seat for r in view.last_deal.show] == [BOB]
@@ -141,9 +145,9 @@ def test_a_61_point_game_ends_at_61() -> None:
     events = play(match, ALICE, "5S")  # fifteen 2: 60
     assert not any(isinstance(e, GameOver) for e in events)
     play(match, BOB, "7C")
-    over = play(match, ALICE, "6H")[-1]  # run of 3: 63
+    over = play(match, ALICE, "6H")[-1]  # run of 3: 63 points, the peg in the game hole
     assert isinstance(over, GameOver)
-    assert over.outcome.scores == (63, 0)
+    assert over.outcome.scores == (61, 0)
 
 
 def test_resign_ends_the_game_for_the_opponent() -> None:
@@ -178,3 +182,28 @@ def test_resign_is_not_listed_but_always_allowed() -> None:
         assert not any(isinstance(a, Resign) for seat in (0, 1) for a in match.legal_actions(seat))
         match.apply(BOB, Resign())
         assert match.winner == ALICE
+
+
+def test_a_double_skunk_is_not_also_a_skunk() -> None:
+    """The skunk flags are exclusive: a double skunk has skunk false, as the schema says."""
+    match = bga_round()
+    match.game.scores[:] = [119, 10]
+    play(match, BOB, "JH")
+    over = play(match, ALICE, "5S")[-1]
+    assert isinstance(over, GameOver)
+    assert (over.outcome.skunk, over.outcome.double_skunk) == (False, True)
+    described = GameOver.model_json_schema()["$defs"]["Outcome"]["properties"]["skunk"]
+    assert "exclusive" in described["description"]
+
+
+def test_resign_is_never_listed_but_always_accepted() -> None:
+    """legal never lists resign (a bot choosing at random must not resign), yet it is accepted
+    in every phase of a game."""
+    for steps in range(0, 12):
+        match = bga_round()
+        for seat, card in BGA_PLAY[:steps]:
+            play(match, seat, card)
+        seat = match.view(None).waiting_for[0] if match.view(None).waiting_for else ALICE
+        assert all(not isinstance(a, Resign) for a in match.view(seat).legal)
+        events = match.apply(seat, Resign())
+        assert isinstance(events[0], Resigned)

@@ -7,7 +7,7 @@ import random
 import pytest
 from stacked import discard, play_all, stacked_match
 
-from shared.actions import (
+from muggins.shared.actions import (
     Accept,
     Count,
     CutForDeal,
@@ -17,10 +17,10 @@ from shared.actions import (
     IllegalAction,
     Resign,
 )
-from shared.cards import parse_cards
-from shared.fairness import StackedRandom
-from shared.match import Match
-from shared.view import SeatView
+from muggins.shared.cards import parse_cards
+from muggins.shared.fairness import StackedRandom
+from muggins.shared.match import Match
+from muggins.shared.view import SeatView
 
 ALICE, BOB = 0, 1
 BGA_PLAY = [(BOB, "JH"), (ALICE, "5S"), (BOB, "7C"), (ALICE, "6H")]

@@ -15,22 +15,29 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.actions import (
+from muggins.shared.actions import (
     EVENT,
+    Accept,
     Action,
     CardPlayed,
+    Challenge,
+    Count,
+    CountAnswered,
     DealRevealed,
     DealStarted,
     Event,
     GameOptions,
     GameOver,
+    Muggins,
     Resign,
     Scored,
 )
-from shared.cards import DECK, Card
-from shared.fairness import deck_text, verify_deal
-from shared.match import Match
-from shared.view import SeatView
+from muggins.shared.cards import DECK, Card
+from muggins.shared.counting import settle
+from muggins.shared.fairness import deck_text, verify_deal
+from muggins.shared.match import Match
+from muggins.shared.scoring import score_hand
+from muggins.shared.view import SeatView
 
 OPTIONS = st.builds(
     GameOptions,
@@ -113,7 +120,8 @@ def test_random_matches_keep_the_rules(
                 deal = start_deal(match, event)
             elif isinstance(event, GameOver):
                 check_outcome(event, options, resigned=isinstance(action, Resign))
-                assert list(event.outcome.scores) == running
+                # The winner's peg stops in the game hole; the events keep the raw points.
+                assert list(event.outcome.scores) == [min(r, options.target) for r in running]
             if isinstance(event, CardPlayed | Scored):
                 assert event.points >= 0
                 assert event.score == running[event.seat] + event.points
@@ -232,3 +240,73 @@ def test_unvalidated_views_and_events_equal_validated_ones(
         for viewer in (0, 1, None):
             view = match.view(viewer)
             assert SeatView.model_validate_json(view.model_dump_json()) == view
+
+
+MUGGINS_OPTIONS = st.builds(
+    GameOptions,
+    target=st.sampled_from([121, 61]),
+    muggins=st.just(True),
+    match_to=st.integers(1, 2),
+)
+ANSWER_OF = {Accept: "accept", Muggins: "muggins", Challenge: "challenge"}
+COUNTS = tuple(Count(points=n) for n in range(30))
+ANSWERS = (Accept(), Muggins(), Challenge())
+
+
+def check_pending_claim(match: Match) -> None:
+    """While a shown hand is unsettled, no view carries its total, breakdown or a hint of it."""
+    game = match.game
+    if game.over or game.phase != "show":
+        return
+    for viewer in (0, 1, None):
+        view = match.view(viewer)
+        pending = view.show[-1]
+        assert (pending.total, pending.parts, pending.spoken, pending.answer) == (
+            None,
+            (),
+            "",
+            None,
+        )
+        assert (pending.taken, pending.penalty) == (0, 0)
+        if view.legal:
+            counting = pending.claimed is None
+            assert view.legal == (COUNTS if counting else ANSWERS)
+
+
+@settings(SETTINGS, max_examples=60 * SCALE)
+@given(seed=SEEDS, options=MUGGINS_OPTIONS, moves_seed=MOVES)
+def test_muggins_claims_settle_by_the_rule(
+    seed: int | bytes, options: GameOptions, moves_seed: int
+) -> None:
+    """Any claim and answer: the scores move exactly as the rule says, in its order, to the end."""
+    match, moves = Match(seed=seed, options=options), random.Random(moves_seed)
+    while not match.over:
+        check_pending_claim(match)
+        game = match.game
+        before = list(game.scores)
+        pending = game.show[-1] if game.phase == "show" and game.show else None
+        seat, action, events = random_step(match, moves)
+        if not isinstance(action, Accept | Muggins | Challenge):
+            continue
+        assert pending is not None and pending.claimed is not None
+        owner = pending.seat
+        assert owner == 1 - seat
+        total = score_hand(pending.cards, pending.starter, crib=pending.kind == "crib").total
+        rule = settle(pending.claimed, total, ANSWER_OF[type(action)])  # type: ignore[arg-type]
+        pegs = [(owner, rule.credited), (seat, rule.taken), (owner, rule.penalty)]
+        expected = list(before)
+        for who, points in pegs:  # the game stops at the first peg that reaches the target
+            if points and max(expected) < options.target:
+                expected[who] += points
+        over = [e for e in events if isinstance(e, GameOver)]
+        after = list(over[0].outcome.scores) if over else list(match.game.scores)
+        if over:  # the winner's peg may stop in the game hole
+            expected = [min(score, options.target) for score in expected]
+            after = [min(score, options.target) for score in after]
+        assert after == expected, (pending.claimed, total, action, before)
+        [answer] = [e for e in events if isinstance(e, CountAnswered)]
+        assert (answer.claimed, answer.total, answer.answer) == (
+            pending.claimed,
+            total,
+            ANSWER_OF[type(action)],
+        )

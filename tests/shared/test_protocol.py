@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from shared.actions import EVENT, Discard, Play
-from shared.cards import parse_card, parse_cards
-from shared.commands.schema import schema_texts
-from shared.match import Match
-from shared.protocol import (
+from muggins.shared.actions import EVENT, Discard, Play
+from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.commands.schema import schema_texts
+from muggins.shared.match import Match
+from muggins.shared.protocol import (
     DiscardCards,
     EventMessage,
     Hello,
@@ -30,8 +30,8 @@ SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"
 
 def test_client_message_parses_by_type_tag() -> None:
     """A frame becomes the model named by its type, with cards parsed from text."""
-    msg = parse_client('{"type": "discard", "cards": ["5H", "10S"], "id": "a1"}')
-    assert msg == DiscardCards(cards=parse_cards("5H 10S"), id="a1")
+    msg = parse_client('{"type": "discard", "cards": ["5H", "10S"], "seq": 3, "id": "a1"}')
+    assert msg == DiscardCards(cards=parse_cards("5H 10S"), seq=3, id="a1")
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,10 @@ def test_client_message_parses_by_type_tag() -> None:
         '{"card": "5H"}',
         '{"type": "play"}',
         '{"type": "play", "card": 5}',
-        '{"type": "play", "card": "ZZ"}',
+        '{"type": "play", "card": "ZZ", "seq": 1}',
+        '{"type": "play", "card": "5H"}',
+        '{"type": "resign"}',
+        '{"type": "accept", "seq": -1}',
         '{"type": "hello", "name": "", "protocol": 1}',
         "[1, 2]",
         "not json",
@@ -68,21 +71,23 @@ def test_every_legal_action_round_trips_through_a_move_message() -> None:
         (seat, *_) = match.waiting_for()
         legal = match.legal_actions(seat)
         for action in legal:
-            frame = encode(from_action(action, id=3))
-            assert to_action(parse_client(frame)) == action  # type: ignore[arg-type]
+            frame = encode(from_action(action, seq=9, id=3))
+            parsed = parse_client(frame)
+            assert to_action(parsed) == action  # type: ignore[arg-type]
+            assert (parsed.seq, parsed.id) == (9, 3)
         match.apply(seat, legal[-1])
 
 
 def test_discard_of_the_wrong_count_is_a_sentence_not_a_crash() -> None:
     """A discard of three cards parses but asks for exactly two when turned into an action."""
-    msg = parse_client('{"type": "discard", "cards": ["5H", "10S", "AC"]}')
+    msg = parse_client('{"type": "discard", "cards": ["5H", "10S", "AC"], "seq": 1}')
     assert isinstance(msg, DiscardCards)
     with pytest.raises(ValueError, match="exactly two"):
         to_action(msg)
-    assert to_action(DiscardCards(cards=parse_cards("5H 6H"))) == Discard(
+    assert to_action(DiscardCards(cards=parse_cards("5H 6H"), seq=1)) == Discard(
         cards=(parse_card("5H"), parse_card("6H"))
     )
-    assert to_action(PlayCard(card=parse_card("5H"))) == Play(card=parse_card("5H"))
+    assert to_action(PlayCard(card=parse_card("5H"), seq=1)) == Play(card=parse_card("5H"))
 
 
 def test_state_and_events_round_trip_from_the_engine() -> None:
@@ -99,22 +104,26 @@ def test_state_and_events_round_trip_from_the_engine() -> None:
         assert EVENT.validate_python(event) == event
 
 
-@pytest.mark.parametrize("stem", ["client", "server"])
-def test_committed_schema_files_are_current(stem: str) -> None:
-    """shared/schema/*.json equal what `muggins schema shared/schema` writes now."""
-    expected = schema_texts()[f"{stem}.json"]
-    actual = (SCHEMA_DIR / f"{stem}.json").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["client.json", "server.json", "protocol.d.ts"])
+def test_committed_schema_files_are_current(name: str) -> None:
+    """shared/schema/ (the JSON Schema and the browser's TypeScript declarations made from it)
+    equals what `muggins schema shared/schema` writes now."""
+    expected = schema_texts()[name]
+    actual = (SCHEMA_DIR / name).read_text(encoding="utf-8")
     assert actual == expected, "stale: run `muggins schema shared/schema`"
 
 
 CLIENT_TYPES = {
     "hello", "create_room", "join_room", "list_rooms", "spectate", "seat_bot", "discard", "play",
-    "count", "muggins", "accept", "resign", "propose_restart", "answer_restart", "rematch",
-    "claim", "chat", "leave", "ping",
+    "count", "muggins", "challenge", "accept", "resign", "propose_restart", "answer_restart",
+    "rematch", "claim", "chat", "leave", "ping",
+    "register", "sign_in", "sign_out", "change_password", "delete_account", "profile", "history",
+    "leaderboard", "game", "seek", "cancel_seek", "hint",
 }  # fmt: skip
 SERVER_TYPES = {
     "welcome", "room", "rooms", "state", "event", "game_over", "error", "chat", "notice", "left",
-    "pong",
+    "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
+    "hint",
 }  # fmt: skip
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.cards import parse_card, parse_cards
-from shared.scoring import score_hand, score_play
+from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.scoring import score_hand, score_play
 
 
 def hand(cards: str, starter: str, *, crib: bool = False) -> tuple[int, dict[str, int]]:
@@ -112,6 +112,32 @@ def test_spoken_count() -> None:
     assert "three of a kind is" in triple.spoken()
 
 
+@pytest.mark.parametrize(
+    ("cards", "starter", "said"),
+    [
+        ("5H 5S 4C 6D", "KC", "a pair is ten, and a double run of three is sixteen"),
+        (
+            "5H 5S 5C 6D",
+            "4C",
+            "three of a kind is fourteen, and a triple run of three is twenty-three",
+        ),
+        ("5H 5S 6C 6D", "4C", "a pair is twelve, and a double-double run of three is twenty-four"),
+        ("5H 5S 6C 7D", "4C", "a pair is six, and a double run of four is fourteen"),
+    ],
+)
+def test_runs_over_the_same_ranks_are_said_together(cards: str, starter: str, said: str) -> None:
+    """A double, triple and double-double run is said as one, as players say it."""
+    assert score_hand(parse_cards(cards), parse_card(starter)).spoken().endswith(said)
+
+
+def test_itemised_breakdown() -> None:
+    """The breakdown lists each combination with its cards and points, then the total."""
+    lines = score_hand(parse_cards("5H 5S 4C 6D"), parse_card("KC")).itemised()
+    assert lines[0].split() == ["fifteen", "5♥", "K♣", "2"]
+    assert lines[-1].split() == ["total", "16"]
+    assert len(lines) == 8
+
+
 def test_score_hand_rejects_wrong_sizes_and_duplicates() -> None:
     """A show hand has four cards and the starter is a fifth, different card."""
     with pytest.raises(ValueError, match="4 cards, not 3"):
@@ -121,6 +147,12 @@ def test_score_hand_rejects_wrong_sizes_and_duplicates() -> None:
 
 
 # --- the play --------------------------------------------------------------------------------
+
+
+def test_score_play_rejects_a_card_played_twice() -> None:
+    """The same card twice in the pile is a ValueError, as in score_hand: 10C 10C is no pair."""
+    with pytest.raises(ValueError, match="different"):
+        score_play(parse_cards("10C 10C"))
 
 
 def pegged(cards: str) -> list[int]:

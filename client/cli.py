@@ -12,15 +12,17 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = (
-    "shared.commands.score",
-    "shared.commands.schema",
-    "shared.commands.play",
-    "shared.commands.tournament",
-    "shared.commands.analyze",
-    "shared.commands.bot",
-    "server.commands.serve",
-    "server.commands.history",
-    "server.commands.replay",
+    "muggins.shared.commands.score",
+    "muggins.shared.commands.schema",
+    "muggins.client.commands.play",
+    "muggins.client.commands.account",
+    "muggins.shared.commands.tournament",
+    "muggins.shared.commands.analyze",
+    "muggins.shared.commands.bot",
+    "muggins.server.commands.serve",
+    "muggins.server.commands.history",
+    "muggins.server.commands.replay",
+    "muggins.server.commands.review",
 )
 
 

@@ -15,6 +15,14 @@ def default_name() -> str:
         return "Player"
 
 
+def level_help() -> str:
+    from muggins.shared.bots import LEVELS
+    from muggins.shared.bots.strength import level_ratings
+
+    ratings = level_ratings()
+    return ", ".join(f"{lv} {ratings[lv]}" if lv in ratings else lv for lv in LEVELS)
+
+
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
@@ -25,13 +33,31 @@ def register(commands: Any) -> None:
             "next time). With ws://HOST:PORT: open that server's lobby to create a room, join "
             "one by code, or watch."
         ),
-        epilog="Examples: muggins play | muggins play ws://example.org:8765 --join KXPWTR",
+        epilog="Examples: muggins play | muggins play ws://example.org:8765 --join KXPWTR | "
+        "muggins play ws://node-a:8765 ws://node-b:8765",
     )
-    parser.add_argument("url", nargs="?", metavar="ws://HOST:PORT", help="a Muggins server")
+    parser.add_argument(
+        "urls",
+        nargs="*",
+        metavar="ws://HOST:PORT",
+        help="a Muggins server; give each node of a cluster to move to the next one when a "
+        "node fails or stops answering",
+    )
     parser.add_argument("--join", metavar="CODE", help="join the room with this code")
     parser.add_argument("--watch", metavar="CODE", help="watch the room with this code")
     parser.add_argument("--name", default=default_name(), help="your name (default: login name)")
-    parser.add_argument("--level", help="the computer's level (default: the strongest)")
+    parser.add_argument(
+        "--rated",
+        type=int,
+        choices=(1, 3),
+        metavar="1|3",
+        help="with a server: play a rated game against someone of about your rating (one game "
+        "or best of three); needs a registered --name",
+    )
+    parser.add_argument(
+        "--level",
+        help="the computer's level (default: the strongest); on the rating scale " + level_help(),
+    )
     parser.add_argument("--target", type=int, choices=(121, 61), default=121, help="game length")
     parser.add_argument(
         "--muggins", action="store_true", help="count your own hands; missed points can be taken"
@@ -51,6 +77,6 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.play import play
+    from muggins.client.play import play
 
     return play(args)

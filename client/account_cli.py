@@ -1,0 +1,214 @@
+"""What ``muggins account`` does (see :mod:`client.commands.account`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from muggins.client.accounts import Link, Sessions
+from muggins.shared.protocol import Error, ServerMessage, encode
+from muggins.shared.protocol.accounts import (
+    Account,
+    ChangePassword,
+    DeleteAccount,
+    GameRecord,
+    GetGame,
+    GetHistory,
+    GetLeaderboard,
+    GetProfile,
+    History,
+    Leaderboard,
+    Profile,
+    Register,
+    SignedOut,
+    SignIn,
+    SignOut,
+)
+
+NEEDS_NAME = ("register", "sign-in", "game")
+NEEDS_SESSION = ("sign-out", "password", "delete")
+
+
+def sessions_for(args: argparse.Namespace) -> Sessions:
+    data = (
+        Path(args.data_dir) if getattr(args, "data_dir", None) else Path(user_data_dir("muggins"))
+    )
+    return Sessions(data / "sessions.json")
+
+
+def password_reader(args: argparse.Namespace) -> Callable[[str], str]:
+    if args.password_stdin:
+        return lambda _prompt: sys.stdin.readline().rstrip("\n")
+    return getpass.getpass
+
+
+def run_account(args: argparse.Namespace) -> int:
+    if not args.url.startswith(("ws://", "wss://")):
+        print(f"muggins account: {args.url!r} is not a server address; write ws://HOST:PORT")
+        return 2
+    if args.action in NEEDS_NAME and not args.name:
+        what = "a game id" if args.action == "game" else "a name"
+        print(f"muggins account {args.action}: give {what}")
+        return 2
+    try:
+        return asyncio.run(_run(args, sessions_for(args), password_reader(args)))
+    except (OSError, TimeoutError) as error:
+        print(f"muggins account: cannot reach {args.url}: {error}")
+        return 1
+
+
+async def _run(args: argparse.Namespace, sessions: Sessions, ask: Callable[[str], str]) -> int:
+    async with Link(args.url) as link:
+        action = args.action
+        if action in ("register", "sign-in"):
+            password = ask("Password: ")
+            confirm = action == "register" and not args.password_stdin
+            if confirm and ask("The same password again: ") != password:
+                print("muggins account: the two passwords differ; nothing was changed")
+                return 1
+            message = (
+                Register(name=args.name, password=password)
+                if action == "register"
+                else SignIn(name=args.name, password=password)
+            )
+            reply = await link.ask(message)
+            if isinstance(reply, Account) and reply.session:
+                sessions.save(args.url, reply.name, reply.session)
+            return show(reply, args)
+        signed = await link.resume(sessions)
+        mine = action in NEEDS_SESSION or (action in ("profile", "history") and not args.name)
+        if mine and not isinstance(signed, Account):
+            print("muggins account: you are not signed in on this server; use sign-in NAME")
+            return 1
+        if action == "sign-out":
+            reply = await link.ask(SignOut(everywhere=args.everywhere))
+            if isinstance(reply, SignedOut):
+                sessions.forget(args.url)
+        elif action == "password":
+            old = ask("Current password: ")
+            new = ask("New password: ")
+            if not args.password_stdin and ask("The new password again: ") != new:
+                print("muggins account: the two passwords differ; nothing was changed")
+                return 1
+            reply = await link.ask(ChangePassword(old=old, new=new))
+            if isinstance(reply, Account) and reply.session:
+                sessions.save(args.url, reply.name, reply.session)
+        elif action == "delete":
+            reply = await link.ask(DeleteAccount(password=ask("Password, to confirm: ")))
+            if isinstance(reply, SignedOut):
+                sessions.forget(args.url)
+        elif action == "profile":
+            reply = await link.ask(GetProfile(name=args.name))
+        elif action == "history":
+            reply = await link.ask(GetHistory(name=args.name, limit=max(1, min(100, args.limit))))
+        elif action == "leaderboard":
+            reply = await link.ask(GetLeaderboard(limit=max(1, min(100, args.limit))))
+        else:
+            reply = await link.ask(GetGame(game=args.name))
+        return show(reply, args)
+
+
+def show(reply: ServerMessage, args: argparse.Namespace) -> int:
+    """Print an answer for a person (or as JSON); the exit status: 0, or 1 for an error."""
+    if args.json:
+        print(encode(reply))
+        return 1 if isinstance(reply, Error) else 0
+    for line in describe(reply):
+        print(line)
+    return 1 if isinstance(reply, Error) else 0
+
+
+def describe(reply: ServerMessage) -> list[str]:
+    if isinstance(reply, Error):
+        return [f"muggins account: {reply.message}"]
+    if isinstance(reply, Account):
+        from muggins.client.session import signed_in_text
+
+        kept = " (session saved)" if reply.session else ""
+        return [signed_in_text(reply) + kept]
+    if isinstance(reply, SignedOut):
+        if reply.deleted:
+            return [f"Account deleted; {reply.sessions} session(s) ended"]
+        return [f"Signed out: {reply.sessions} session(s) ended"]
+    if isinstance(reply, Profile):
+        return profile_lines(reply)
+    if isinstance(reply, History):
+        lines = [f"Finished games of {reply.name}, newest first:"]
+        for g in reply.games:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished))
+            change = ""
+            if g.rating_before is not None and g.rating_after is not None:
+                change = f"  {g.rating_before:.0f} -> {g.rating_after:.0f}"
+            kind = "rated" if g.rated else "casual"
+            lines.append(
+                f"  {g.game:<10} {when}  {g.result:<5} v {g.opponent:<24} "
+                f"{g.match_points[0]}-{g.match_points[1]}  {kind}{change}"
+            )
+        return lines if reply.games else [f"{reply.name} has no finished games here yet"]
+    if isinstance(reply, Leaderboard):
+        return leaderboard_lines(reply)
+    if isinstance(reply, GameRecord):
+        return game_lines(reply)
+    return [encode(reply)]
+
+
+def profile_lines(p: Profile) -> list[str]:
+    c, a, r = p.counts, p.averages, p.rating
+    status = "provisional" if r.provisional else "established"
+    return [
+        f"{p.name}: rating {r.rating:.0f} ±{2 * r.deviation:.0f} ({status}, {r.games} rated)",
+        f"  matches {c['matches']} (won {c['match_wins']}); games {c['games']}: "
+        f"won {c['wins']}, lost {c['losses']}",
+        f"  skunks given {c['skunks_given']}, taken {c['skunks_taken']} "
+        f"(double: {c['double_skunks_given']} / {c['double_skunks_taken']})",
+        f"  per deal as dealer {a.dealer_total:.2f}: pegging {a.dealer_pegging:.2f}, "
+        f"hand {a.dealer_hand:.2f}, crib {a.dealer_crib:.2f} ({c['deals_dealer']} deals)",
+        f"  per deal as pone {a.pone_total:.2f}: pegging {a.pone_pegging:.2f}, "
+        f"hand {a.pone_hand:.2f} ({c['deals_pone']} deals)",
+        f"  average hand {a.hand:.2f} ({c['hands']}), average crib {a.crib:.2f} ({c['cribs']})",
+    ]
+
+
+def leaderboard_lines(board: Leaderboard) -> list[str]:
+    if not board.entries:
+        return ["No established ratings here yet (a rating is provisional while RD > 110)"]
+    lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'RD':>5}  {'rated':>5}  won-lost"]
+    for e in board.entries:
+        lines.append(
+            f"{e.rank:>3}  {e.name:<24} {e.rating.rating:>6.0f} {e.rating.deviation:>5.0f}  "
+            f"{e.rating.games:>5}  {e.counts.get('match_wins', 0)}-"
+            f"{e.counts.get('matches', 0) - e.counts.get('match_wins', 0)}"
+        )
+    return lines
+
+
+def game_lines(record: GameRecord) -> list[str]:
+    import contextlib
+    import io
+
+    from muggins.server.commands.replay import print_game
+    from muggins.server.store import MatchRecord
+
+    match = MatchRecord(
+        room=record.game.rpartition("-")[0],
+        number=int(record.game.rpartition("-")[2]),
+        seed=bytes.fromhex(record.seed),
+        options=record.options,
+        names=record.names,
+        started=record.started,
+        actions=tuple((a.seat, a.action) for a in record.actions),
+        finished=record.finished,
+        result=record.result,
+        winner=record.winner,
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        print_game(match)
+    return out.getvalue().rstrip("\n").split("\n")

@@ -1,0 +1,264 @@
+"""Accounts, sessions, ratings and history in Redis (the account half of
+:class:`~server.cluster.redis_store.RedisStore`), shared by every node.
+
+Keys, under the store's prefix:
+
+- ``account:{id}``: the account as JSON; ``account-key:{key}``: the id owning a name key.
+- ``session:{hash}``: the account of a session (only the token's SHA-256 is kept);
+  ``sessions:{id}``: the set of an account's session hashes.
+- ``settled:{match}``: written in the same transaction that applies a match to ratings and
+  records, so each match counts once whichever node settles it, however often.
+- ``history:{id}`` sorted set: history entries (JSON) by finish time, the latest 1,000.
+- ``leaderboard`` sorted set: established accounts by rating.
+- ``queue`` hash: account -> queue entry (JSON), the rated queue every node matches from;
+  ``paired`` hash: account -> the room a pairing put them in, until their node seats them.
+
+A settlement is an optimistic transaction: WATCH the settled key and both accounts, read,
+compute the new ratings, then MULTI/EXEC; a concurrent change makes it start again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError, WatchError
+
+from muggins.server.account_store import (
+    AccountRecord,
+    HistoryEntry,
+    MatchResult,
+    QueueEntry,
+    RateFn,
+    account_from_json,
+    account_json,
+    entry_from_json,
+    entry_json,
+    queue_from_json,
+    queue_json,
+    settle,
+)
+from muggins.server.memory_accounts import HISTORY_KEPT
+from muggins.server.store import StoreConflict, StoreError
+
+_CREATE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+    redis.call('SET', KEYS[2], ARGV[2])
+    return 1
+end
+return 0
+"""
+_DELETE = """
+local key = ARGV[1]
+redis.call('DEL', KEYS[1], KEYS[3])
+if key ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+for _, h in ipairs(redis.call('SMEMBERS', KEYS[4])) do redis.call('DEL', ARGV[3] .. h) end
+redis.call('DEL', KEYS[4])
+redis.call('ZREM', KEYS[5], ARGV[2])
+return 1
+"""
+_DROP_SESSIONS = """
+local hashes = redis.call('SMEMBERS', KEYS[1])
+for _, h in ipairs(hashes) do redis.call('DEL', ARGV[1] .. h) end
+redis.call('DEL', KEYS[1])
+return #hashes
+"""
+
+
+_TAKE = """
+if ARGV[1] == ARGV[2] then return 0 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then
+    return 0
+end
+redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3], ARGV[2], ARGV[3])
+return 1
+"""
+_TOUCH = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+_PUT = """
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+_POP = """
+local room = redis.call('HGET', KEYS[1], ARGV[1])
+if room then redis.call('HDEL', KEYS[1], ARGV[1]) return room end
+return ''
+"""
+
+
+class RedisAccounts:
+    redis: aioredis.Redis
+    prefix: str
+
+    async def _call(self, what: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        raise NotImplementedError
+
+    def _k(self, kind: str, name: str = "") -> str:
+        return f"{self.prefix}{kind}:{name}" if name else f"{self.prefix}{kind}"
+
+    async def _eval(self, script: str, keys: list[str], args: list[Any]) -> int:
+        return int(
+            await self._call("accounts", lambda: self.redis.eval(script, len(keys), *keys, *args))
+        )
+
+    async def create_account(self, account: AccountRecord) -> None:
+        created = await self._eval(
+            _CREATE,
+            [self._k("account-key", account.key), self._k("account", account.id)],
+            [account.id, account_json(account)],
+        )
+        if not created:
+            raise StoreConflict(f"the name {account.name!r} is taken")
+
+    async def find_account(
+        self, *, id: str | None = None, key: str | None = None
+    ) -> AccountRecord | None:
+        if key is not None:
+            id = await self._call("account", lambda: self.redis.get(self._k("account-key", key)))
+        if id is None:
+            return None
+        text = await self._call("account", lambda: self.redis.get(self._k("account", id)))
+        return account_from_json(text) if text else None
+
+    async def set_password(self, id: str, password_hash: str) -> None:
+        async def change(pipe: Any) -> None:
+            text = await pipe.get(self._k("account", id))
+            if text:
+                account = replace(account_from_json(text), password_hash=password_hash)
+                pipe.multi()
+                pipe.set(self._k("account", id), account_json(account))
+
+        await self._call("password", lambda: self.redis.transaction(change, self._k("account", id)))
+
+    async def delete_account(self, id: str) -> None:
+        account = await self.find_account(id=id)
+        key = account.key if account else ""
+        await self._eval(
+            _DELETE,
+            [
+                self._k("account", id),
+                self._k("account-key", key or "-"),
+                self._k("history", id),
+                self._k("sessions", id),
+                self._k("leaderboard"),
+            ],
+            [key, id, f"{self.prefix}session:"],
+        )
+
+    async def add_session(self, account: str, token_hash: str, created: float) -> None:
+        async def add() -> None:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(self._k("session", token_hash), account)
+                pipe.sadd(self._k("sessions", account), token_hash)
+                await pipe.execute()
+
+        await self._call("session", add)
+
+    async def session_account(self, token_hash: str) -> str | None:
+        found = await self._call("session", lambda: self.redis.get(self._k("session", token_hash)))
+        return str(found) if found else None
+
+    async def drop_sessions(self, account: str) -> int:
+        return await self._eval(
+            _DROP_SESSIONS, [self._k("sessions", account)], [f"{self.prefix}session:"]
+        )
+
+    async def drop_session(self, token_hash: str) -> None:
+        async def drop() -> None:
+            account = await self.redis.get(self._k("session", token_hash))
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(self._k("session", token_hash))
+                if account:
+                    pipe.srem(self._k("sessions", str(account)), token_hash)
+                await pipe.execute()
+
+        await self._call("session", drop)
+
+    async def record_result(self, result: MatchResult, rate: RateFn) -> bool:
+        settled = self._k("settled", result.match)
+        keys = [self._k("account", a) for a in result.accounts if a]
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(settled, *keys)
+                        if await pipe.exists(settled):
+                            return False
+                        found: list[AccountRecord | None] = []
+                        for seat_account in result.accounts:
+                            text = (
+                                await pipe.get(self._k("account", seat_account))
+                                if seat_account
+                                else None
+                            )
+                            found.append(account_from_json(str(text)) if text else None)
+                        updated, entries = settle(result, (found[0], found[1]), rate)
+                        pipe.multi()  # type: ignore[no-untyped-call]
+                        pipe.set(settled, "1")
+                        board = self._k("leaderboard")
+                        for account in updated:
+                            pipe.set(self._k("account", account.id), account_json(account))
+                            if account.rated_games and not account.rating.provisional:
+                                pipe.zadd(board, {account.id: account.rating.rating})
+                            else:
+                                pipe.zrem(board, account.id)
+                        for account_id, entry in entries:
+                            history = self._k("history", account_id)
+                            pipe.zadd(history, {entry_json(entry): entry.finished})
+                            pipe.zremrangebyrank(history, 0, -HISTORY_KEPT - 1)
+                        await pipe.execute()
+                        return True
+                    except WatchError:
+                        continue
+        except RedisError as error:
+            raise StoreError(f"Redis (settle): {error}") from error
+
+    async def leaderboard(self, *, limit: int) -> list[AccountRecord]:
+        ids = await self._call(
+            "leaderboard", lambda: self.redis.zrevrange(self._k("leaderboard"), 0, limit - 1)
+        )
+        accounts = [await self.find_account(id=i) for i in ids]
+        return [a for a in accounts if a is not None]
+
+    async def account_history(self, account: str, *, limit: int) -> list[HistoryEntry]:
+        texts = await self._call(
+            "history", lambda: self.redis.zrevrange(self._k("history", account), 0, limit - 1)
+        )
+        return [entry_from_json(t) for t in texts]
+
+    async def queue_put(self, entry: QueueEntry) -> None:
+        await self._eval(
+            _PUT, [self._k("queue"), self._k("paired")], [entry.account, queue_json(entry)]
+        )
+
+    async def queue_touch(self, account: str, seen: float) -> bool:
+        text = await self._call("queue", lambda: self.redis.hget(self._k("queue"), account))
+        if not text:
+            return False
+        entry = replace(queue_from_json(str(text)), seen=seen)
+        return bool(await self._eval(_TOUCH, [self._k("queue")], [account, queue_json(entry)]))
+
+    async def queue_remove(self, account: str) -> bool:
+        removed = await self._call("queue", lambda: self.redis.hdel(self._k("queue"), account))
+        return bool(removed)
+
+    async def queue_entries(self) -> list[QueueEntry]:
+        texts = await self._call("queue", lambda: self.redis.hvals(self._k("queue")))
+        return [queue_from_json(t) for t in texts]
+
+    async def queue_take(self, first: str, second: str, room: str) -> bool:
+        keys = [self._k("queue"), self._k("paired")]
+        return bool(await self._eval(_TAKE, keys, [first, second, room]))
+
+    async def queue_paired(self, account: str) -> str | None:
+        room = await self._call(
+            "queue", lambda: self.redis.eval(_POP, 1, self._k("paired"), account)
+        )
+        return str(room) if room else None

@@ -1,0 +1,63 @@
+"""Where ``muggins history`` and ``muggins replay`` read finished games: a SQLite file or Redis."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from muggins.server.store import MatchRecord, Store
+
+
+def add_options(parser: Any) -> None:
+    """``--db PATH`` or ``--redis URL`` (one of them; the default reads both default files)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="one SQLite file (default: both in your data directory)",
+    )
+    where.add_argument(
+        "--redis",
+        metavar="URL",
+        help="read a cluster's games from its Redis (redis://HOST:6379/0)",
+    )
+
+
+def open_archives(args: argparse.Namespace) -> list[Store] | str:
+    """The stores the arguments name (not yet opened), or a sentence saying why there is none.
+
+    Without ``--db`` or ``--redis``: each default SQLite file that exists (``muggins serve``'s and
+    the one ``muggins play`` embeds)."""
+    if args.redis is not None:
+        from muggins.server.cluster.redis_store import RedisStore
+
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            return f"{args.redis} is not a Redis URL (redis://HOST:6379/0)"
+        return [RedisStore(args.redis)]
+    from muggins.server.datafiles import game_files
+    from muggins.server.sqlite_store import SqliteStore
+
+    paths = game_files(args.db)
+    missing = [path for path in paths if not path.exists()]
+    if missing:
+        return f"no games yet ({missing[0]} does not exist)"
+    if not paths:
+        return "no games yet (nothing kept in your data directory)"
+    return [SqliteStore(path) for path in paths]
+
+
+async def find_match(stores: list[Store], code: str, number: int) -> MatchRecord | None:
+    """The match ``code``-``number`` from the first of ``stores`` that keeps it (each is opened
+    and closed in turn), or None."""
+    for store in stores:
+        await store.open()
+        try:
+            record = await store.load_match(code, number)
+        finally:
+            await store.close()
+        if record is not None:
+            return record
+    return None

@@ -1,0 +1,144 @@
+"""The browser client's pages, served from package data on the WebSocket's own port.
+
+Every file under ``server/www/`` is read once, when the server starts, and served from memory
+with its content type, an ``ETag`` (a hash of its bytes; ``If-None-Match`` gets 304),
+``Cache-Control: no-cache`` (the browser revalidates, so a new version is picked up at once)
+and the security headers: a strict Content-Security-Policy (scripts, styles and images only from
+this server, no inline script, connections only to this server), ``nosniff``, no referrer (room
+links name a room) and no framing.
+
+Routes: ``/`` and ``/r/CODE`` (play) and ``/w/CODE`` (watch) all give ``index.html``, which reads
+the path itself; ``/static/NAME`` gives a file. Anything else is a plain 404.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import http
+import re
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+}
+"""The only kinds of file served; anything else under www/ is left out."""
+
+PAGE_ROUTE = re.compile(r"^/(?:(?:r|w)/[A-Za-z]{4,12}/?)?$")
+HOST = re.compile(r"^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$")
+
+
+def content_security_policy(host: str | None) -> str:
+    """The page may load only this server's own files and talk only to this server.
+
+    ``connect-src 'self'`` covers ws:/wss: to the same host in CSP level 3; the explicit
+    ``ws://HOST wss://HOST`` sources keep older browsers working too.
+    """
+    connect = "'self'"
+    if host is not None and HOST.match(host):
+        connect += f" ws://{host} wss://{host}"
+    return (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"connect-src {connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    body: bytes
+    content_type: str
+    etag: str
+
+
+def load_assets(root: Traversable | None = None) -> dict[str, Asset]:
+    """Every servable file under www/, keyed by its path below it ("index.html", "app.js")."""
+    root = root or resources.files("muggins.server") / "www"
+    assets: dict[str, Asset] = {}
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for entry in folder.iterdir():
+            name = prefix + entry.name
+            if entry.is_dir():
+                walk(entry, name + "/")
+                continue
+            suffix = "." + entry.name.rsplit(".", 1)[-1] if "." in entry.name else ""
+            kind = CONTENT_TYPES.get(suffix)
+            if kind is None or entry.name.endswith(".d.ts"):
+                continue
+            body = entry.read_bytes()
+            tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            assets[name] = Asset(body, kind, tag)
+
+    if root.is_dir():
+        walk(root, "")
+    return assets
+
+
+class StaticSite:
+    """Answers the plain HTTP GETs that are not WebSocket upgrades."""
+
+    def __init__(self, assets: dict[str, Asset] | None = None) -> None:
+        self.assets = load_assets() if assets is None else assets
+
+    def respond(self, request: Request) -> Response:
+        path = request.path.split("?", 1)[0].split("#", 1)[0]
+        if PAGE_ROUTE.match(path):
+            asset = self.assets.get("index.html")
+        elif path.startswith("/static/") and ".." not in path:
+            asset = self.assets.get(path.removeprefix("/static/"))
+        else:
+            asset = None
+        host = request.headers.get("Host")
+        if asset is None:
+            return self._response(http.HTTPStatus.NOT_FOUND, b"not found\n", host)
+        headers = {"Content-Type": asset.content_type, "ETag": asset.etag}
+        if asset.etag in request.headers.get("If-None-Match", ""):
+            return self._response(http.HTTPStatus.NOT_MODIFIED, b"", host, headers)
+        return self._response(http.HTTPStatus.OK, asset.body, host, headers)
+
+    def _response(
+        self,
+        status: http.HTTPStatus,
+        body: bytes,
+        host: str | None,
+        extra: dict[str, str] | None = None,
+    ) -> Response:
+        headers = Headers(
+            [
+                ("Date", email.utils.formatdate(usegmt=True)),
+                ("Connection", "close"),
+                ("Content-Type", "text/plain; charset=utf-8"),
+            ]
+        )
+        for key, value in (extra or {}).items():
+            if key in headers:
+                del headers[key]
+            headers[key] = value
+        if status != http.HTTPStatus.NOT_MODIFIED:
+            headers["Content-Length"] = str(len(body))
+        headers["Cache-Control"] = "no-cache"
+        headers["Content-Security-Policy"] = content_security_policy(host)
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "no-referrer"
+        headers["X-Frame-Options"] = "DENY"
+        headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        return Response(status.value, status.phrase, headers, body)
+
+
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether a browser's ``Origin`` is this server itself (the page it served)."""
+    if host is None:
+        return False
+    return origin in (f"http://{host}", f"https://{host}")

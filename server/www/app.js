@@ -1,0 +1,212 @@
+// @ts-check
+// The browser client: one connection to the server this page came from, the front page at "/",
+// the table at /r/CODE (seated if a seat is free, else watching) and /w/CODE (watching).
+// Everything on the table is drawn from the latest `state` view; events feed the log, the calls
+// and the screen reader's live region. This module takes in the server's messages.
+
+import { byId, el, fill } from "./dom.js";
+import { Link } from "./net.js";
+import { loadToken, saveToken } from "./storage.js";
+import { checkDeal } from "./fair.js";
+import { turnPrompt } from "./table.js";
+import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
+import { S, event, hooks, logLine, names, say } from "./session.js";
+import { opponentStatus, render } from "./render.js";
+import { wire } from "./input.js";
+
+const link = new Link(receive, (state) => {
+  S.link = state;
+  if (state === "reconnecting") say("Connection lost: reconnecting…");
+  if (state === "replaced") say("This seat was opened in another tab or window.");
+  render();
+}, () => {
+  const token = S.goal.code ? loadToken(S.goal.code) : null;
+  S.sentName = S.name;
+  return { type: "hello", name: S.name || "Guest", protocol: 2, ...(token ? { token } : {}) };
+});
+
+/** @type {Map<number, number>} how often each unconfirmed message was sent again */
+const retries = new Map();
+
+hooks.link = link;
+hooks.render = render;
+
+/** @param {MugginsServer.Message} msg */
+function receive(msg) {
+  switch (msg.type) {
+    case "welcome": return welcome(msg);
+    case "room": return enterRoom(msg);
+    case "rooms": return showRooms(msg, (after) => askRooms(link, after));
+    case "state": return newState(msg);
+    case "event": return event(msg);
+    case "game_over":
+      S.gameOver = msg;
+      logLine(msg.text);
+      S.pending.push(msg.text);
+      break;
+    case "chat":
+      logLine(`💬 ${msg.sender}: ${msg.text}`);
+      addChat(msg);
+      say(`${msg.sender} says: ${msg.text}`);
+      return;
+    case "notice":
+      logLine(msg.text);
+      say(msg.text);
+      break;
+    case "error":
+      if (msg.code === "room_full" && S.goal.kind === "join") {
+        S.goal = { kind: "spectate", code: S.goal.code };
+        link.send({ type: "spectate", code: S.goal.code });
+        return;
+      }
+      if (msg.code === "bad_token") return;
+      if (msg.code === "unconfirmed" && typeof msg.id === "number") {
+        // The store did not say whether the move was saved: the same id and seq learn it (a
+        // retry is answered once and never applied twice). A few tries, then tell the player.
+        const id = msg.id;
+        const tries = (retries.get(id) ?? 0) + 1;
+        retries.set(id, tries);
+        if (tries <= 5) {
+          say("Checking that your move was saved…");
+          window.setTimeout(() => link.resend(id), 300 * tries);
+          return;
+        }
+      }
+      if (msg.code === "stale") {
+        // The current state came just before this error and is already drawn: move again on it.
+        S.error = "The game had moved on: your move answered an earlier state. Look again and move.";
+        say(S.error);
+        break;
+      }
+      S.error = msg.message;
+      say(msg.message);
+      break;
+    case "left":
+      location.assign("/");
+      return;
+    case "hint":
+      takeHint(msg);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+/** @param {MugginsServer.Welcome} msg */
+function welcome(msg) {
+  S.levels = [...msg.levels];
+  fillLevels(S.levels);
+  S.token = msg.token;
+  S.helloName = msg.name;
+  if (S.after) {
+    const request = S.after;
+    S.after = null;
+    request();
+    return render();
+  }
+  const code = msg.resumed && msg.room ? msg.room : S.goal.code;
+  if (code) saveToken(code, msg.token);
+  if (msg.resumed && msg.room) {
+    if (msg.room !== S.goal.code) goTo(msg.room, "join");
+    return render();
+  }
+  const goal = S.goal;
+  if (goal.kind === "join") link.send({ type: "join_room", code: goal.code });
+  else if (goal.kind === "spectate") link.send({ type: "spectate", code: goal.code });
+  else askRooms(link, null);
+  render();
+}
+
+/** Put the room in the address bar without reloading. @param {string} code @param {"join" | "spectate"} kind */
+function goTo(code, kind) {
+  const path = `/${kind === "spectate" ? "w" : "r"}/${code}`;
+  if (location.pathname !== path) history.replaceState(null, "", path);
+  S.goal = { ...S.goal, kind: S.goal.kind === "computer" ? "computer" : kind, code };
+}
+
+/** @param {MugginsServer.Room} room */
+function enterRoom(room) {
+  const first = !S.room || S.room.code !== room.code;
+  S.room = room;
+  if (first) {
+    logLine(`Room ${room.code} (${describeOptions(room.options)})`);
+    goTo(room.code, room.you === null ? "spectate" : "join");
+  }
+  // The token now holds a seat (or a watcher's place) in this room: keep it under its code.
+  if (S.token) saveToken(room.code, S.token);
+  S.claimableAt = null;
+  if (room.you !== null) {
+    const wait = room.seats[1 - room.you].claimable_in;
+    if (wait !== null && wait !== undefined) S.claimableAt = Date.now() + wait * 1000;
+  }
+  if (S.goal.kind === "computer" && room.you !== null && room.status === "waiting"
+      && room.seats[1 - room.you].kind === "empty") {
+    link.send({ type: "seat_bot", level: S.goal.level ?? null });
+  }
+  render();
+}
+
+/** @param {MugginsServer.State} msg */
+function newState(msg) {
+  if (S.state && msg.seq < S.state.seq) return;
+  const view = msg.view;
+  const before = S.state?.view;
+  const previousSeq = S.state?.seq;
+  S.state = msg;
+  if (!before || before.deal_number !== view.deal_number || before.phase !== view.phase) S.selected = [];
+  if (msg.seq !== previousSeq) S.hint = "";
+  S.selected = S.selected.filter((c) => view.hand.includes(c));
+  if (view.seat !== null && view.phase === "discard" && view.hand.length === 6) {
+    if (!S.dealt.has(view.commitment)) S.dealt.set(view.commitment, [...view.hand]);
+  }
+  if (view.phase === "discard" && view.hand_counts[0] + view.hand_counts[1] === 12) S.seen.add(view.commitment);
+  if (view.phase !== "match_over" && view.phase !== "game_over" && S.gameOver && S.gameOver.match_over) S.gameOver = null;
+  if (msg.id !== null) S.error = "";
+  const reveal = view.last_deal?.reveal;
+  if (reveal && !S.checked.has(reveal.commitment)) {
+    S.checked.add(reveal.commitment);
+    checkDeal(reveal, S.seen, S.dealt.get(reveal.commitment), view.seat).then((result) => {
+      S.fair.push(result);
+      logLine(result.sentence);
+      if (!result.ok) byId("alert").textContent = result.sentence;
+      render();
+    });
+  }
+  const mine = view.seat !== null && view.waiting_for.includes(view.seat);
+  const lines = S.pending.splice(0);
+  if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names()));
+  S.wasMyTurn = mine;
+  if (lines.length) say(lines.join(". "));
+  render();
+}
+
+/** @param {MugginsServer.ChatLine} msg */
+function addChat(msg) {
+  const list = byId("chat-lines");
+  list.appendChild(el("li", {}, el("strong", {}, msg.sender), `: ${msg.text}`));
+  while (list.children.length > 100) list.firstElementChild?.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+/** The coach's move: its cards are chosen for you, with its reason. @param {MugginsServer.Hint} msg */
+function takeHint(msg) {
+  const move = msg.move;
+  if (move.type === "discard") S.selected = [...move.cards];
+  else if (move.type === "play") S.selected = [move.card];
+  S.hint = msg.text;
+  say(`Hint: ${msg.text}`);
+}
+
+wire();
+render();
+link.open();
+let shownWait = -1;
+window.setInterval(() => {
+  // The countdown to the claim, redrawn only when its number changes (so a click on the claim
+  // buttons is never lost to a redraw).
+  if (S.claimableAt === null || !S.room) return;
+  const wait = Math.max(0, Math.ceil((S.claimableAt - Date.now()) / 1000));
+  if (wait !== shownWait) fill("opponent-status", ...opponentStatus());
+  shownWait = wait;
+}, 250);

@@ -1,0 +1,76 @@
+// @ts-check
+// The front page: your name, play the computer, invite a friend, join by code, open rooms.
+
+import { el, fill } from "./dom.js";
+
+/** "to 121, muggins" @param {MugginsServer.RoomOptions | MugginsClient.RoomOptions} options */
+export function describeOptions(options) {
+  const game = options.game || {};
+  const bits = [`to ${game.target ?? 121}`];
+  if (game.muggins) bits.push("muggins");
+  if ((game.match_to ?? 1) > 1) bits.push(`match to ${game.match_to}`);
+  if (options.private) bits.push("private");
+  if ("rated" in options && options.rated) bits.push("rated");
+  return bits.join(", ");
+}
+
+/** The levels in the level picker, strongest selected. @param {string[]} levels */
+export function fillLevels(levels) {
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("level"));
+  if (!select || !levels.length) return;
+  const current = select.value;
+  select.replaceChildren(...levels.map((level) => el("option", { value: level }, level)));
+  select.value = levels.includes(current) ? current : levels[levels.length - 1];
+}
+
+/** @type {MugginsServer.RoomSummary[]} the rooms listed so far (the pages asked for) */
+let listed = [];
+/** @type {string | null} the page asked for last: null for the first */
+let asked = null;
+
+/** Rooms asked for at a time: a screenful, the rest behind "More rooms". */
+export const ROOMS_PAGE = 20;
+
+/** Ask for the first page of public rooms (after: null) or the page after another.
+ * @param {import("./net.js").Link} link @param {string | null} after */
+export function askRooms(link, after) {
+  asked = after;
+  link.send(after === null ? { type: "list_rooms", limit: ROOMS_PAGE }
+    : { type: "list_rooms", after, limit: ROOMS_PAGE });
+}
+
+/** The list of public rooms, a page at a time: "More rooms" asks for the next page.
+ * @param {MugginsServer.Rooms} rooms @param {(after: string) => void} more */
+export function showRooms(rooms, more) {
+  listed = asked === null ? [...rooms.rooms] : [...listed, ...rooms.rooms];
+  if (!listed.length) {
+    fill("rooms", el("p", {}, "No open rooms just now."));
+    return;
+  }
+  const total = rooms.total ?? listed.length;
+  const next = rooms.next;
+  fill("rooms",
+    el("p", { id: "rooms-count" }, `${listed.length} of ${total} room${total === 1 ? "" : "s"}`),
+    el("ul", { class: "room-list" }, ...listed.map((room) => {
+      const names = room.names.filter((n) => n).join(" and ") || "nobody yet";
+      return el("li", { "data-room": room.code },
+        el("span", { class: "mono" }, room.code), ` ${names} (${describeOptions(room.options)}) `,
+        room.open_seat
+          ? el("a", { href: `/r/${room.code}`, class: "button", "aria-label": `Join room ${room.code}` }, "Join")
+          : el("a", { href: `/w/${room.code}`, class: "button", "aria-label": `Watch room ${room.code}` }, "Watch"));
+    })),
+    next ? el("button", { type: "button", id: "more-rooms", onclick: () => more(next) }, "More rooms") : null);
+}
+
+/** The game options chosen in a form. @param {string} prefix "cpu" or "friend" */
+export function chosenOptions(prefix) {
+  const target = /** @type {HTMLSelectElement} */ (document.getElementById(`${prefix}-target`));
+  const muggins = /** @type {HTMLInputElement} */ (document.getElementById(`${prefix}-muggins`));
+  const hidden = /** @type {HTMLInputElement | null} */ (document.getElementById(`${prefix}-private`));
+  /** @type {MugginsClient.RoomOptions} */
+  const options = {
+    game: { target: target.value === "61" ? 61 : 121, muggins: muggins.checked },
+    private: prefix === "cpu" ? true : Boolean(hidden && hidden.checked),
+  };
+  return options;
+}

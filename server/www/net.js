@@ -1,0 +1,107 @@
+// @ts-check
+// The WebSocket to the server this page came from: hello (with the resume token), reconnecting
+// with growing pauses after a drop or a server restart, and one message per text frame.
+
+/** @typedef {"connecting" | "connected" | "reconnecting" | "replaced"} LinkState */
+
+export class Link {
+  /**
+   * @param {(msg: MugginsServer.Message) => void} onMessage every server message
+   * @param {(state: LinkState) => void} onState connection changes
+   * @param {() => MugginsClient.Hello} hello the hello to send on each (re)connection
+   */
+  constructor(onMessage, onState, hello) {
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.hello = hello;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.pause = 200;
+    this.nextId = 1;
+    /** @type {Map<number, string>} the latest messages sent, by id (to send again when unconfirmed) */
+    this.sent = new Map();
+    /** @type {LinkState} */
+    this.state = "connecting";
+    /** @type {number | undefined} */
+    this.timer = undefined;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/`;
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.pause = 200;
+      this.send(this.hello());
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (msg.type === "welcome") this.setState("connected");
+      this.onMessage(/** @type {MugginsServer.Message} */ (msg));
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (event.code === 4000) {
+        this.setState("replaced");
+        return;
+      }
+      this.setState("reconnecting");
+      this.timer = window.setTimeout(() => this.open(), this.pause);
+      this.pause = Math.min(this.pause * 2, 5000);
+    });
+  }
+
+  /** Start again on a new connection (a new hello), e.g. under a new name. */
+  restart() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close(1000, "new hello");
+    window.clearTimeout(this.timer);
+    this.setState("connecting");
+    this.open();
+  }
+
+  /** @param {LinkState} state */
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.onState(state);
+  }
+
+  /**
+   * Send one message; returns its id, or null when the link is down.
+   * @param {MugginsClient.Message} message
+   * @returns {number | null}
+   */
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    const text = JSON.stringify({ ...message, id });
+    this.sent.set(id, text);
+    if (this.sent.size > 32) this.sent.delete(this.sent.keys().next().value ?? id);
+    this.ws.send(text);
+    return id;
+  }
+
+  /**
+   * Send a message again exactly as it was (same id and seq): the server answers a retry once
+   * and never applies a move twice. Returns false when it is no longer known or the link is down.
+   * @param {number} id
+   */
+  resend(id) {
+    const text = this.sent.get(id);
+    if (text === undefined || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(text);
+    return true;
+  }
+}

@@ -1,0 +1,150 @@
+// @ts-check
+// Drawing the page from what session.js holds: the front page or the table, the prompt, the
+// panels, the log. Called after every message and every choice.
+
+import { byId, el, fill, showIf } from "./dom.js";
+import * as moves from "./moves.js";
+import { mugginsControls, showPrompt } from "./muggins.js";
+import { boardSection, handSection, middleSection, turnPrompt } from "./table.js";
+import { fairPanel, gameOverPanel, showPanel, waitingPanel } from "./panels.js";
+import { describeOptions } from "./lobby.js";
+import { S, againstComputer, hooks, names, pendingShow, say } from "./session.js";
+import { askHint, submit, toggle } from "./input.js";
+
+/** @param {string} [focusCard] */
+export function render(focusCard) {
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const keep = focusCard || active?.dataset?.card;
+  const keepId = active?.id;
+  const onTable = S.goal.kind !== "lobby" || S.room !== null;
+  showIf("front", !onTable);
+  const arriving = onTable && byId("table").hidden;
+  showIf("table", onTable);
+  if (arriving) byId("prompt").focus(); // from the hidden front page to the table
+  showIf("link-status", S.link !== "connected");
+  byId("link-status").textContent = S.link === "reconnecting" ? "reconnecting…"
+    : S.link === "replaced" ? "This seat is open in another tab; this page has stopped."
+      : S.link === "connecting" ? "connecting…" : "";
+  if (onTable) renderTable();
+  if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
+  else if (keepId && keepId !== "body") document.getElementById(keepId)?.focus();
+}
+
+function renderTable() {
+  const room = S.room;
+  const state = S.state;
+  const who = names();
+  const view = state?.view ?? null;
+  fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
+    view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
+    room && room.you === null ? " · watching" : "");
+  fill("opponent-status", ...opponentStatus());
+  fill("prompt", S.error ? el("span", { class: "error", role: "alert" }, S.error) : turnPrompt(view, who));
+  const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
+  fill("waiting-area", waiting && room ? waitingPanel(room, S.goal.kind === "computer", copy, () => hooks.link.send({ type: "seat_bot" })) : null);
+  if (!state || !view) {
+    fill("board-area"); fill("middle-area"); fill("hand-area"); fill("actions"); fill("show-area");
+    return;
+  }
+  byId("table").dataset.seq = String(state.seq);
+  fill("board-area", boardSection(view, who));
+  fill("middle-area", middleSection(view, who, S.calls));
+  fill("hand-area", handSection(view, S.selected, toggle));
+  fill("actions", ...actionButtons(state));
+  const show = pendingShow();
+  fill("show-area", show ? showPanel(show.shown, show.dealer, who,
+    show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null,
+  show && !show.live ? el("button", {
+    type: "button", id: "continue", class: "primary",
+    onclick: () => { S.showSeen = show.key; render(); },
+  }, "Continue (Enter)") : null);
+  fill("over-area", overPanel(view, who));
+  const showKey = show ? `${show.key}|${show.shown.length}` : "";
+  if (show && showKey !== S.showScrolled) byId("show-area").scrollIntoView({ block: "start" });
+  S.showScrolled = showKey;
+  fill("fair-area", fairPanel(S.fair));
+  const log = byId("log-lines");
+  log.replaceChildren(...S.log.slice(-80).map((line) => el("li", {}, line)));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** @param {MugginsServer.State} state */
+function actionButtons(state) {
+  const view = state.view;
+  const n = moves.need(view);
+  /** @type {(HTMLElement | null)[]} */
+  const out = [];
+  if (n === 2) {
+    out.push(el("button", { type: "button", id: "lay-away", class: "primary", disabled: S.selected.length !== 2, onclick: submit },
+      `Lay away ${S.selected.length}/2 (Enter)`));
+  } else if (n === 1) {
+    out.push(el("button", { type: "button", id: "play-card", class: "primary", disabled: S.selected.length !== 1, onclick: submit },
+      "Play (Enter)"));
+  }
+  out.push(mugginsControls(hooks.link, state, names()));
+  // No coach in a muggins show while a count or an answer is pending (the server refuses it there).
+  if (againstComputer() && view.seat !== null && view.waiting_for.includes(view.seat) && !showPrompt(view)) {
+    out.push(el("button", { type: "button", id: "hint", onclick: askHint, "aria-keyshortcuts": "H" }, "Hint (H)"));
+  }
+  if (S.hint) out.push(el("p", { class: "hint", id: "hint-text" }, `Coach: ${S.hint}`));
+  return out;
+}
+
+/** @param {MugginsServer.SeatView} view @param {[string, string]} who */
+function overPanel(view, who) {
+  const room = S.room;
+  const over = S.gameOver;
+  if (!over && view.phase !== "match_over") return null;
+  const outcome = over ? over.outcome : view.outcome;
+  if (!outcome) return null;
+  const matchOver = view.phase === "match_over";
+  const buttons = [];
+  if (matchOver && room && room.you !== null) {
+    const asked = room.rematch_wanted[room.you];
+    buttons.push(el("button", { type: "button", id: "rematch", class: "primary", disabled: asked,
+      onclick: () => hooks.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));
+  } else if (!matchOver) {
+    buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { S.gameOver = null; render(); } }, "Next game"));
+  }
+  buttons.push(el("a", { href: "/", class: "button" }, "Front page"));
+  return gameOverPanel(outcome, who, over ? over.match_points : view.match_points, matchOver, buttons);
+}
+
+export function opponentStatus() {
+  const room = S.room;
+  if (!room || room.you === null) return [];
+  const other = room.seats[1 - room.you];
+  /** @type {(HTMLElement | string)[]} */
+  const out = [];
+  if (other.kind === "empty") out.push("Waiting for an opponent");
+  else if (other.kind === "bot") out.push(`Playing ${other.name}`);
+  else if (other.connected) out.push(`${other.name} is connected`);
+  else {
+    const wait = S.claimableAt === null ? null : Math.max(0, Math.ceil((S.claimableAt - Date.now()) / 1000));
+    out.push(el("span", { class: "away" }, `⚠ ${other.name} is disconnected`));
+    if (wait !== null && wait > 0) out.push(` (you may claim the game in ${wait} s)`);
+    if (wait === 0) {
+      out.push(" ", el("button", { type: "button", id: "claim-win", onclick: () => hooks.link.send({ type: "claim", take: "win" }) }, "Claim the game"),
+        " ", el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
+    }
+  }
+  if (room.restart_proposed_by !== null && room.restart_proposed_by !== undefined && room.restart_proposed_by !== room.you) {
+    out.push(" ", el("span", {}, `${names()[room.restart_proposed_by]} proposes a restart: `),
+      el("button", { type: "button", id: "restart-yes", onclick: () => hooks.link.send({ type: "answer_restart", accept: true }) }, "Accept"),
+      " ", el("button", { type: "button", id: "restart-no", onclick: () => hooks.link.send({ type: "answer_restart", accept: false }) }, "Decline"));
+  }
+  return out;
+}
+
+/** @param {string} text @param {HTMLElement} button */
+function copy(text, button) {
+  const done = () => { button.textContent = "Copied"; say("Link copied"); };
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, () => selectInvite());
+  else selectInvite();
+}
+
+function selectInvite() {
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
+  input?.select();
+  say("Press Ctrl+C to copy the link");
+}

@@ -1,0 +1,28 @@
+"""How to run ``muggins play`` as typed in this shell: for a friend's join and for coming back."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+
+
+def play_command() -> str:
+    """``muggins play`` as it can be typed in this shell: ``muggins play`` when that is on PATH,
+    else the ``./dev`` script that started us (by its full path) or this program's full path."""
+    dev = os.environ.get("MUGGINS_DEV")
+    if dev:
+        return f"{shlex.quote(dev)} play"
+    program = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    on_path = shutil.which("muggins")
+    if on_path and program and os.path.exists(program) and os.path.samefile(on_path, program):
+        return "muggins play"
+    if os.path.basename(program) == "muggins" and os.path.exists(program):
+        return f"{shlex.quote(program)} play"
+    return f"{shlex.quote(sys.executable)} -m muggins.client.cli play"
+
+
+def join_command(url: str, code: str) -> str:
+    """The command a friend types to join room ``code`` on ``url``."""
+    return f"{play_command()} {url} --join {code}"

@@ -1,0 +1,813 @@
+// Generated from the JSON Schema in this folder by `muggins schema`; do not edit.
+// The browser client (server/www/) is type-checked against these with tsc --noEmit.
+
+declare namespace MugginsClient {
+  /** Muggins mode: let the opponent's count stand as claimed. */
+  interface AcceptCount {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "accept";
+  }
+  interface AnswerRestart {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "answer_restart";
+    accept: boolean;
+    /** optional: the seq of the state this answers; if given, the server acts only at that seq and answers an older one with 'stale' (so a repeat cannot act twice) */
+    seq?: number | null;
+  }
+  /** Against the computer: ask the coach for your best move now (answered with ``hint``). */
+  interface AskHint {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "hint";
+  }
+  /** Muggins mode: call "Muggins!" on a short count and take the points it missed (if the count was not short, the owner pegs two more). */
+  interface CallMuggins {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "muggins";
+  }
+  interface CancelSeek {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "cancel_seek";
+  }
+  /** Muggins mode: challenge an over-count; the owner is put back to the true total and you take the excess (if the count was not over, the owner pegs two more). */
+  interface ChallengeCount {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "challenge";
+  }
+  /** Every other session ends; the answer carries a new session token. */
+  interface ChangePassword {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "change_password";
+    old: string;
+    new: string;
+  }
+  interface Chat {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "chat";
+    text: string;
+  }
+  /** After the opponent has been gone past the grace period: win the game, or seat the bot. */
+  interface Claim {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "claim";
+    take?: "win" | "bot";
+    /** optional: the seq of the state this answers; if given, the server acts only at that seq and answers an older one with 'stale' (so a repeat cannot act twice) */
+    seq?: number | null;
+  }
+  /** Muggins mode: claim the points in your hand or crib; any claim from 0 to 29 stands until the opponent answers it. */
+  interface CountPoints {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "count";
+    points: number;
+  }
+  /** Open a room and take its first seat. */
+  interface CreateRoom {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "create_room";
+    options?: RoomOptions;
+  }
+  /** Delete the signed-in account, its sessions, rating and history; the name is free again. */
+  interface DeleteAccount {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "delete_account";
+    password: string;
+  }
+  /** Lay two cards away to the crib. (The engine refuses any other number, with a sentence.) */
+  interface DiscardCards {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "discard";
+    cards: string[];
+  }
+  /** How a match is played. */
+  interface GameOptions {
+    target?: 121 | 61;
+    muggins?: boolean;
+    /** game points: standard 1/2/3 (skunk, double skunk), acc 2/3/3, games 1 for any win (so match_to 2 is best of three) */
+    scheme?: "standard" | "acc" | "games";
+    /** game points that win the match */
+    match_to?: number;
+  }
+  /** A finished match in full, to replay or review: every card, once the match is over. */
+  interface GetGame {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "game";
+    /** a game id such as ABCDEF-1 */
+    game: string;
+  }
+  /** A player's finished matches, newest first; without a name, your own. */
+  interface GetHistory {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "history";
+    name?: string | null;
+    limit?: number;
+  }
+  interface GetLeaderboard {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "leaderboard";
+    limit?: number;
+  }
+  /** A player's rating and record; without a name, your own. */
+  interface GetProfile {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "profile";
+    name?: string | null;
+  }
+  /** The first message on a connection. With a resume token it takes back your seat. */
+  interface Hello {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "hello";
+    /** shown to others, sanitised */
+    name: string;
+    /** the protocol version the client speaks */
+    protocol: number;
+    /** from a past welcome */
+    token?: string | null;
+  }
+  /** Take the empty seat of a room, by its code (case does not matter). */
+  interface JoinRoom {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "join_room";
+    code: string;
+  }
+  /** Leave the room. A seated player's seat stays theirs until the grace period ends. */
+  interface Leave {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "leave";
+  }
+  /** Ask for the public rooms with an empty seat, then the games one may watch, a page at a time: the answer's ``next`` (if not null) asks for the page after it. */
+  interface ListRooms {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "list_rooms";
+    /** the 'next' of the previous page; None: the first page */
+    after?: string | null;
+    /** rooms on this page at most */
+    limit?: number;
+  }
+  interface Ping {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "ping";
+  }
+  interface PlayCard {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "play";
+    card: string;
+  }
+  /** Start the match again with a new deal. Against the computer it happens at once. */
+  interface ProposeRestart {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "propose_restart";
+    /** optional: the seq of the state this answers; if given, the server acts only at that seq and answers an older one with 'stale' (so a repeat cannot act twice) */
+    seq?: number | null;
+  }
+  /** Keep your name on this server: make an account and sign in (a guest keeps their game). */
+  interface Register {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "register";
+    name: string;
+    password: string;
+  }
+  /** After the match: ask for (or agree to) another with the same options. */
+  interface Rematch {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "rematch";
+    /** optional: the seq of the state this answers; if given, the server acts only at that seq and answers an older one with 'stale' (so a repeat cannot act twice) */
+    seq?: number | null;
+  }
+  /** Give up the current game (the match goes on if it is played to more game points). */
+  interface ResignGame {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    /** the seq of the state this move answers (from the latest state); the server applies the move only at that seq, and answers an older one with 'stale' */
+    seq: number;
+    type?: "resign";
+  }
+  /** How a room is set up: the match rules plus who may find and watch it. */
+  interface RoomOptions {
+    game?: GameOptions;
+    /** unlisted: join only by code */
+    private?: boolean;
+    /** seconds a player may take per move; when it runs out the server moves for them (the easiest computer level). None: no timer */
+    turn_timer?: number | null;
+    /** whether others may watch */
+    spectators?: boolean;
+    /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
+    rated?: boolean;
+  }
+  /** Seat the computer in your room's empty (or abandoned) seat. */
+  interface SeatBot {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "seat_bot";
+    /** a level from welcome.levels; None: strongest */
+    level?: string | null;
+  }
+  /** Play a rated game: wait in the queue for an opponent of about your rating. */
+  interface Seek {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "seek";
+    /** one game, or best of three */
+    best_of?: 1 | 3;
+  }
+  /** Sign in with the name and password, or with a session token from an earlier ``account``. */
+  interface SignIn {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "sign_in";
+    name?: string | null;
+    password?: string | null;
+    session?: string | null;
+  }
+  /** End this session, or (``everywhere``) every session of the account. */
+  interface SignOut {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "sign_out";
+    everywhere?: boolean;
+  }
+  /** Watch a room's game with a spectator's view (no hidden cards). */
+  interface Spectate {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "spectate";
+    code: string;
+  }
+  /** Muggins client-to-server message */
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | AskHint;
+}
+
+declare namespace MugginsServer {
+  /** Muggins mode: let the opponent's count stand as claimed. */
+  interface Accept {
+    type?: "accept";
+  }
+  /** You are signed in. ``session`` (secret) is set when a new session was made: keep it. */
+  interface Account {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "account";
+    /** the account id, public */
+    account: string;
+    name: string;
+    /** secret; sign in with it later */
+    session?: string | null;
+    rating: RatingInfo;
+  }
+  interface ActionsGameOver {
+    type?: "game_over";
+    outcome: Outcome;
+    match_points: [number, number];
+    match_over: boolean;
+  }
+  /** Points per completed deal by role and source; per hand and crib shown. */
+  interface Averages {
+    dealer_pegging: number;
+    dealer_hand: number;
+    dealer_crib: number;
+    dealer_total: number;
+    pone_pegging: number;
+    pone_hand: number;
+    pone_total: number;
+    hand: number;
+    crib: number;
+  }
+  interface CardPlayed {
+    type?: "card_played";
+    seat: number;
+    card: string;
+    count: number;
+    points: number;
+    parts: Points[];
+    spoken: string;
+    score: number;
+  }
+  /** Muggins mode: challenge an over-count; the owner is put back and you take the excess. */
+  interface Challenge {
+    type?: "challenge";
+  }
+  interface ChatLine {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "chat";
+    /** the sender's name */
+    sender: string;
+    /** the sender's seat; None for a spectator */
+    seat: number | null;
+    text: string;
+  }
+  /** Muggins mode: claim the points in your hand or crib (any number from 0 to 29). */
+  interface Count {
+    type?: "count";
+    points: number;
+  }
+  /** Muggins mode: the opponent's answer to a claim, and the true total it is settled by. */
+  interface CountAnswered {
+    type?: "count_answered";
+    /** who answered: the owner's opponent */
+    seat: number;
+    kind: "hand" | "crib";
+    answer: "accept" | "muggins" | "challenge";
+    claimed: number;
+    total: number;
+    /** whether the call was right; None for accept */
+    right: boolean | null;
+  }
+  /** Muggins mode: the owner's claim for a hand or crib, before anyone is told its total. */
+  interface CountClaimed {
+    type?: "count_claimed";
+    seat: number;
+    kind: "hand" | "crib";
+    claimed: number;
+  }
+  interface CountReset {
+    type?: "count_reset";
+    leader: number;
+  }
+  /** Both seats cut; the low card deals. Tied rounds are listed before the deciding one. */
+  interface CutForDeal {
+    type?: "cut_for_deal";
+    rounds: [string, string][];
+    dealer: number;
+  }
+  /** The deck order and salt behind a finished deal's commitment. */
+  interface DealReveal {
+    deal_number: number;
+    dealer: number;
+    commitment: string;
+    deck: string[];
+    salt: string;
+  }
+  /** The deal is over: the deck order and salt behind the commitment. */
+  interface DealRevealed {
+    type?: "deal_revealed";
+    deal_number: number;
+    commitment: string;
+    deck: string[];
+    salt: string;
+  }
+  /** A new deal: each seat has six cards. Only the commitment to the deck is public. */
+  interface DealStarted {
+    type?: "deal_started";
+    game_number: number;
+    deal_number: number;
+    dealer: number;
+    commitment: string;
+  }
+  /** A finished deal as both players saw it at its end. */
+  interface DealSummary {
+    deal_number: number;
+    dealer: number;
+    starter: string | null;
+    crib: string[];
+    show: ShowResult[];
+    reveal: DealReveal;
+  }
+  /** Lay two cards away to the dealer's crib. */
+  interface Discard {
+    type?: "discard";
+    cards: [string, string];
+  }
+  interface Discarded {
+    type?: "discarded";
+    seat: number;
+  }
+  /** A refusal. Nothing changed. ``code`` is stable; ``message`` is a sentence for a person. */
+  interface Error {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "error";
+    code: "bad_json" | "bad_message" | "binary_frame" | "unsupported_protocol" | "hello_first" | "bad_name" | "already_welcomed" | "bad_token" | "no_room" | "not_in_room" | "not_seated" | "room_full" | "already_in_room" | "spectators_off" | "spectators_full" | "too_many_rooms" | "server_full" | "illegal" | "not_your_turn" | "no_seat_free" | "unknown_level" | "nothing_pending" | "not_over" | "too_early" | "rate_limited" | "stale" | "bad_credentials" | "name_taken" | "bad_password" | "not_signed_in" | "no_account" | "no_game" | "storage" | "unconfirmed" | "internal";
+    message: string;
+    /** 'stale': the seq the room is at now (its state was sent just before) */
+    seq?: number | null;
+  }
+  /** Something that just happened, with the sentence to show for it. */
+  interface EventMessage {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "event";
+    /** the seq of the state this event leads to */
+    seq: number;
+    event: CutForDeal | DealStarted | Discarded | StarterCut | Scored | CardPlayed | Go | CountReset | HandShown | CountClaimed | CountAnswered | HandScored | DealRevealed | Resigned | ActionsGameOver;
+    text: string;
+  }
+  /** How a match is played. */
+  interface GameOptions {
+    target?: 121 | 61;
+    muggins?: boolean;
+    /** game points: standard 1/2/3 (skunk, double skunk), acc 2/3/3, games 1 for any win (so match_to 2 is best of three) */
+    scheme?: "standard" | "acc" | "games";
+    /** game points that win the match */
+    match_to?: number;
+  }
+  /** A finished match: its seed and log rebuild every deal with the rules engine. */
+  interface GameRecord {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "game";
+    game: string;
+    names: [string, string];
+    options: GameOptions;
+    /** hex; Match.replay(options, seed, actions) rebuilds it */
+    seed: string;
+    actions: LoggedAction[];
+    started: number;
+    finished: number | null;
+    result: ("won" | "restarted" | "abandoned") | null;
+    winner: number | null;
+  }
+  interface Go {
+    type?: "go";
+    seat: number;
+  }
+  /** The true breakdown of a shown hand or crib, once it is settled. */
+  interface HandScored {
+    type?: "hand_scored";
+    seat: number;
+    kind: "hand" | "crib";
+    total: number;
+    parts: Points[];
+    spoken: string;
+  }
+  /** A hand or the crib is laid face up in the show (and, unless counting by hand, scored). */
+  interface HandShown {
+    type?: "hand_shown";
+    seat: number;
+    kind: "hand" | "crib";
+    cards: [string, string, string, string];
+    starter: string;
+  }
+  /** The answer to ``hint``: the coach's move (one of ``view.legal``) and why. */
+  interface Hint {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "hint";
+    move: Discard | Play | Count | Muggins | Challenge | Accept | Resign;
+    /** the reason, in a sentence or two */
+    text: string;
+  }
+  interface History {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "history";
+    name: string;
+    games: HistoryItem[];
+  }
+  interface HistoryItem {
+    /** the match id: ask for it with a game message */
+    game: string;
+    /** Unix time */
+    finished: number;
+    seat: number;
+    opponent: string;
+    opponent_account: string | null;
+    result: "won" | "lost" | "abandoned";
+    rated: boolean;
+    /** (this player, the opponent) */
+    match_points: [number, number];
+    rating_before: number | null;
+    rating_after: number | null;
+  }
+  interface LeaderEntry {
+    rank: number;
+    name: string;
+    account: string;
+    rating: RatingInfo;
+    counts: Record<string, unknown>;
+  }
+  interface Leaderboard {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "leaderboard";
+    /** established ratings, best first */
+    entries: LeaderEntry[];
+  }
+  /** The answer to ``leave``: you are in no room now. */
+  interface Left {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "left";
+    code: string;
+  }
+  interface LoggedAction {
+    seat: number;
+    action: Discard | Play | Count | Muggins | Challenge | Accept | Resign;
+  }
+  /** Muggins mode: call "Muggins!" on a short count and take the points it missed. */
+  interface Muggins {
+    type?: "muggins";
+  }
+  /** A sentence about the room for the people in it (a disconnect, a return, a proposal). */
+  interface Notice {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "notice";
+    code: "joined" | "left" | "disconnected" | "returned" | "claimable" | "claimed" | "bot_seated" | "restart_proposed" | "restart_declined" | "restarted" | "rematch_wanted" | "timeout" | "replaced" | "shutdown" | "rating";
+    text: string;
+  }
+  /** How a game ended. */
+  interface Outcome {
+    game_number: number;
+    winner: number;
+    /** the final scores by seat; the winner's stops at the game hole (121 or 61) */
+    scores: [number, number];
+    /** the loser ended under the skunk line but not under the double-skunk line (exclusive with double_skunk: a double skunk has skunk false) */
+    skunk: boolean;
+    /** the loser ended under the double-skunk line */
+    double_skunk: boolean;
+    game_points: number;
+    reason: "score" | "resign";
+  }
+  /** Play a card during the play. */
+  interface Play {
+    type?: "play";
+    card: string;
+  }
+  interface PlayedCard {
+    seat: number;
+    card: string;
+  }
+  /** A scoring combination as it travels: its kind, its points and its cards. */
+  interface Points {
+    kind: "fifteen" | "pair" | "run" | "flush" | "nobs" | "thirty_one" | "go" | "last_card" | "heels";
+    points: number;
+    cards?: string[];
+  }
+  interface Pong {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "pong";
+  }
+  interface Profile {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "profile";
+    account: string;
+    name: string;
+    rating: RatingInfo;
+    /** games, wins, losses, skunks_given, ... (docs) */
+    counts: Record<string, unknown>;
+    averages: Averages;
+  }
+  interface RatingInfo {
+    /** Glicko-2 rating on the Glicko scale (a beginner: 1500) */
+    rating: number;
+    /** uncertainty; provisional while above 110 */
+    deviation: number;
+    volatility: number;
+    provisional: boolean;
+    /** rated matches played */
+    games: number;
+  }
+  /** Give up the game. */
+  interface Resign {
+    type?: "resign";
+  }
+  interface Resigned {
+    type?: "resigned";
+    seat: number;
+  }
+  /** A room's public facts. Sent on entering a room and whenever they change. */
+  interface Room {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "room";
+    code: string;
+    options: RoomOptions;
+    seats: [SeatInfo, SeatInfo];
+    spectators: number;
+    /** your seat; None when spectating */
+    you: number | null;
+    /** waiting for a second seat, in a match, or the match is over */
+    status: "waiting" | "playing" | "over";
+    /** 1, then one more after each restart or rematch */
+    match_number: number;
+    restart_proposed_by?: number | null;
+    rematch_wanted?: [boolean, boolean];
+    /** rated rooms: seconds left in each seat's time bank, beyond the per-move limit (options.turn_timer) */
+    bank?: [number, number] | null;
+  }
+  /** How a room is set up: the match rules plus who may find and watch it. */
+  interface RoomOptions {
+    game?: GameOptions;
+    /** unlisted: join only by code */
+    private?: boolean;
+    /** seconds a player may take per move; when it runs out the server moves for them (the easiest computer level). None: no timer */
+    turn_timer?: number | null;
+    /** whether others may watch */
+    spectators?: boolean;
+    /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
+    rated?: boolean;
+  }
+  interface RoomSummary {
+    code: string;
+    names: [string | null, string | null];
+    options: RoomOptions;
+    status: "waiting" | "playing" | "over";
+    open_seat: boolean;
+    spectators: number;
+  }
+  /** The answer to ``list_rooms``: public rooms, with an open seat first. */
+  interface Rooms {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "rooms";
+    rooms: RoomSummary[];
+    /** send as list_rooms.after for the next page; None: no more */
+    next?: string | null;
+    /** listed rooms in all, on every page */
+    total?: number;
+  }
+  /** Points pegged outside a card play: heels, go, last card, a count, and in muggins mode the points taken for a short count or an over-count, or the penalty for a wrong call. */
+  interface Scored {
+    type?: "scored";
+    seat: number;
+    reason: "heels" | "go" | "last_card" | "hand" | "crib" | "muggins" | "challenge" | "wrong_call";
+    points: number;
+    parts?: Points[];
+    score: number;
+  }
+  interface SeatInfo {
+    seat: number;
+    /** None while the seat is empty */
+    name: string | null;
+    /** the player id of a person */
+    player?: string | null;
+    kind: "empty" | "human" | "bot";
+    /** the computer's level */
+    level?: string | null;
+    connected: boolean;
+    /** a disconnected person: seconds until the opponent may claim (0: now) */
+    claimable_in?: number | null;
+  }
+  /** Everything ``seat`` may see; ``seat`` is None for a spectator. */
+  interface SeatView {
+    seat: number | null;
+    options: GameOptions;
+    phase: "discard" | "play" | "show" | "game_over" | "match_over";
+    game_number: number;
+    deal_number: number;
+    dealer: number;
+    /** whose move it is; None while both may discard */
+    turn: number | null;
+    waiting_for: number[];
+    scores: [number, number];
+    /** back pegs: each score before its last gain */
+    previous_scores: [number, number];
+    match_points: [number, number];
+    /** this seat's cards not yet played */
+    hand: string[];
+    /** what this seat laid away to the crib */
+    discards: string[];
+    /** cards each seat holds */
+    hand_counts: [number, number];
+    discarded: [boolean, boolean];
+    crib_count: number;
+    /** face up once the crib is shown */
+    crib: string[] | null;
+    starter: string | null;
+    count: number;
+    /** cards played since the count last restarted */
+    pile: PlayedCard[];
+    /** every card played this deal, in order */
+    played: PlayedCard[];
+    said_go: [boolean, boolean];
+    show: ShowResult[];
+    commitment: string;
+    cut_for_deal: [string, string][];
+    /** the moves that advance the game now, each a message to send as it is; resign is allowed whenever a game is on but never listed, so that a program choosing from legal never gives up by chance */
+    legal: (Discard | Play | Count | Muggins | Challenge | Accept | Resign)[];
+    last_deal: DealSummary | null;
+    /** the latest finished game of this match */
+    outcome: Outcome | null;
+    games: Outcome[];
+    match_winner: number | null;
+  }
+  /** Whether you are in the rated queue. When an opponent is found you get a ``room``. */
+  interface Seeking {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "seeking";
+    active: boolean;
+    best_of?: 1 | 3;
+    rating?: number | null;
+    /** rating points accepted now; widens by 10 a second */
+    range?: number | null;
+  }
+  /** A game of the match ended: sent after its ``game_over`` event, before the new state. */
+  interface ServerGameOver {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "game_over";
+    seq: number;
+    outcome: Outcome;
+    /** the winner's name */
+    winner: string;
+    match_points: [number, number];
+    match_over: boolean;
+    text: string;
+  }
+  /** A hand or crib laid face up in the show. ``total``, ``parts`` and ``spoken`` are empty until the count is settled: at once when counting is automatic; in muggins mode only once the owner's claim has been answered, so nothing but the cards themselves tells anyone the total before then. */
+  interface ShowResult {
+    seat: number;
+    kind: "hand" | "crib";
+    cards: string[];
+    starter: string;
+    total?: number | null;
+    parts?: Points[];
+    spoken?: string;
+    /** muggins mode: the owner's claim, shown as soon as it is made */
+    claimed?: number | null;
+    /** muggins mode: the opponent's answer, once given */
+    answer?: ("accept" | "muggins" | "challenge") | null;
+    /** points the opponent took: a short count's missed points (muggins) or an over-count's excess (a challenge) */
+    taken?: number;
+    /** points the owner got for a wrong call */
+    penalty?: number;
+  }
+  interface SignedOut {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "signed_out";
+    /** how many sessions ended */
+    sessions: number;
+    /** the account was deleted */
+    deleted?: boolean;
+  }
+  interface StarterCut {
+    type?: "starter_cut";
+    card: string;
+    heels: boolean;
+  }
+  /** The whole game as this connection may see it, after action number ``seq`` of the room. */
+  interface State {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "state";
+    /** rises with every accepted action, restart and rematch */
+    seq: number;
+    view: SeatView;
+  }
+  /** The answer to ``hello``. Keep ``token``: it is the only way back to your seat. */
+  interface Welcome {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "welcome";
+    /** your player id, public */
+    player: string;
+    /** your name as others see it, after sanitising */
+    name: string;
+    /** secret; send it in a later hello to resume */
+    token: string;
+    protocol: number;
+    /** server software version */
+    server: string;
+    /** computer levels, weakest first */
+    levels: string[];
+    /** each computer level's strength on the players' rating scale (standard = 1500, where new accounts start) */
+    level_ratings?: Record<string, unknown>;
+    /** whether the token put you back where you were */
+    resumed: boolean;
+    /** the room you are back in, if any */
+    room?: string | null;
+  }
+  /** Muggins server-to-client message */
+  type Message = Welcome | Room | Rooms | State | EventMessage | ServerGameOver | Error | ChatLine | Notice | Left | Pong | Hint | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+}

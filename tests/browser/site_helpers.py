@@ -1,0 +1,28 @@
+"""Servers and addresses for the browser tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from muggins.server.app import Server
+from muggins.server.config import ServerConfig
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def site_config(db: Path, **changes: object) -> ServerConfig:
+    base = {
+        "port": 0,
+        "db": db,
+        "bot_delay": 0.0,
+        "grace": 1.0,
+        "sweep_interval": 3600,
+        "rate": 10_000,
+        "burst": 10_000,
+    }
+    base.update(changes)
+    return ServerConfig(**base)  # type: ignore[arg-type]
+
+
+def page_url(server: Server, path: str = "/") -> str:
+    return f"http://127.0.0.1:{server.port}{path}"

@@ -1,0 +1,77 @@
+"""A whole game to 121 against the computer in headless Chromium, played by clicking."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from cdp import Browser
+from site_helpers import page_url
+from table_driver import check_against, read_table, room_code, take_turn, truth
+
+from muggins.server.app import Server
+
+CHOSEN = "[...document.querySelectorAll('#hand .chosen')].map(b => b.dataset.card)"
+
+
+async def test_a_game_to_121_against_the_computer_by_clicking(
+    browser: Browser, site: Server
+) -> None:
+    """Every step shows the server's scores as pegs in the right holes, the count and the calls,
+    then each show's breakdown adds up to its total, until the game-over panel names the winner."""
+    page = await browser.new_page()
+    await page.goto(page_url(site))
+    await page.wait("!!document.querySelector('#level option[value=random]')", what="the levels")
+    await page.type("#name", "Ada")
+    await page.js("document.getElementById('level').value = 'easy'")
+    await page.click("#start-computer")
+    await page.wait("!!document.querySelector('#lay-away')", what="a dealt hand")
+    await page.press("h")  # the coach chooses two cards, with its reason...
+    await page.wait("!!document.getElementById('hint-text')", what="the coach's reason")
+    chosen = await page.js(CHOSEN)
+    assert len(chosen) == 2, await page.js("document.getElementById('table').outerHTML")
+    await page.press("1")  # ...and keys change the choice: 1 toggles the first card
+    first = await page.js("document.querySelector('#hand button').dataset.card")
+    now = await page.js(CHOSEN)
+    if first in chosen:
+        assert sorted(now) == sorted(set(chosen) - {first})
+        await page.press("2")
+    else:
+        assert first in now and len(now) == 2
+    now = await page.js(CHOSEN)
+    assert len(now) == 2
+    await page.press("Enter")  # lays the two chosen cards away
+    await page.wait("!document.querySelector('#lay-away')", what="the discard by keys")
+    code = room_code(await read_table(page))
+    assert sorted(str(c) for c in truth(site, code, 0).discards) == sorted(now)
+    moves, shows, steps = 0, 0, 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        table = await read_table(page)
+        code = room_code(table)
+        view = truth(site, code, 0)
+        if table["seq"] == site.lobby.rooms[code].seq:
+            check_against(table, view)
+            steps += 1
+        if table["over"]:
+            break
+        shows += bool(table["show"])
+        done = await take_turn(page, table)
+        if done is None:
+            await asyncio.sleep(0.05)
+            continue
+        moves += 1
+        if done != "continue":
+            await page.wait(
+                f"Number(document.querySelector('#table').dataset.seq) > {table['seq']}"
+            )
+    else:
+        raise AssertionError("the game did not end in time")
+    view = truth(site, code, 0)
+    assert view.phase == "match_over" and view.outcome is not None
+    assert max(view.scores) >= 121
+    winner = "Ada" if view.outcome.winner == 0 else "Computer"
+    over = table["over"]
+    assert winner in over and f"{view.scores[view.outcome.winner]} to" in over, over
+    assert page.dialogs == [] and page.errors == []
+    assert moves > 20 and shows > 3 and steps > 20, (moves, shows, steps)

@@ -1,0 +1,8 @@
+"""The docker/ tests run real server nodes and redis-server with the server tests' helpers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))

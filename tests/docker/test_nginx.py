@@ -1,0 +1,95 @@
+"""docker/nginx.conf run for real: Debian's nginx in front of two cluster nodes on a real Redis.
+
+There is no Docker engine here, so the shipped file is rendered with its upstream addresses (the
+compose service names) replaced by two local node processes and its port by a free one, plus the
+paths an unprivileged nginx needs (pid, logs, temporary files); everything else runs as shipped.
+A game is played through it over the WebSocket upgrade; the node behind one player is killed
+with SIGKILL and that player's client, which knows only nginx's address, lands on the other node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cluster_nodes import Node
+from nginx_helpers import nginx_binary, run_shipped
+from redis_helpers import RedisServer, free_port, running_redis
+from test_cluster_failover import Player
+
+from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
+
+
+def connections(node: Node) -> int:
+    """The node's open WebSocket connections, from its /metrics."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=2) as r:
+        text = r.read().decode()
+    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
+    return int(float(value))
+
+
+async def wait_for(condition: object, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "the condition never came"
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def test_shipped_nginx_conf_carries_a_game_and_fails_over(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Through nginx with docker/nginx.conf: two players on two nodes play over the upgrade;
+    SIGKILL of Alice's node moves her (same nginx address) to the other node, and the game ends."""
+    nginx_binary()  # skip (or fail under CI) before starting nodes
+    a, b = Node(redis_server), Node(redis_server)
+    port = free_port()
+    upstreams = [f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"]
+    nginx = run_shipped(tmp_path / "nginx", port=port, upstreams=upstreams)
+    alice = bob = None
+    try:
+        url = f"ws://127.0.0.1:{port}"
+        alice = Player("Alice", [url])
+        await alice.next(Welcome)
+        await wait_for(lambda: connections(a) + connections(b) == 1)
+        home, other = (a, b) if connections(a) == 1 else (b, a)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        bob = Player("Bob", [url])
+        await bob.next(Welcome)
+        await wait_for(lambda: connections(other) == 1)  # least_conn: Bob on the other node
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+
+        def second_deal(view: object) -> bool:
+            return getattr(view, "deal_number", 0) >= 2
+
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+        home.kill()
+        welcome = await alice.next(Welcome, timeout=20)
+        assert isinstance(welcome, Welcome) and welcome.resumed and welcome.room == room.code
+        await wait_for(lambda: connections(other) == 2)
+        await asyncio.gather(alice.play(), bob.play())
+        for player in (alice, bob):
+            assert player.state is not None and player.state.view.phase == "match_over"
+        log = (nginx.work / "access.log").read_text()
+        assert " 101 " in log, log  # the upgrade went through nginx
+    finally:
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        nginx.stop()
+        a.stop()
+        b.stop()

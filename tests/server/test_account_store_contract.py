@@ -1,0 +1,142 @@
+# ruff: noqa: F811  (the store fixture is imported from the room contract and used by name)
+"""The account contract every Store keeps: memory, SQLite and a real redis-server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from test_store_contract import redis_server, store  # noqa: F401  (the shared fixtures)
+
+from muggins.server.account_store import AccountRecord, MatchResult
+from muggins.server.ratings import rate
+from muggins.server.store import Store, StoreConflict
+from muggins.shared.glicko2 import Rating
+
+
+def account(id: str, name: str, *, rating: Rating | None = None) -> AccountRecord:
+    return AccountRecord(
+        id=id,
+        name=name,
+        key=name.lower(),
+        password_hash="scrypt$x",
+        created=1.0,
+        rating=rating or Rating(),
+    )
+
+
+def result(
+    match: str, score: float = 1.0, *, rated: bool = True, finished: float = 100.0
+) -> MatchResult:
+    return MatchResult(
+        match=match,
+        finished=finished,
+        accounts=("a1", "a2"),
+        names=("Ann", "Bob"),
+        rated=rated,
+        score=score,
+        match_points=(1, 0) if score == 1.0 else (0, 1),
+        stats=({"games": 1, "wins": 1}, {"games": 1, "losses": 1}),
+    )
+
+
+async def test_accounts_are_unique_by_key(store: Store) -> None:
+    """A second account with the same name key is a conflict; lookups by id and key agree."""
+    await store.create_account(account("a1", "Ann"))
+    with pytest.raises(StoreConflict):
+        await store.create_account(account("a9", "ANN"))
+    assert (await store.find_account(key="ann")) == (await store.find_account(id="a1"))
+    assert await store.find_account(key="nobody") is None
+
+
+async def test_sessions_end_one_at_a_time_or_everywhere(store: Store) -> None:
+    """A session finds its account until dropped; dropping all ends every one."""
+    await store.create_account(account("a1", "Ann"))
+    for h in ("h1", "h2", "h3"):
+        await store.add_session("a1", h, 5.0)
+    assert await store.session_account("h2") == "a1"
+    await store.drop_session("h2")
+    assert await store.session_account("h2") is None
+    assert await store.drop_sessions("a1") == 2
+    assert await store.session_account("h1") is None
+
+
+async def test_a_result_is_settled_exactly_once_even_when_raced(store: Store) -> None:
+    """Ten concurrent settlements of one match change the ratings once."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    done = await asyncio.gather(*(store.record_result(result("ABCDEF-1"), rate) for _ in range(10)))
+    assert sorted(done) == [False] * 9 + [True]
+    ann, bob = await store.find_account(id="a1"), await store.find_account(id="a2")
+    assert ann is not None and bob is not None
+    expected = rate(Rating(), Rating(), 1.0)
+    assert ann.rating == expected[0] and bob.rating == expected[1]
+    assert ann.rated_games == bob.rated_games == 1
+    assert ann.stats == {"games": 1, "wins": 1}
+    [entry] = await store.account_history("a2", limit=10)
+    assert (entry.match, entry.result, entry.opponent, entry.rated) == (
+        "ABCDEF-1",
+        "lost",
+        "Ann",
+        True,
+    )
+    assert entry.rating_after == pytest.approx(expected[1].rating)
+
+
+async def test_history_is_newest_first_and_the_leaderboard_only_established(store: Store) -> None:
+    """History comes newest first; a provisional rating stays off the leaderboard."""
+    await store.create_account(account("a1", "Ann", rating=Rating(1700, 60)))
+    await store.create_account(account("a2", "Bob", rating=Rating(1500, 300)))
+    for n in range(3):
+        await store.record_result(result(f"GAME-{n}", finished=100.0 + n), rate)
+    games = [e.match for e in await store.account_history("a1", limit=2)]
+    assert games == ["GAME-2", "GAME-1"]
+    board = await store.leaderboard(limit=10)
+    assert [a.id for a in board] == ["a1"]
+
+
+async def test_casual_results_change_records_but_not_ratings(store: Store) -> None:
+    """An unrated match adds to the record and history; the rating stays."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    assert await store.record_result(result("CASUAL-1", rated=False), rate)
+    ann = await store.find_account(id="a1")
+    assert ann is not None and ann.rating == Rating() and ann.rated_games == 0
+    assert ann.stats["wins"] == 1
+
+
+async def test_deleting_an_account_frees_its_name_and_ends_its_sessions(store: Store) -> None:
+    """After deletion the key is free, the sessions and history are gone."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    await store.add_session("a1", "h1", 1.0)
+    await store.record_result(result("X-1"), rate)
+    await store.set_password("a1", "scrypt$new")
+    found = await store.find_account(id="a1")
+    assert found is not None and found.password_hash == "scrypt$new"
+    await store.delete_account("a1")
+    assert await store.find_account(id="a1") is None
+    assert await store.session_account("h1") is None
+    assert await store.account_history("a1", limit=5) == []
+    await store.create_account(account("a3", "Ann"))
+
+
+async def test_the_queue_takes_a_pair_once_and_tells_each_their_room(store: Store) -> None:
+    """A pair leaves the queue atomically, once; each account learns its room once."""
+    from muggins.server.account_store import QueueEntry
+
+    for account_id, rating in (("a1", 1500.0), ("a2", 1520.0), ("a3", 1490.0)):
+        await store.queue_put(QueueEntry(account_id, account_id, rating, 1, 1.0, 1.0))
+    assert await store.queue_touch("a1", 5.0)
+    assert {e.account: e.seen for e in await store.queue_entries()}["a1"] == 5.0
+    taken = await asyncio.gather(
+        store.queue_take("a1", "a2", "ROOMAA"), store.queue_take("a1", "a3", "ROOMBB")
+    )
+    assert sorted(taken) == [False, True]
+    room = "ROOMAA" if taken[0] else "ROOMBB"
+    assert await store.queue_paired("a1") == room
+    assert await store.queue_paired("a1") is None
+    assert not await store.queue_touch("a1", 6.0)
+    left = [e.account for e in await store.queue_entries()]
+    assert len(left) == 1 and await store.queue_remove(left[0])
+    assert await store.queue_entries() == []

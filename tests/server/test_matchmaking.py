@@ -1,0 +1,138 @@
+"""Ranked matchmaking: pairing by rating with a widening range, 20 players over sockets, and a
+queue that outlives the node a player was queued on (SIGKILL)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from redis_helpers import RedisServer, running_redis
+from test_cluster_failover import Node
+from wire_client import WireClient
+
+from muggins.server.account_store import QueueEntry
+from muggins.server.app import Server
+from muggins.server.matchmaking import accepted_range, pair
+from muggins.shared.glicko2 import Rating
+
+CLUSTERS = [(1000 + 300 * n, 1000 + 300 * n + 20 + n) for n in range(10)]
+"""Ten pairs of close ratings, 300 points apart from the next pair."""
+
+
+def entry(account: str, rating: float, since: float = 0.0, best_of: int = 1) -> QueueEntry:
+    return QueueEntry(account, account, rating, best_of, since, since)
+
+
+def test_twenty_queued_players_are_paired_with_their_nearest_rating() -> None:
+    """Twenty players queued at once make the ten pairs of close ratings, nothing else."""
+    entries = [
+        entry(f"a{i:02}-{j}", r) for i, pair_ in enumerate(CLUSTERS) for j, r in enumerate(pair_)
+    ]
+    pairs = pair(entries, now=0.0)
+    assert sorted(tuple(sorted((a.rating, b.rating))) for a, b in pairs) == CLUSTERS
+
+
+def test_the_range_widens_with_waiting() -> None:
+    """350 points apart: no pair at once, a pair after 25 s; best-of-three never meets one game."""
+    far = [entry("low", 1000), entry("high", 1350)]
+    assert pair(far, now=0.0) == []
+    assert accepted_range(far[0], 25.0) == 350.0
+    assert len(pair(far, now=25.0)) == 1
+    mixed = [entry("one", 1500), entry("three", 1500, best_of=3)]
+    assert pair(mixed, now=1000.0) == []
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(800, 2500), st.floats(0, 60), st.sampled_from([1, 3])),
+        max_size=30,
+    ),
+    st.floats(60, 120),
+)
+def test_pairs_are_disjoint_and_each_accepts_the_other(
+    specs: list[tuple[float, float, int]], now: float
+) -> None:
+    """Nobody is paired twice; a pair has one length and a gap both players accept."""
+    entries = [entry(f"p{i}", r, since, best_of) for i, (r, since, best_of) in enumerate(specs)]
+    pairs = pair(entries, now)
+    seen = [e.account for p in pairs for e in p]
+    assert len(seen) == len(set(seen))
+    for a, b in pairs:
+        assert a.best_of == b.best_of
+        gap = abs(a.rating - b.rating)
+        assert gap <= accepted_range(a, now) and gap <= accepted_range(b, now)
+
+
+async def seeker(url: str, name: str, rating: float, server: Server) -> WireClient:
+    client = await WireClient.open(url, name=name)
+    made = await client.request(type="register", name=name, password="long enough")
+    store = server.lobby.store
+    found = await store.find_account(id=made["account"])
+    assert found is not None
+    store.accounts[found.id] = replace(found, rating=Rating(rating, 80))  # type: ignore[attr-defined]
+    reply = await client.request(type="seek")
+    assert reply["type"] == "seeking" and reply["active"] and reply["rating"] == rating
+    return client
+
+
+async def test_twenty_players_over_sockets_get_rated_rooms_by_rating(server: Server) -> None:
+    """Twenty signed-in players seek at once; each lands in a rated room with their pair."""
+    clients = {}
+    for n, ratings in enumerate(CLUSTERS):
+        for j, rating in enumerate(ratings):
+            name = f"P{n:02}x{j}"
+            clients[name] = await seeker(server.url, name, rating, server)
+    rooms: dict[str, set[str]] = {}
+    for name, client in clients.items():
+        while client.room is None or client.room["status"] != "playing":
+            await client.recv(timeout=15)
+        assert client.room["options"]["rated"]
+        rooms.setdefault(client.room["code"], set()).add(name)
+    assert sorted(sorted(names) for names in rooms.values()) == [
+        [f"P{n:02}x0", f"P{n:02}x1"] for n in range(10)
+    ]
+    assert await server.lobby.store.queue_entries() == []
+    for client in clients.values():
+        await client.close()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def test_the_queue_survives_its_node_being_killed(redis_server: RedisServer) -> None:
+    """Queued on node A, A is killed; back on B (token and session), Ann is paired with Bob."""
+    a, b = Node(redis_server), Node(redis_server)
+    try:
+        ann = await WireClient.open(a.url, name="Ann")
+        made = await ann.request(type="register", name="Ann", password="long enough")
+        assert (await ann.request(type="seek"))["active"]
+        a.kill()
+        # A roomless player's token resumes only on its own node (see README): Ann's client
+        # says hello afresh on B and signs in with her session, as the client does.
+        back = await WireClient.open(b.url, hello=False)
+        assert (await back.hello("Ann", token=ann.token))["code"] == "bad_token"
+        assert (await back.hello("Ann"))["type"] == "welcome"
+        signed = await back.request(type="sign_in", session=made["session"])
+        assert signed["type"] == "account"
+        bob = await WireClient.open(b.url, name="Bob")
+        await bob.request(type="register", name="Bob", password="long enough")
+        assert (await bob.request(type="seek"))["active"]
+        for client in (back, bob):
+            async with asyncio.timeout(15):
+                while client.room is None or client.room["status"] != "playing":
+                    await client.recv(timeout=15)
+        assert back.room is not None and bob.room is not None
+        assert back.room["code"] == bob.room["code"] and back.room["options"]["rated"]
+        names = {s["name"] for s in back.room["seats"]}
+        assert names == {"Ann", "Bob"}
+    finally:
+        a.stop()
+        b.stop()

@@ -1,0 +1,69 @@
+"""The SQLite file's migration: a database written before accounts existed is upgraded on
+start without losing a game (tests/server/data/v0.db was written by the code of that time:
+one finished match and one in progress, nine moves in)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+from muggins.server.account_store import AccountRecord
+from muggins.server.sqlite_accounts import VERSION
+from muggins.server.sqlite_store import SqliteStore
+from muggins.shared.match import Match
+
+V0 = Path(__file__).parent / "data" / "v0.db"
+
+
+def counts(path: Path) -> tuple[int, int, int, int]:
+    db = sqlite3.connect(path)
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        rooms, matches, actions = (
+            db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("rooms", "matches", "actions")
+        )
+        return version, rooms, matches, actions
+    finally:
+        db.close()
+
+
+async def test_an_old_database_is_migrated_without_losing_a_game(tmp_path: Path) -> None:
+    """Version 0 -> current: rooms, matches and every action survive; accounts work after."""
+    path = tmp_path / "muggins.db"
+    shutil.copy(V0, path)
+    version, rooms, matches, actions = counts(path)
+    assert version == 0 and (rooms, matches) == (2, 2) and actions == 64
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        [snapshot] = await store.open_rooms()
+        assert snapshot.room.code == "PLAYBB" and snapshot.match is not None
+        assert len(snapshot.match.actions) == 9
+        Match.replay(snapshot.match.options, snapshot.match.seed, snapshot.match.actions)
+        finished = await store.load_match("DONEAA", 1)
+        assert finished is not None and finished.result == "won" and len(finished.actions) == 55
+        replayed = Match.replay(finished.options, finished.seed, finished.actions)
+        assert replayed.over and replayed.winner == finished.winner
+        await store.create_account(
+            AccountRecord(id="a1", name="Ann", key="ann", password_hash="x", created=1.0)
+        )
+        assert (await store.find_account(key="ann")) is not None
+    finally:
+        await store.close()
+    assert counts(path) == (VERSION, 2, 2, 64)
+
+
+async def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
+    """Opening an up-to-date file runs no migration and keeps its accounts."""
+    path = tmp_path / "muggins.db"
+    for _ in range(2):
+        store = SqliteStore(path)
+        await store.open()
+        if await store.find_account(key="ann") is None:
+            await store.create_account(
+                AccountRecord(id="a1", name="Ann", key="ann", password_hash="x", created=1.0)
+            )
+        await store.close()
+    assert counts(path)[0] == VERSION

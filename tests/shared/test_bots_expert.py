@@ -1,0 +1,133 @@
+"""The expert against the first-generation expert, on the positions where rollouts showed the
+old one wrong: each test checks the new decision and that ``expert-1`` makes the old mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from muggins.shared.actions import Discard, Play
+from muggins.shared.bots import make_strategy
+from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.match import Match
+from muggins.shared.view import SeatView
+
+
+def changed(view: SeatView, update: dict[str, object]) -> SeatView:
+    return SeatView.model_validate({**view.model_dump(), **update})
+
+
+def discard_view(hand: str, *, dealer: bool, scores: tuple[int, int] = (0, 0)) -> SeatView:
+    """Seat 0 to lay away from six cards, as dealer or pone."""
+    base = Match(seed=1).view(0)
+    return changed(
+        base, {"hand": parse_cards(hand), "dealer": 0 if dealer else 1, "scores": scores}
+    )
+
+
+def play_view(
+    hand: str, *, dealer: bool, pile: str = "", discards: str = "QH QC", starter: str = "KD"
+) -> SeatView:
+    """Seat 0 to play ``hand``; ``pile`` (the opponent's lead) was played by seat 1."""
+    base = Match(seed=1).view(0)
+    cards = parse_cards(hand)
+    led = parse_cards(pile) if pile else ()
+    played = tuple({"seat": 1, "card": c} for c in led)
+    count = sum(c.value for c in led)
+    return changed(
+        base,
+        {
+            "phase": "play",
+            "dealer": 0 if dealer else 1,
+            "turn": 0,
+            "waiting_for": (0,),
+            "hand": cards,
+            "discards": parse_cards(discards),
+            "hand_counts": (len(cards), 4 - len(led)),
+            "starter": parse_card(starter),
+            "count": count,
+            "pile": played,
+            "played": played,
+            "legal": tuple(Play(card=c) for c in cards if count + c.value <= 31),
+        },
+    )
+
+
+def laid_away(level: str, view: SeatView) -> set[int]:
+    action = make_strategy(level).choose(view)
+    assert isinstance(action, Discard)
+    return {c.rank for c in action.cards}
+
+
+def played(level: str, view: SeatView) -> int:
+    action = make_strategy(level).choose(view)
+    assert isinstance(action, Play)
+    return action.card.rank
+
+
+@pytest.mark.parametrize(
+    ("hand", "dealer", "right"),
+    [
+        ("AD 4H 5H 6D 8C QS", False, {8, 12}),  # keep A-4-5-6, not 4-5-6-Q
+        ("AC 4C 4H 6C 9D 9H", False, {9}),  # lay away 9-9
+        ("3D 6D 10S JC KD KS", True, {10, 11}),  # keep 3-6-K-K
+        ("2D 2S 10H 10S KC KS", True, {10}),  # lay away 10-10
+    ],
+)
+def test_discards_value_the_play(hand: str, dealer: bool, right: set[int]) -> None:
+    """Keeping low, pegging-friendly cards is worth about a point a deal in these hands."""
+    view = discard_view(hand, dealer=dealer)
+    assert laid_away("expert-1", view) != right
+    assert laid_away("expert", view) == right
+
+
+@pytest.mark.parametrize(
+    ("hand", "old", "right"),
+    [
+        ("2H 6D 6S 6C", 2, 6),  # lead a six from 2-6-6-6
+        ("8H 9D 10S 10C", 8, 10),  # lead a ten from 8-9-10-10
+        ("AH 4D 9S KC", 4, 1),  # lead the ace from A-4-x-x
+    ],
+)
+def test_leads(hand: str, old: int, right: int) -> None:
+    """The opening lead is chosen by the whole play, not the next reply."""
+    view = play_view(hand, dealer=False)
+    assert played("expert-1", view) == old
+    assert played("expert", view) == right
+
+
+def test_a_pair_of_fours_leads_a_four() -> None:
+    """With A-4-4-x the four is right (a fifteen-two answer is met by a pair royal threat)."""
+    assert played("expert", play_view("AH 4D 4S KC", dealer=False)) == 4
+
+
+@pytest.mark.parametrize(
+    ("hand", "lead", "old", "right"),
+    [
+        ("AC 2C 2D 10S", "7H", 2, 10),  # after a 7: the ten, not another low card
+        ("AS 2H 3D 9C", "4H", 2, 9),  # after a 4: the nine
+    ],
+)
+def test_dealer_replies_to_a_low_lead(hand: str, lead: str, old: int, right: int) -> None:
+    """As dealer, a low lead is answered high, keeping low cards for later."""
+    view = play_view(hand, dealer=True, pile=lead)
+    assert played("expert-1", view) == old
+    assert played("expert", view) == right
+
+
+def test_decisions_are_deterministic_for_a_seed() -> None:
+    """Two experts with the same seed make the same move from the same view."""
+    view = play_view("AS 2H 3D 9C", dealer=True, pile="4H")
+    first = make_strategy("expert", seed=5)
+    assert first.choose(view) == make_strategy("expert", seed=5).choose(view)
+
+
+def test_the_board_counts_at_ninety_all() -> None:
+    """At 90-90 the pone weighs the dealer's points above its own, so from A-2-9-9-10-K it lays
+    away 10-K (keeping the ace and two for the play) where at 0-0 it lays away A-K; expert-1,
+    which looks at the board only within 12 points of the end, lays away the same at both."""
+    hand = "AH 2D 9C 9D 10C KD"
+    level = discard_view(hand, dealer=False)
+    ninety = discard_view(hand, dealer=False, scores=(90, 90))
+    assert laid_away("expert-1", level) == laid_away("expert-1", ninety)
+    assert laid_away("expert", level) == {1, 13}
+    assert laid_away("expert", ninety) == {10, 13}
