@@ -35,7 +35,8 @@ async def test_a_game_to_121_against_the_computer_by_clicking(
     now = await page.js(CHOSEN)
     if first in chosen:
         assert sorted(now) == sorted(set(chosen) - {first})
-        await page.press("2")
+        await page.press("1")  # pressed again, the first card stands up again
+        assert sorted(await page.js(CHOSEN)) == sorted(chosen)
     else:
         assert first in now and len(now) == 2
     now = await page.js(CHOSEN)
