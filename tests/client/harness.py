@@ -36,6 +36,12 @@ async def real_server(
         yield server
 
 
+def status_line(app: MugginsApp, width: int = 200) -> str:
+    """The status line's text, whichever screen is on top (a show or a dialog pushed over the
+    table hides it from ``app.query_one``, which searches the top screen only)."""
+    return plain(app.screen_stack[0].query_one("#status"), width)
+
+
 def plain(widget: Widget, width: int = 100) -> str:
     """The text a widget draws, without styles, cut to the lines that fit in it on screen."""
     console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from harness import computer_app, make_move, my_move, plain, real_server, record_events, until
+from harness import (
+    computer_app,
+    make_move,
+    my_move,
+    plain,
+    real_server,
+    record_events,
+    status_line,
+    until,
+)
 
 from muggins.client.app import MugginsApp
 from muggins.client.screens import GameOverScreen
@@ -197,7 +206,7 @@ async def test_a_refused_card_shows_the_servers_sentence() -> None:
         await until(pilot, lambda: app.error)
         sentence = f"{card.pretty} would take the count past 31 (the count is {view.count})"
         assert app.error == sentence
-        assert sentence in plain(app.query_one("#status"), 200)
+        assert sentence in status_line(app)
 
 
 async def test_a_count_no_hand_can_make_is_refused_in_words_and_q_still_quits() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from harness import computer_app, make_move, my_move, plain, until
+from harness import computer_app, make_move, my_move, status_line, until
 
 from muggins.client.app import MugginsApp
 from muggins.server.app import Server
@@ -13,7 +13,7 @@ from muggins.server.config import ServerConfig
 
 
 def status_text(app: MugginsApp) -> str:
-    return plain(app.query_one("#status"), 200)
+    return status_line(app)
 
 
 async def test_client_resumes_after_server_restart(tmp_path: Path) -> None:
