@@ -30,7 +30,8 @@ from muggins.server.app import Server, running_server, tune_garbage_collector
 from muggins.server.config import ServerConfig
 from muggins.shared.match import Match
 
-pytestmark = pytest.mark.slow
+# As long as --soak-seconds asks (30 minutes and more): no per-test timeout.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(0)]
 ROOMS = 40
 PACE = 1.0
 DROP_CHANCE = 0.02
