@@ -86,6 +86,43 @@ def _memo(weights: tuple[float, float]) -> Memo:
     return memo
 
 
+def _points(pile: Ranks, count: int, rank: int) -> int:
+    """``play_points`` through the module's own table (the solver's hottest call)."""
+    key = (pile, count, rank)
+    points = _POINTS.get(key)
+    if points is None:
+        points = _POINTS[key] = play_points(pile, count, rank)
+    return points
+
+
+_POINTS: dict[tuple[Ranks, int, int], int] = {}
+
+
+def _relevant(pile: Ranks) -> Ranks:
+    """The end of ``pile`` that can still score: the longest run of distinct ranks at its end
+    (no later run can reach past a repeated rank), or the cards of the last card's rank (a pair
+    royal needs them). Piles that agree on it score the same from here, so the memo serves both.
+    """
+    n = len(pile)
+    if n <= 1:
+        return pile
+    last = pile[-1]
+    if pile[-2] == last:
+        same = 2
+        while same < n and same < 3 and pile[-same - 1] == last:
+            same += 1
+        return pile[-same:]
+    seen = {last}
+    k = 1
+    while k < n:
+        r = pile[-k - 1]
+        if r in seen:
+            break
+        seen.add(r)
+        k += 1
+    return pile if k == n else pile[-k:]
+
+
 def _after(
     memo: Memo,
     mine: Ranks,
@@ -97,22 +134,26 @@ def _after(
     weights: tuple[float, float],
     alpha: float = -INF,
     beta: float = INF,
+    scored: int | None = None,
 ) -> float:
-    """The balance when ``turn`` plays ``rank`` now (exact within ``alpha``..``beta``)."""
-    points = play_points(pile, count, rank) * weights[turn]
+    """The balance when ``turn`` plays ``rank`` now (exact within ``alpha``..``beta``);
+    ``scored`` is what the card pegs, when the caller already knows it."""
+    if scored is None:
+        scored = _points(pile, count, rank)
     if turn == 0:
+        points = scored * weights[0]
         i = mine.index(rank)
         mine = mine[:i] + mine[i + 1 :]
     else:
+        points = -scored * weights[1]
         i = theirs.index(rank)
         theirs = theirs[:i] + theirs[i + 1 :]
-        points = -points
     count += PIP[rank]
     if count == 31:
         return points + _solve(
             memo, mine, theirs, (), 0, 1 - turn, None, weights, alpha - points, beta - points
         )
-    pile = (*pile, rank)[-7:]  # no run is longer than seven cards
+    pile = _relevant((*pile, rank))
     return points + _solve(
         memo, mine, theirs, pile, count, 1 - turn, turn, weights, alpha - points, beta - points
     )
@@ -138,9 +179,25 @@ def _solve(
         if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
             return value
     value = _search(memo, mine, theirs, pile, count, turn, last, weights, alpha, beta)
-    kind = UPPER if value <= alpha else LOWER if value >= beta else EXACT
-    memo[key] = (value, kind)
+    memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
     return value
+
+
+def _moves(hand: Ranks, pile: Ranks, count: int) -> list[tuple[int, int]]:
+    """The distinct ranks of ``hand`` that fit under 31 with what each pegs, most points first
+    (the best move is usually among them, so more is cut off)."""
+    room = 31 - count
+    moves: list[tuple[int, int]] = []
+    previous = 0
+    for r in hand:  # sorted, so repeats are adjacent
+        if r == previous:
+            continue
+        previous = r
+        if PIP[r] > room:
+            break
+        moves.append((-_points(pile, count, r), r))
+    moves.sort()
+    return moves
 
 
 def _search(
@@ -155,16 +212,12 @@ def _search(
     alpha: float,
     beta: float,
 ) -> float:
-    hand = mine if turn == 0 else theirs
-    room = 31 - count
-    playable = {r for r in hand if PIP[r] <= room}
-    if playable:
-        # Most points now first: the best move is usually among them, so more is cut off.
-        order = sorted(playable, key=lambda r: -play_points(pile, count, r))
+    moves = _moves(mine if turn == 0 else theirs, pile, count)
+    if moves:
         if turn == 0:
             best = -INF
-            for r in order:
-                value = _after(memo, mine, theirs, pile, count, 0, r, weights, alpha, beta)
+            for scored, r in moves:
+                value = _after(memo, mine, theirs, pile, count, 0, r, weights, alpha, beta, -scored)
                 if value > best:
                     best = value
                     if best > alpha:
@@ -173,8 +226,8 @@ def _search(
                             break
             return best
         best = INF
-        for r in order:
-            value = _after(memo, mine, theirs, pile, count, 1, r, weights, alpha, beta)
+        for scored, r in moves:
+            value = _after(memo, mine, theirs, pile, count, 1, r, weights, alpha, beta, -scored)
             if value < best:
                 best = value
                 if best < beta:
@@ -183,7 +236,7 @@ def _search(
                         break
         return best
     other = theirs if turn == 0 else mine
-    if any(PIP[r] <= room for r in other):
+    if other and PIP[other[0]] <= 31 - count:  # sorted: the lowest card fits or none does
         return _solve(memo, mine, theirs, pile, count, 1 - turn, last, weights, alpha, beta)
     if last is None:  # the count has just restarted and nobody holds a card: the play is over
         return 0.0
