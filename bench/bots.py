@@ -5,8 +5,11 @@
 Prints each expert's discard latency (p50, p99) and play latency over the decisions of real
 self-play games, then how many complete in-process games each level plays against itself per
 second on one core (the tournament command uses two worker processes), with the share of time
-spent in the engine (``Match.apply`` and ``Match.view``) rather than in the strategies. The load
-average is printed with the figures: on a shared machine they are slower than on a quiet one.
+spent in the engine (``Match.apply`` and ``Match.view``) rather than in the strategies. Each
+figure is given in wall time and in CPU time of this process: on a shared machine the wall
+figures depend on what else runs (the load average is printed with them), the CPU ones much
+less. Last, how long 10,000 duplicate pairs (20,000 games) of each level against itself would take
+on two workers at the CPU rate, beside the 15 minutes the project aims for.
 """
 
 from __future__ import annotations
@@ -29,13 +32,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def timed_games(
-    level: str, *, games: int, seed: int
-) -> tuple[float, float, dict[str, list[float]]]:
-    """Play ``games`` self-play games; return wall time, engine time and per-kind decision times."""
-    decisions: dict[str, list[float]] = {"discard": [], "play": [], "other": []}
+Times = dict[str, list[tuple[float, float]]]
+
+
+def timed_games(level: str, *, games: int, seed: int) -> tuple[float, float, float, Times]:
+    """Play ``games`` self-play games; return wall time, CPU time, engine (wall) time and each
+    kind of decision's (wall, CPU) times."""
+    decisions: Times = {"discard": [], "play": [], "other": []}
     engine = 0.0
     start = time.perf_counter()
+    cpu = time.process_time()
     for index in range(games):
         match = Match(seed=game_seed(seed, index))
         bots = [make_strategy(level, seed=index * 2 + s) for s in (0, 1)]
@@ -44,7 +50,9 @@ def timed_games(
             t0 = time.perf_counter()
             view = match.view(seat)
             t1 = time.perf_counter()
+            c1 = time.process_time()
             action = bots[seat].choose(view)
+            c2 = time.process_time()
             t2 = time.perf_counter()
             match.apply(seat, action)
             t3 = time.perf_counter()
@@ -56,8 +64,8 @@ def timed_games(
                 if isinstance(action, Play)
                 else "other"
             )
-            decisions[kind].append(t2 - t1)
-    return time.perf_counter() - start, engine, decisions
+            decisions[kind].append((t2 - t1, c2 - c1))
+    return time.perf_counter() - start, time.process_time() - cpu, engine, decisions
 
 
 def main() -> None:
@@ -78,22 +86,24 @@ def main() -> None:
     for level in levels:
         results[level] = timed_games(level, games=games[level], seed=args.seed)
     for level in ("expert-1", "expert"):
-        ms = {k: [t * 1000 for t in v] for k, v in results[level][2].items()}
-        print(f"{level} decisions over {games[level]} self-play games:")
+        print(f"{level} decisions over {games[level]} self-play games (wall | CPU):")
         for kind in ("discard", "play"):
-            times = ms[kind]
+            walls = [w * 1000 for w, _ in results[level][3][kind]]
+            cpus = [c * 1000 for _, c in results[level][3][kind]]
             print(
-                f"  {kind:<8} n={len(times):>6}  p50 {statistics.median(times):7.3f} ms"
-                f"  p99 {percentile(times, 0.99):7.3f} ms  max {max(times):7.3f} ms"
+                f"  {kind:<8} n={len(walls):>6}  p50 {statistics.median(walls):7.3f}"
+                f" | {statistics.median(cpus):7.3f} ms  p99 {percentile(walls, 0.99):7.3f}"
+                f" | {percentile(cpus, 0.99):7.3f} ms  max {max(walls):7.3f} | {max(cpus):7.3f} ms"
             )
-    print("\nin-process self-play on one core:")
+    print("\nin-process self-play on one core (wall | CPU):")
     for level in levels:
-        wall, engine, _ = results[level]
+        wall, cpu, engine, _ = results[level]
         n = games[level]
+        pairs = 20_000 / (2 * n / cpu) / 60  # two workers at the CPU rate
         print(
-            f"  {level:<9} {n / wall:7.2f} games/s"
-            f"  ({1000 * wall / n:7.1f} ms a game,"
-            f" {100 * engine / wall:4.1f}% in the engine)"
+            f"  {level:<9} {n / wall:7.2f} | {n / cpu:7.2f} games/s"
+            f"  ({1000 * cpu / n:7.1f} CPU ms a game, {100 * engine / wall:4.1f}% in the engine);"
+            f" 10,000 duplicate pairs on two workers: {pairs:6.1f} min (aim: 15)"
         )
     print(f"load average {os.getloadavg()[0]:.2f}")
 

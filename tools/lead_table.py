@@ -1,7 +1,10 @@
 """Make the opening-lead table the expert uses: ``python tools/lead_table.py [--seed S]``.
 
 Writes ``shared/bots/data/lead.json``: for every four ranks a pone may hold when the play begins,
-the mean point balance of the rest of the play after leading each of its ranks. The dealer's four
+the mean point balance of the rest of the play after leading each of its ranks, at three weightings
+of the two sides' points (``WEIGHTS``: the pone's points worth half the dealer's, even, the
+dealer's worth half the pone's; the expert reads any other weighting between them, since scaling
+both weights scales the balance). The dealer's four
 cards are drawn ``--draws`` times from the cards the pone has not seen, each weighted by how often
 a dealer keeps its rank (the ``keep`` table of ``shared/bots/data/play.json``), and for each draw
 the play is solved exactly (:mod:`muggins.shared.bots.playout`). The expert's own search does the
@@ -26,39 +29,46 @@ from muggins.shared.bots.evaluation import RANKS
 from muggins.shared.bots.expert import play_tables
 from muggins.shared.bots.playout import best_moves, clear
 
+WEIGHTS = ((0.5, 1.0), (1.0, 1.0), (1.0, 0.5))
+"""The weightings (pone's points, dealer's points) the table is solved at."""
 OUT = Path(__file__).resolve().parent.parent / "shared" / "bots" / "data" / "lead.json"
 Hand = tuple[int, ...]
 
 
-def lead_values(hand: Hand, *, draws: int, seed: int) -> dict[int, float]:
-    """The mean balance of leading each rank of ``hand`` against ``draws`` dealer hands."""
+def lead_values(hand: Hand, *, draws: int, seed: int) -> dict[int, list[float]]:
+    """The mean balance of leading each rank of ``hand`` against ``draws`` dealer hands, at each
+    of ``WEIGHTS``."""
     unseen = [0] + [4] * 13
     for r in hand:
         unseen[r] -= 1
     belief = Belief(unseen=tuple(unseen), cards=4, weights=play_tables().keep["dealer"])
     rng = random.Random(f"lead-table:{seed}:{hand}")
-    totals: dict[int, float] = {}
+    totals: dict[int, list[float]] = {}
     for theirs in belief.sample(rng, draws):
-        for rank, value in best_moves(hand, theirs, (), 0).items():
-            totals[rank] = totals.get(rank, 0.0) + value
-    return {rank: total / draws for rank, total in sorted(totals.items())}
+        for k, weights in enumerate(WEIGHTS):
+            for rank, value in best_moves(hand, theirs, (), 0, weights=weights).items():
+                totals.setdefault(rank, [0.0] * len(WEIGHTS))[k] += value
+    return {rank: [t / draws for t in total] for rank, total in sorted(totals.items())}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--draws", type=int, default=64, help="dealer hands per pone hand")
+    parser.add_argument("--draws", type=int, default=48, help="dealer hands per pone hand")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
     start = time.perf_counter()
-    table: dict[str, dict[str, float]] = {}
+    table: dict[str, dict[str, list[float]]] = {}
     for n, hand in enumerate(combinations_with_replacement(RANKS, 4)):
         if n % 100 == 0:
             clear()
         values = lead_values(hand, draws=args.draws, seed=args.seed)
-        table["-".join(map(str, hand))] = {str(r): round(v, 3) for r, v in values.items()}
+        table["-".join(map(str, hand))] = {
+            str(r): [round(v, 3) for v in vs] for r, vs in values.items()
+        }
     data = {
         "source": f"tools/lead_table.py --draws {args.draws} --seed {args.seed}",
+        "weights": WEIGHTS,
         "leads": table,
     }
     args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n")

@@ -162,18 +162,41 @@ def draws_for(cards: int) -> int:
 
 
 @cache
-def lead_table() -> dict[tuple[int, ...], dict[int, float]]:
-    """The opening leads shipped with the package (made by ``tools/lead_table.py``)."""
+def lead_table() -> dict[tuple[int, ...], dict[int, tuple[float, float, float]]]:
+    """The opening leads shipped with the package (made by ``tools/lead_table.py``): for every
+    four ranks, each lead's mean balance with this seat's and the dealer's points weighted
+    (0.5, 1), (1, 1) and (1, 0.5)."""
     text = resources.files("muggins.shared.bots").joinpath("data/lead.json").read_text()
-    rows = json.loads(text)["leads"]
+    data = json.loads(text)
+    if [tuple(w) for w in data["weights"]] != [(0.5, 1.0), (1.0, 1.0), (1.0, 0.5)]:
+        raise ValueError("lead.json was solved at other weightings")
     return {
-        tuple(int(r) for r in k.split("-")): {int(r): float(v) for r, v in leads.items()}
-        for k, leads in rows.items()
+        tuple(int(r) for r in k.split("-")): {
+            int(r): (float(v[0]), float(v[1]), float(v[2])) for r, v in leads.items()
+        }
+        for k, leads in data["leads"].items()
     }
 
 
+def lead_value(entry: tuple[float, float, float], weights: tuple[float, float]) -> float:
+    """A lead's balance at ``weights`` from the table's three weightings.
+
+    Scaling both weights scales the balance (the same moves stay best), so the balance at
+    (a, b) is ``b`` times the balance at (a/b, 1) when a <= b, and ``a`` times that at (1, b/a)
+    otherwise; between the weightings solved it is read on the straight line through them.
+    """
+    half_mine, even, half_theirs = entry
+    a, b = weights
+    if a <= b:
+        r = a / b
+        return b * (even + (r - 1.0) * (even - half_mine) / 0.5)
+    r = b / a
+    return a * (even + (r - 1.0) * (even - half_theirs) / 0.5)
+
+
 def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
-    """The mean weighted balance of the rest of the play after each playable rank."""
+    """The mean weighted balance of the rest of the play after each playable rank, plus the
+    credit for following high (``HIGH_FOLLOW``): what the expert plays on."""
     assert view.seat is not None
     me = view.seat
     i_deal = view.dealer == me
@@ -188,25 +211,56 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
         SHOW_POINTS + (0.0 if i_deal else CRIB_POINTS),
     )
     weights = quantised(board_weights(view, expect))
-    if not view.played and len(mine) == 4 and abs(weights[0] - weights[1]) < 0.2:
-        return dict(lead_table()[mine])  # the opening lead, searched offline with more draws
+    if not view.played and len(mine) == 4:  # the opening lead, searched offline with more draws
+        return {rank: lead_value(e, weights) for rank, e in lead_table()[mine].items()}
+    credit = {r: HIGH_FOLLOW * min(r, 10) if pile else 0.0 for r in set(mine)}
     belief = opponent_belief(view)
+    hands = opponent_hands(belief, rng, draws_for(len(mine) + belief.cards))
+    exact = belief.cards <= EXACT_CARDS
+    rows: list[dict[int, float]] = []
     totals: dict[int, float] = {}
     mass = 0.0
-    for hand, weight in opponent_hands(belief, rng, draws_for(len(mine) + belief.cards)):
-        for rank, value in best_moves(mine, hand, pile, view.count, weights=weights).items():
+    for n, (hand, weight) in enumerate(hands, 1):
+        row = best_moves(mine, hand, pile, view.count, weights=weights)
+        for rank, value in row.items():
             totals[rank] = totals.get(rank, 0.0) + weight * value
         mass += weight
-    return {rank: total / mass for rank, total in totals.items()}
+        if not exact:
+            rows.append(row)
+            if n >= SETTLE_AFTER and n < len(hands) and settled(rows, credit):
+                break
+    return {rank: total / mass + credit[rank] for rank, total in totals.items()}
+
+
+SETTLE_AFTER = 8
+"""Opponent hands searched before the expert may stop early (see :func:`settled`)."""
+SETTLE_Z = 3.0
+
+
+def settled(rows: list[dict[int, float]], credit: dict[int, float]) -> bool:
+    """Whether the best rank so far is clearly best: for every other rank, its mean lead over
+    the draws so far is more than ``SETTLE_Z`` standard errors (and more than a tenth of a point
+    when the draws all agree). More draws would then almost never change the card played."""
+    n = len(rows)
+    ranks = list(rows[0])
+    if len(ranks) < 2:
+        return True
+    means = {r: sum(row[r] for row in rows) / n + credit[r] for r in ranks}
+    best = max(ranks, key=lambda r: means[r])
+    for r in ranks:
+        if r == best:
+            continue
+        diffs = [row[best] - row[r] for row in rows]
+        mean = means[best] - means[r]
+        var = sum((d - mean + credit[best] - credit[r]) ** 2 for d in diffs) / (n - 1)
+        if mean <= 0.1 or mean * mean * n <= SETTLE_Z * SETTLE_Z * var:
+            return False
+    return True
 
 
 def card_values(view: SeatView, rng: random.Random) -> dict[int, float]:
-    """What the expert plays on: each rank's value in the play, with the credit for following
-    high (``HIGH_FOLLOW``)."""
-    values = play_values(view, rng)
-    if view.pile:
-        return {r: v + HIGH_FOLLOW * min(r, 10) for r, v in values.items()}
-    return values
+    """Each playable rank's value in the play (kept for callers of the earlier name)."""
+    return play_values(view, rng)
 
 
 def decision_rng(seed: int, view: SeatView) -> random.Random:
@@ -224,8 +278,8 @@ def expert_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
     assert view.seat is not None
     need = view.options.target - view.scores[view.seat]
     pile = tuple(p.card.rank for p in view.pile)
-    if len(plays) == 1:
-        return plays[0]
+    if len({p.card.rank for p in plays}) == 1:  # one rank: suits never peg
+        return max(plays, key=lambda p: p.card)
     values = card_values(view, rng)
 
     def key(play: Play) -> tuple[bool, float, Card]:

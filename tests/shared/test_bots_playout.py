@@ -65,31 +65,32 @@ def test_small_positions_by_hand() -> None:
 
 
 def brute(mine: tuple[int, ...], theirs: tuple[int, ...], pile: tuple[int, ...], count: int,
-          turn: int, last: int | None) -> float:  # fmt: skip
-    """The play by plain minimax, no memo and no pruning, straight from the rules."""
+          turn: int, last: int | None, w: tuple[float, float] = (1.0, 1.0)) -> float:  # fmt: skip
+    """The play by plain minimax, no memo and no pruning, straight from the rules; ``w`` weighs
+    seat 0's points and seat 1's."""
     hands = [list(mine), list(theirs)]
     playable = sorted({r for r in hands[turn] if count + min(r, 10) <= 31})
     if playable:
         values = []
         for r in playable:
-            points = play_points(pile, count, r) * (1 if turn == 0 else -1)
+            points = play_points(pile, count, r) * (w[0] if turn == 0 else -w[1])
             rest = [list(h) for h in hands]
             rest[turn].remove(r)
             c = count + min(r, 10)
             a, b = tuple(rest[0]), tuple(rest[1])
             if c == 31:
-                values.append(points + brute(a, b, (), 0, 1 - turn, None))
+                values.append(points + brute(a, b, (), 0, 1 - turn, None, w))
             else:
-                values.append(points + brute(a, b, (*pile, r), c, 1 - turn, turn))
+                values.append(points + brute(a, b, (*pile, r), c, 1 - turn, turn, w))
         return max(values) if turn == 0 else min(values)
     if any(count + min(r, 10) <= 31 for r in hands[1 - turn]):
-        return brute(mine, theirs, pile, count, 1 - turn, last)
+        return brute(mine, theirs, pile, count, 1 - turn, last, w)
     if last is None:
         return 0.0
-    go = 1.0 if last == 0 else -1.0
+    go = w[0] if last == 0 else -w[1]
     if not mine and not theirs:
         return go
-    return go + brute(mine, theirs, (), 0, 1 - last, None)
+    return go + brute(mine, theirs, (), 0, 1 - last, None, w)
 
 
 @settings(max_examples=40, deadline=None)

@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from muggins.shared.bots.belief import Belief
-from muggins.shared.bots.expert import lead_table, play_tables
+from muggins.shared.bots.expert import lead_table, lead_value, play_tables
 from tests.shared.test_bots_playout import brute
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -66,7 +66,7 @@ def test_keep_weights_favour_what_each_role_keeps() -> None:
 @pytest.mark.parametrize("hand", [(2, 6, 6, 6), (1, 4, 9, 13)])
 def test_lead_entries_match_plain_minimax(hand: tuple[int, ...]) -> None:
     """An opening-lead entry is the mean, over the tool's seeded dealer hands, of each lead's
-    play solved by plain minimax."""
+    play solved by plain minimax, at each of the three weightings of the two sides' points."""
     assert source("lead") == "tools/lead_table.py --draws 48 --seed 1"
     unseen = [0] + [4] * 13
     for r in hand:
@@ -76,5 +76,19 @@ def test_lead_entries_match_plain_minimax(hand: tuple[int, ...]) -> None:
     for lead in set(hand):
         rest = list(hand)
         rest.remove(lead)
-        total = sum(brute(tuple(rest), theirs, (lead,), min(lead, 10), 1, 0) for theirs in draws)
-        assert lead_table()[hand][lead] == pytest.approx(total / 48, abs=0.001)
+        for k, w in enumerate([(0.5, 1.0), (1.0, 1.0), (1.0, 0.5)]):
+            total = sum(
+                brute(tuple(rest), theirs, (lead,), min(lead, 10), 1, 0, w) for theirs in draws
+            )
+            assert lead_table()[hand][lead][k] == pytest.approx(total / 48, abs=0.001)
+
+
+def test_lead_values_between_the_weightings() -> None:
+    """Scaling both weights scales the balance, and between the solved weightings the table is
+    read on a straight line: exact at the three solved, and at twice them."""
+    entry = (-3.0, -2.0, -1.5)
+    assert lead_value(entry, (1.0, 1.0)) == pytest.approx(-2.0)
+    assert lead_value(entry, (0.5, 1.0)) == pytest.approx(-3.0)
+    assert lead_value(entry, (1.0, 0.5)) == pytest.approx(-1.5)
+    assert lead_value(entry, (1.5, 0.75)) == pytest.approx(1.5 * -1.5)
+    assert lead_value(entry, (0.75, 1.0)) == pytest.approx(-2.5)  # halfway from (0.5, 1)
