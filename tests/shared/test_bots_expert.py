@@ -7,6 +7,7 @@ import pytest
 
 from muggins.shared.actions import Discard, Play
 from muggins.shared.bots import make_strategy
+from muggins.shared.bots.expert import settled
 from muggins.shared.cards import parse_card, parse_cards
 from muggins.shared.match import Match
 from muggins.shared.view import SeatView
@@ -131,3 +132,26 @@ def test_the_board_counts_at_ninety_all() -> None:
     assert laid_away("expert-1", level) == laid_away("expert-1", ninety)
     assert laid_away("expert", level) == {1, 13}
     assert laid_away("expert", ninety) == {10, 13}
+
+
+def test_the_search_stops_only_when_the_best_card_is_settled() -> None:
+    """Eight draws in which the ten beats the two by 2 to 3 points settle it; the same eight
+    with the lead swinging either way do not, nor does a lead under a tenth of a point."""
+    clear = [{2: -1.0 - 0.1 * (i % 3), 10: 1.0 + 0.1 * (i % 2)} for i in range(8)]
+    assert settled(clear, {2: 0.0, 10: 0.0})
+    swinging = [{2: 3.0 if i % 2 else -3.0, 10: 0.5} for i in range(8)]
+    assert not settled(swinging, {2: 0.0, 10: 0.0})
+    close = [{2: 0.0, 10: 0.05} for _ in range(8)]
+    assert not settled(close, {2: 0.0, 10: 0.0})
+    # The credit for following high counts: it brings the ten within a tenth of the two.
+    behind = [{2: 0.3, 10: 0.0} for _ in range(8)]
+    assert settled(behind, {2: 0.0, 10: 0.0})
+    assert not settled(behind, {2: 0.16, 10: 0.4})
+
+
+def test_one_rank_to_play_needs_no_search() -> None:
+    """With two fives left and nothing known, either is played at once (the higher suit)."""
+    view = play_view("5H 5S", dealer=True, pile="KD")
+    action = make_strategy("expert").choose(view)
+    assert isinstance(action, Play)
+    assert action.card == max(parse_cards("5H 5S"))
