@@ -250,3 +250,45 @@ async def test_a_spectator_sees_each_newly_settled_count_without_scrolling() -> 
         assert scroll.scroll_y == scroll.max_scroll_y, (scroll.scroll_y, scroll.max_scroll_y)
         on_screen = screen_text(app)  # type: ignore[arg-type]
         assert "counted 8, accepted: 8 pegged" in on_screen, on_screen
+
+
+async def test_a_spectator_goes_on_from_the_show_with_enter() -> None:
+    """A spectator, who has no cards to lay away or play, leaves the last deal's show with
+    Enter and sees the new deal's play, as a player does (Enter used to answer "It is not your
+    move" and keep the old show on the table for the rest of the deal)."""
+    import random
+
+    from textual.widgets import ContentSwitcher
+    from wire_client import WireClient
+
+    async with real_server() as server:
+        ann = await WireClient.open(server.url, name="Ann")
+        room = await ann.request(type="create_room", options={"private": True})
+        code = room["code"]
+        await ann.request(type="seat_bot", level="easy")
+        rng = random.Random(3)
+
+        async def ann_plays_one_deal() -> None:
+            while True:
+                view = ann.state["view"] if ann.state else None
+                if view and view["deal_number"] >= 2:
+                    return
+                if ann.my_turn():
+                    assert view is not None
+                    await ann.send(**rng.choice(view["legal"]))
+                await ann.recv()
+
+        app = MugginsApp(url=server.url, name="Cy", goal=Goal("spectate", code=code), hint=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: app.session.view is not None)
+            assert app.session.seat is None
+            await asyncio.wait_for(ann_plays_one_deal(), 60)
+            switcher = app.query_one("#middle", ContentSwitcher)
+            await until(pilot, lambda: switcher.current == "show")
+            view = app.session.view
+            assert view is not None and view.deal_number == 2 and view.phase == "discard"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert switcher.current == "play"
+            assert "not your move" not in str(app.query_one("#status", Static).render())
+        await ann.close()
