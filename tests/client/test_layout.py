@@ -149,3 +149,24 @@ async def test_the_latest_call_is_in_view_on_an_80_by_24_terminal() -> None:
         latest = area.table.announcements[-1]
         visible = "\n".join(plain(area, 80).splitlines()[: middle.content_region.height])
         assert f"“{latest}”" in visible, (latest, visible)
+
+
+def test_a_spectators_compact_table_names_the_dealers_crib() -> None:
+    """80x24, watching: the one-line summary names whose crib it is by the dealer ("Alice's
+    crib" while Alice deals), as the full layout does, not the seat drawn at the top."""
+    from stacked import stacked_match
+
+    from muggins.client.widgets.table import PlayState
+
+    for dealer, owner in ((0, "Alice's crib"), (1, "Bob's crib")):
+        match = stacked_match(
+            dealer=dealer,
+            dealer_cards="5S 4S 2S 8D 6H 8C",
+            pone_cards="10S 6D JH 4H KC 7C",
+            starter="5H",
+        )
+        area = PlayArea()
+        area.table = PlayState(view=match.view(None), names=("Alice", "Bob"))
+        area.compact = True
+        line = area._summary(match.view(None), "Bob", 1).plain
+        assert f"{owner}: " in line, line
