@@ -97,6 +97,9 @@ def averages(stats: Stats) -> Averages:
     dealer = ("dealer_pegging", "dealer_hand", "dealer_crib")
     pone = ("pone_pegging", "pone_hand")
     deals_dealer, deals_pone = stats.get("deals_dealer", 0), stats.get("deals_pone", 0)
+    reviewed = stats.get("reviewed_deals", 0)
+    discards = stats.get("given_away_discard_milli", 0) / 1000
+    play = stats.get("given_away_play_milli", 0) / 1000
     return Averages(
         dealer_pegging=per("dealer_pegging", "deals_dealer"),
         dealer_hand=per("dealer_hand", "deals_dealer"),
@@ -109,6 +112,9 @@ def averages(stats: Stats) -> Averages:
         pone_total=round(sum(stats.get(k, 0) for k in pone) / deals_pone, 2) if deals_pone else 0.0,
         hand=per("hand_points", "hands"),
         crib=per("crib_points", "cribs"),
+        given_away=round((discards + play) / reviewed, 2) if reviewed else None,
+        given_away_discards=round(discards / reviewed, 2) if reviewed else None,
+        given_away_play=round(play / reviewed, 2) if reviewed else None,
     )
 
 
