@@ -68,6 +68,13 @@ def review_stats(
     return stats
 
 
+def _warm_up() -> int:
+    """Start a worker and load the reviewer (and the expert's tables) before the first review."""
+    import muggins.shared.bots.review  # noqa: F401
+
+    return os.getpid()
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: end this process as soon as the server that started it is gone."""
 
@@ -97,6 +104,8 @@ class Reviewer:
         if self.workers <= 0:
             return
         self._pool = self._new_pool()
+        for _ in range(self.workers):
+            self._pool.submit(_warm_up)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def _new_pool(self) -> ProcessPoolExecutor:
