@@ -17,8 +17,8 @@ from muggins.client.session import Goal, Session
 from muggins.server.account_store import MatchResult
 from muggins.server.accounts import name_key
 from muggins.server.app import Server, running_server
-from muggins.server.ratings import rate
 from muggins.server.config import ServerConfig
+from muggins.server.ratings import rate
 from muggins.shared.protocol import CreateRoom, Welcome
 from muggins.shared.protocol.accounts import SignIn
 
