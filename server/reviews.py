@@ -144,6 +144,7 @@ class Reviewer:
                     claimed = await self.store.claim_reviews(limit=free, now=time.time())
                 except StoreError as error:
                     log.warning("could not claim reviews: %s", error)
+            started = 0
             for pending in claimed:
                 if pending.match in self._busy:
                     continue
@@ -151,7 +152,8 @@ class Reviewer:
                 task = asyncio.get_running_loop().create_task(self._review(pending))
                 running.add(task)
                 task.add_done_callback(running.discard)
-            if claimed and len(running) < self.workers:
+                started += 1
+            if started and len(running) < self.workers:
                 continue  # the queue may hold more
             if running:
                 await asyncio.wait(running, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED)
