@@ -18,7 +18,8 @@ from typing import Protocol
 from muggins.server.account_store import AccountRecord, Stats
 from muggins.server.accounts import (
     AccountError,
-    SignInLimiter,
+    LocalSignInLimits,
+    SignInLimits,
     check_name,
     check_password,
     hash_password,
@@ -97,6 +98,9 @@ def averages(stats: Stats) -> Averages:
     dealer = ("dealer_pegging", "dealer_hand", "dealer_crib")
     pone = ("pone_pegging", "pone_hand")
     deals_dealer, deals_pone = stats.get("deals_dealer", 0), stats.get("deals_pone", 0)
+    reviewed = stats.get("reviewed_deals", 0)
+    discards = stats.get("given_away_discard_milli", 0) / 1000
+    play = stats.get("given_away_play_milli", 0) / 1000
     return Averages(
         dealer_pegging=per("dealer_pegging", "deals_dealer"),
         dealer_hand=per("dealer_hand", "deals_dealer"),
@@ -109,6 +113,9 @@ def averages(stats: Stats) -> Averages:
         pone_total=round(sum(stats.get(k, 0) for k in pone) / deals_pone, 2) if deals_pone else 0.0,
         hand=per("hand_points", "hands"),
         crib=per("crib_points", "cribs"),
+        given_away=round((discards + play) / reviewed, 2) if reviewed else None,
+        given_away_discards=round(discards / reviewed, 2) if reviewed else None,
+        given_away_play=round(play / reviewed, 2) if reviewed else None,
     )
 
 
@@ -118,12 +125,13 @@ class AccountService:
         store: Store,
         *,
         players: Callable[[], list[Player]],
-        limiter: SignInLimiter | None = None,
+        limits: SignInLimits | None = None,
     ) -> None:
         self.store = store
         self.players = players
         """Every player this node knows (to sign them all out when the account goes)."""
-        self.limiter = limiter or SignInLimiter()
+        self.limits: SignInLimits = limits or LocalSignInLimits()
+        """Failed sign-ins per name and address: this process's, or a cluster's in Redis."""
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
 
@@ -204,15 +212,16 @@ class AccountService:
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is its password; one answer for every failure."""
         key = name_key(name)
-        wait = self.limiter.wait(key, address)
+        wait, ticket = await self.limits.attempt(key, address)
         if wait > 0:
-            raise Refusal("rate_limited", f"Too many failed sign-ins: try again in {wait:.0f} s")
+            raise Refusal(
+                "rate_limited", f"Too many failed sign-ins: try again in {max(1, round(wait))} s"
+            )
         account = await self.store.find_account(key=key)
         stored = account.password_hash if account else None
         if account is None or not await asyncio.to_thread(verify_password, password, stored):
-            self.limiter.failed(key, address)
-            raise Refusal("bad_credentials", BAD_CREDENTIALS)
-        self.limiter.succeeded(key)
+            raise Refusal("bad_credentials", BAD_CREDENTIALS)  # counted by the attempt
+        await self.limits.succeeded(key, address, ticket)
         return account
 
     async def _bind(

@@ -173,7 +173,8 @@ class SignedOut(_Message):
 
 
 class Averages(_Part):
-    """Points per completed deal by role and source; per hand and crib shown."""
+    """Points per completed deal by role and source; per hand and crib shown; expected points
+    given away per reviewed deal against the expert's choices (None until a game is reviewed)."""
 
     dealer_pegging: float
     dealer_hand: float
@@ -184,6 +185,11 @@ class Averages(_Part):
     pone_total: float
     hand: float
     crib: float
+    given_away: float | None = Field(
+        default=None, description="per reviewed deal, discards and play together"
+    )
+    given_away_discards: float | None = Field(default=None, description="per reviewed deal")
+    given_away_play: float | None = Field(default=None, description="per reviewed deal")
 
 
 class Profile(_Message):

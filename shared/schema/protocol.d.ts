@@ -296,7 +296,7 @@ declare namespace MugginsServer {
     match_points: [number, number];
     match_over: boolean;
   }
-  /** Points per completed deal by role and source; per hand and crib shown. */
+  /** Points per completed deal by role and source; per hand and crib shown; expected points given away per reviewed deal against the expert's choices (None until a game is reviewed). */
   interface Averages {
     dealer_pegging: number;
     dealer_hand: number;
@@ -307,6 +307,12 @@ declare namespace MugginsServer {
     pone_total: number;
     hand: number;
     crib: number;
+    /** per reviewed deal, discards and play together */
+    given_away?: number | null;
+    /** per reviewed deal */
+    given_away_discards?: number | null;
+    /** per reviewed deal */
+    given_away_play?: number | null;
   }
   interface CardPlayed {
     type?: "card_played";
