@@ -30,6 +30,7 @@ from muggins.server.accounts import (
 )
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.records import counts
+from muggins.server.replays import replay_steps
 from muggins.server.store import Store, StoreConflict, StoreError, parse_match_id
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
@@ -361,4 +362,5 @@ class AccountService:
             finished=match.finished,
             result=match.result,
             winner=match.winner,
+            steps=replay_steps(match.options, match.seed, match.actions, match.names),
         )

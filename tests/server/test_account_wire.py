@@ -114,5 +114,10 @@ async def test_a_guest_keeps_the_game_when_registering_mid_game(server: Server) 
     assert profile["rating"]["games"] == 0
     record = await guest.request(type="game", game=game["game"])
     assert record["type"] == "game" and record["winner"] == (0 if won else 1)
+    # The server's replay: the opening, one step per action (and per new deal), to the end.
+    steps = record["steps"]
+    assert len([s for s in steps if s["action"] is not None]) == len(record["actions"])
+    assert [len(h) for h in steps[0]["hands"]] == [6, 6] and steps[0]["action"] is None
+    assert max(steps[-1]["scores"]) >= 61 and steps[-1]["scores"][1 - record["winner"]] < 61
     await guest.close()
     await other.close()
