@@ -10,6 +10,7 @@ import { fairPanel, gameOverPanel, showPanel, waitingPanel } from "./panels.js";
 import { describeOptions } from "./lobby.js";
 import { S, againstComputer, hooks, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
+import { renderPages } from "./pages.js";
 
 /** @param {string} [focusCard] */
 export function render(focusCard) {
@@ -17,7 +18,7 @@ export function render(focusCard) {
   const keep = focusCard || active?.dataset?.card;
   const keepId = active?.id;
   const onTable = S.goal.kind !== "lobby" || S.room !== null;
-  showIf("front", !onTable);
+  showIf("front", !onTable && !renderPages(onTable));
   const arriving = onTable && byId("table").hidden;
   showIf("table", onTable);
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
