@@ -55,6 +55,7 @@ export function signInAgain() {
     return;
   }
   A.resuming = true;
+  refresh();
   request(hooks.link, { type: "sign_in", session }).then((reply) => {
     A.resuming = false;
     if (reply.type === "account") signedIn(reply);
@@ -242,7 +243,7 @@ function closeDialog() {
  * account news only (never on a game's redraw), so a password being typed is left alone. */
 export function refresh() {
   const account = A.account;
-  byId("account-button").textContent = account ? `${account.name} (account)` : "Sign in";
+  byId("account-button").textContent = account ? `${account.name} (account)` : A.resuming ? "Signing in…" : "Sign in";
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
   nameInput.readOnly = Boolean(account);
   nameInput.title = account ? "You are signed in: your account's name is used" : "";
