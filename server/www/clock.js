@@ -46,6 +46,9 @@ export function clockLine() {
 }
 
 function tick() {
+  // A rated room cannot be restarted (the server refuses it): no button for it there.
+  const restart = document.getElementById("restart");
+  if (restart) restart.hidden = Boolean(S.room?.options.rated);
   const parts = clockLine();
   const node = document.getElementById("clock");
   if (!node) return;
@@ -57,7 +60,7 @@ function tick() {
     fill("clock");
     return;
   }
-  fill("clock", el("span", { class: "label" }, "⏱ Clock "),
+  fill("clock", el("span", { class: "label" }, "Clock: "),
     ...parts.map((p, i) => el("span", { class: p.low ? "low" : "", "data-i": i }, i ? ` · ${p.text}` : p.text)));
 }
 

@@ -192,6 +192,12 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
     assert await axe_violations(page) == []
     if shots():
         await page.screenshot(shots() / "desktop-replay.png")  # type: ignore[operator]
+    await page.viewport(390, 844, mobile=True)  # on a phone: nothing wider than the screen
+    await asyncio.sleep(0.2)
+    assert await page.js("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    if shots():
+        await page.screenshot(shots() / "phone-replay.png")  # type: ignore[operator]
+    await page.viewport(1280, 800)
     await page.click("#replay-last")
     await step_shown(page, len(steps))
     text, scores, hands = await where()

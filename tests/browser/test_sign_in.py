@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+from pathlib import Path
 
 from cdp import Browser, Page
 from site_helpers import page_url
@@ -45,6 +47,11 @@ async def session_of(page: Page) -> str | None:
     return str(value) if value else None
 
 
+def shot(name: str) -> Path | None:
+    folder = os.environ.get("MUGGINS_SHOTS")
+    return Path(folder) / name if folder else None
+
+
 async def test_register_sign_in_elsewhere_and_sign_out_everywhere(
     browser: Browser, site: Server
 ) -> None:
@@ -53,6 +60,8 @@ async def test_register_sign_in_elsewhere_and_sign_out_everywhere(
     first = await front_page(browser, site)
     await first.click("#account-button")
     assert await axe_violations(first) == []  # the sign-in form in its dialog
+    if path := shot("desktop-sign-in.png"):
+        await first.screenshot(path)
     await first.js("document.getElementById('account-dialog').close()")
     await use_form(first, "Alice", PASSWORD, "#register")
     await first.wait(signed_in_as("Alice"), what="registered")
@@ -62,6 +71,8 @@ async def test_register_sign_in_elsewhere_and_sign_out_everywhere(
     assert await first.js("document.getElementById('name').readOnly")
     assert await first.js("document.getElementById('name').value") == "Alice"
     assert await axe_violations(first) == []  # the front page with the rated box
+    if path := shot("desktop-front-signed-in.png"):
+        await first.screenshot(path)
     await first.reload()
     await first.wait(signed_in_as("Alice"), what="signed in again by the session")
     assert await session_of(first) == token  # the same session: no password asked
@@ -170,5 +181,7 @@ async def test_a_rated_game_from_the_queue_with_its_clock(browser: Browser, site
     later = int(re.search(r"Your move: (\d+) s", await rita.js(clock)).group(1))  # type: ignore[union-attr]
     assert later < seconds  # counting down
     assert await axe_violations(rita) == []
+    if path := shot("desktop-rated-clock.png"):
+        await rita.screenshot(path)
     for page in (rita, sam):
         assert page.errors == [] and page.dialogs == []
