@@ -172,6 +172,7 @@ async def test_a_rated_game_from_the_queue_with_its_clock(browser: Browser, site
         )
     assert await rita.js("location.pathname") == await sam.js("location.pathname")
     assert "rated" in await rita.js("document.getElementById('room-facts').textContent")
+    await rita.wait("document.getElementById('restart').offsetParent === null")  # no restarts
     clock = "document.getElementById('clock').hidden ? '' : document.getElementById('clock').textContent"
     first = await rita.wait(clock, what="the clock")
     assert re.search(r"Your move: \d+ s \+ bank 3:00", first), first
