@@ -29,7 +29,8 @@ async def front_page(browser: Browser, site: Server) -> Page:
 
 
 def signed_in_as(name: str) -> str:
-    return f"document.getElementById('account-button').textContent === {json.dumps(name + ' (account)')}"
+    button = "document.getElementById('account-button').textContent"
+    return f"{button} === {json.dumps(name + ' (account)')}"
 
 
 async def use_form(page: Page, name: str, password: str, button: str) -> None:
@@ -173,7 +174,7 @@ async def test_a_rated_game_from_the_queue_with_its_clock(browser: Browser, site
     assert await rita.js("location.pathname") == await sam.js("location.pathname")
     assert "rated" in await rita.js("document.getElementById('room-facts').textContent")
     await rita.wait("document.getElementById('restart').offsetParent === null")  # no restarts
-    clock = "document.getElementById('clock').hidden ? '' : document.getElementById('clock').textContent"
+    clock = "(c => c.hidden ? '' : c.textContent)(document.getElementById('clock'))"
     first = await rita.wait(clock, what="the clock")
     assert re.search(r"Your move: \d+ s \+ bank 3:00", first), first
     seconds = int(re.search(r"Your move: (\d+) s", first).group(1))  # type: ignore[union-attr]
