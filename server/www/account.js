@@ -178,6 +178,7 @@ function accountPanel() {
         el("button", { type: "button", id: "sign-out", onclick: () => signOut(false) }, "Sign out"),
         " ", el("button", { type: "button", id: "sign-out-everywhere", onclick: () => signOut(true) }, "Sign out everywhere")),
       ...status,
+      managePanel(account),
     ];
   }
   const form = el("form", { id: "sign-in-form", class: "account-form" },
@@ -196,6 +197,62 @@ function accountPanel() {
     submitCredentials("sign_in");
   });
   return [form];
+}
+
+/** Change the password (every other session ends) or delete the account (twice asked).
+ * @param {MugginsServer.Account} account */
+function managePanel(account) {
+  const change = el("form", { id: "change-password-form", class: "account-form" },
+    el("label", { for: "old-password" }, "Current password"),
+    el("input", { id: "old-password", type: "password", autocomplete: "current-password", maxlength: 200 }),
+    el("label", { for: "new-password" }, "New password (8 characters or more)"),
+    el("input", { id: "new-password", type: "password", autocomplete: "new-password", maxlength: 200 }),
+    el("p", {}, el("button", { type: "submit", id: "change-password" }, "Change the password")));
+  change.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const old = /** @type {HTMLInputElement} */ (byId("old-password"));
+    const fresh = /** @type {HTMLInputElement} */ (byId("new-password"));
+    const message = { type: /** @type {const} */ ("change_password"), old: old.value, new: fresh.value };
+    old.value = fresh.value = "";
+    request(hooks.link, message).then((reply) => {
+      if (reply.type !== "account") return;
+      signedIn(reply);
+      A.note = "Password changed: every other session has ended.";
+      say(A.note);
+      refresh();
+    }, (error) => {
+      A.error = error.message;
+      say(error.message);
+      refresh();
+    });
+  });
+  const remove = el("form", { id: "delete-form", class: "account-form" },
+    el("label", { for: "delete-password" }, "Password, to delete the account"),
+    el("input", { id: "delete-password", type: "password", autocomplete: "current-password", maxlength: 200 }),
+    el("p", {}, el("button", { type: "submit", id: "delete-account" }, `Delete ${account.name}…`)));
+  remove.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const button = byId("delete-account");
+    if (!button.dataset.sure) {
+      button.dataset.sure = "yes";
+      button.textContent = `Really delete ${account.name}, its rating and its record? Press again`;
+      return;
+    }
+    const input = /** @type {HTMLInputElement} */ (byId("delete-password"));
+    const password = input.value;
+    input.value = "";
+    request(hooks.link, { type: "delete_account", password }).then(() => {
+      keepSession(null);
+      signedOut(`The account ${account.name} is deleted; the name is free.`);
+      say(A.note);
+    }, (error) => {
+      A.error = error.message;
+      say(error.message);
+      refresh();
+    });
+  });
+  return el("details", { id: "account-manage" },
+    el("summary", {}, "Change the password, or delete the account"), change, remove);
 }
 
 /** The front page's rated play box. */

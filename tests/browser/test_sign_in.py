@@ -187,3 +187,45 @@ async def test_a_rated_game_from_the_queue_with_its_clock(browser: Browser, site
         await rita.screenshot(path)
     for page in (rita, sam):
         assert page.errors == [] and page.dialogs == []
+
+
+async def test_change_the_password_then_delete_the_account(browser: Browser, site: Server) -> None:
+    """A new password ends the other browser's session and the old password; deleting the
+    account (asked twice) frees the name."""
+    first, second = await front_page(browser, site), await front_page(browser, site)
+    await use_form(first, "Dora", PASSWORD, "#register")
+    await first.wait(signed_in_as("Dora"))
+    await use_form(second, "Dora", PASSWORD, "#sign-in")
+    await second.wait(signed_in_as("Dora"))
+    before = await session_of(first)
+    await first.click("#account-button")
+    await first.click("#account-manage summary")
+    await first.type("#old-password", PASSWORD)
+    await first.type("#new-password", "a brand new one")
+    assert await axe_violations(first) == []
+    await first.click("#change-password")
+    note = await first.wait("document.getElementById('account-note')?.textContent")
+    assert "every other session has ended" in note
+    assert await session_of(first) not in (None, before)
+    await second.reload()
+    await second.wait("localStorage.getItem('muggins.session') === null")
+    await use_form(second, "Dora", PASSWORD, "#sign-in")
+    assert "do not match" in await second.wait(
+        "document.getElementById('account-error')?.textContent"
+    )
+    await second.js("document.getElementById('account-dialog').close()")
+    await use_form(second, "Dora", "a brand new one", "#sign-in")
+    await second.wait(signed_in_as("Dora"))
+    await second.click("#account-button")
+    await second.click("#account-manage summary")
+    await second.type("#delete-password", "a brand new one")
+    await second.click("#delete-account")
+    await second.wait("document.getElementById('delete-account').textContent.startsWith('Really')")
+    await second.click("#delete-account")
+    note = await second.wait("document.getElementById('account-note')?.textContent")
+    assert "deleted" in note and await session_of(second) is None
+    await second.js("document.getElementById('account-dialog').close()")
+    await use_form(second, "Dora", "yet another one", "#register")  # the name is free again
+    await second.wait(signed_in_as("Dora"))
+    for page in (first, second):
+        assert page.errors == [] and page.dialogs == []
