@@ -105,11 +105,11 @@ async function loadProfile(name) {
   const a = profile.averages;
   const r = profile.rating;
   const table = (/** @type {string} */ caption, /** @type {string[]} */ heads, /** @type {(string | number)[][]} */ rows, /** @type {string} */ id) =>
-    el("table", { class: "stats", id },
+    el("div", { class: "table-wrap" }, el("table", { class: "stats", id },
       el("caption", {}, caption),
       el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", { scope: i ? "col" : "row" }, h)))),
       el("tbody", {}, ...rows.map((row) => el("tr", {}, ...row.map((cell, i) =>
-        i ? el("td", {}, String(cell)) : el("th", { scope: "row" }, String(cell)))))));
+        i ? el("td", {}, String(cell)) : el("th", { scope: "row" }, String(cell))))))));
   fill("page-body",
     el("h2", { id: "page-title", tabindex: "-1" }, profile.name),
     el("p", { id: "profile-rating", class: "rating" }, "Rating ",
@@ -168,7 +168,7 @@ async function loadLeaderboard() {
   }
   if (board.type !== "leaderboard") return;
   const body = board.entries.length
-    ? el("table", { class: "stats leaderboard", id: "leaderboard" },
+    ? el("div", { class: "table-wrap" }, el("table", { class: "stats leaderboard", id: "leaderboard" },
       el("caption", {}, "Established ratings, best first"),
       el("thead", {}, el("tr", {}, ...["#", "Name", "Rating", "±", "Rated matches", "Won–lost"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...board.entries.map((e) => {
@@ -179,7 +179,7 @@ async function loadLeaderboard() {
           el("td", {}, String(e.rank)), el("th", { scope: "row" }, playerLink(e.name)),
           el("td", {}, String(Math.round(e.rating.rating))), el("td", {}, String(Math.round(e.rating.deviation))),
           el("td", {}, String(e.rating.games)), el("td", {}, `${wins}–${matches - wins}`));
-      })))
+      }))))
     : el("p", { id: "leaderboard-empty" }, "No established ratings here yet: a rating is provisional while its deviation is above 110.");
   fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Leaderboard"), body, backLinks());
   byId("page-title").focus();

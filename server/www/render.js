@@ -126,7 +126,8 @@ export function opponentStatus() {
     if (wait !== null && wait > 0) out.push(` (you may claim the game in ${wait} s)`);
     if (wait === 0) {
       out.push(" ", el("button", { type: "button", id: "claim-win", onclick: () => hooks.link.send({ type: "claim", take: "win" }) }, "Claim the game"),
-        " ", el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
+        room.options.rated ? null : " ", // the computer cannot sit in a rated room
+        room.options.rated ? null : el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
     }
   }
   if (room.restart_proposed_by !== null && room.restart_proposed_by !== undefined && room.restart_proposed_by !== room.you) {

@@ -78,6 +78,17 @@ async def step_shown(page: Page, n: int) -> None:
     await page.wait(f"document.getElementById('replay-where').textContent.startsWith('Step {n} ')")
 
 
+async def on_a_phone(page: Page, name: str) -> None:
+    """The page on a phone: nothing wider than the screen; a screenshot; back to the desktop."""
+    await page.viewport(390, 844, mobile=True)
+    await asyncio.sleep(0.2)
+    # (A phone's layout viewport grows to fit wide content, so measure against its 390 px.)
+    assert await page.js("document.documentElement.scrollWidth") <= 390, name
+    if shots():
+        await page.screenshot(shots() / name)  # type: ignore[operator]
+    await page.viewport(1280, 800)
+
+
 def shots() -> Path | None:
     folder = os.environ.get("MUGGINS_SHOTS")
     return Path(folder) if folder else None
@@ -146,6 +157,7 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
     assert await axe_violations(page) == []
     if shots():
         await page.screenshot(shots() / "desktop-profile.png")  # type: ignore[operator]
+    await on_a_phone(page, "phone-profile.png")
 
     # The newest game (Cy's casual match) replays step by step, every card face up.
     newest = games[-1]
@@ -192,12 +204,7 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
     assert await axe_violations(page) == []
     if shots():
         await page.screenshot(shots() / "desktop-replay.png")  # type: ignore[operator]
-    await page.viewport(390, 844, mobile=True)  # on a phone: nothing wider than the screen
-    await asyncio.sleep(0.2)
-    assert await page.js("document.documentElement.scrollWidth - window.innerWidth") <= 0
-    if shots():
-        await page.screenshot(shots() / "phone-replay.png")  # type: ignore[operator]
-    await page.viewport(1280, 800)
+    await on_a_phone(page, "phone-replay.png")
     await page.click("#replay-last")
     await step_shown(page, len(steps))
     text, scores, hands = await where()
