@@ -30,7 +30,7 @@ from muggins.server.accounts import (
 )
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.records import counts
-from muggins.server.replays import replay_steps
+from muggins.server.replays import ReplayCache
 from muggins.server.store import Store, StoreConflict, StoreError, parse_match_id
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
@@ -127,6 +127,7 @@ class AccountService:
         self.limiter = limiter or SignInLimiter()
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
+        self.replays = ReplayCache()
 
     async def handle(
         self, player: Player, message: AccountRequest, *, peer: Peer, address: str
@@ -158,7 +159,7 @@ class AccountService:
         if isinstance(message, GetLeaderboard):
             return await self._leaderboard(message.limit)
         if isinstance(message, GetGame):
-            return await self._game(message.game)
+            return await self._game(message.game, steps=message.steps)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)
@@ -344,7 +345,7 @@ class AccountService:
             )
         )
 
-    async def _game(self, game: str) -> GameRecord:
+    async def _game(self, game: str, *, steps: bool = False) -> GameRecord:
         try:
             code, number = parse_match_id(game)
         except ValueError as error:
@@ -362,5 +363,9 @@ class AccountService:
             finished=match.finished,
             result=match.result,
             winner=match.winner,
-            steps=replay_steps(match.options, match.seed, match.actions, match.names),
+            steps=await self.replays.steps(
+                match.id, match.options, match.seed, match.actions, match.names
+            )
+            if steps
+            else (),
         )

@@ -7,6 +7,8 @@ both hands, the crib and every discard may be shown.
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 from muggins.shared.actions import Action, DealRevealed, Event, GameOptions, GameOver, Seat
@@ -90,3 +92,31 @@ def replay_steps(
         )
         steps.append(_step(game, None, None, events[cut:], names))
     return tuple(steps)
+
+
+class ReplayCache:
+    """The latest replays by match id: a finished match never changes, and replaying a long one
+    costs tens of milliseconds, so a page asked for again (or by many people) is replayed once."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._steps: OrderedDict[str, tuple[ReplayStep, ...]] = OrderedDict()
+
+    async def steps(
+        self,
+        match_id: str,
+        options: GameOptions,
+        seed: bytes,
+        actions: Iterable[tuple[Seat, Action]],
+        names: Sequence[str],
+    ) -> tuple[ReplayStep, ...]:
+        found = self._steps.get(match_id)
+        if found is None:
+            # Off the event loop: a long match takes tens of milliseconds to replay.
+            found = await asyncio.to_thread(replay_steps, options, seed, tuple(actions), names)
+            self._steps[match_id] = found
+            if len(self._steps) > self.size:
+                self._steps.popitem(last=False)
+        else:
+            self._steps.move_to_end(match_id)
+        return found

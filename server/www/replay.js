@@ -23,7 +23,7 @@ export async function replayPage(id) {
   fill("page-body", el("p", {}, `Loading game ${id}…`));
   let record;
   try {
-    record = await request(hooks.link, { type: "game", game: id });
+    record = await request(hooks.link, { type: "game", game: id, steps: true });
   } catch (error) {
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, `Game ${id}`),
       el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)), backLinks());

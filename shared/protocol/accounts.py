@@ -106,6 +106,9 @@ class GetGame(_Message):
 
     type: Literal["game"] = "game"
     game: str = Field(min_length=3, max_length=40, description="a game id such as ABCDEF-1")
+    steps: bool = Field(
+        default=False, description="also send the match replayed step by step (steps)"
+    )
 
 
 class Seek(_Message):
@@ -271,7 +274,8 @@ class GameRecord(_Message):
     winner: Seat | None
     steps: tuple[ReplayStep, ...] = Field(
         default=(),
-        description="the match replayed by the server: the opening, then one step per action",
+        description="when asked for: the match replayed by the server, the opening, then one "
+        "step per action",
     )
 
 

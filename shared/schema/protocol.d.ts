@@ -116,6 +116,8 @@ declare namespace MugginsClient {
     type?: "game";
     /** a game id such as ABCDEF-1 */
     game: string;
+    /** also send the match replayed step by step (steps) */
+    steps?: boolean;
   }
   /** A player's finished matches, newest first; without a name, your own. */
   interface GetHistory {
@@ -452,7 +454,7 @@ declare namespace MugginsServer {
     finished: number | null;
     result: ("won" | "restarted" | "abandoned") | null;
     winner: number | null;
-    /** the match replayed by the server: the opening, then one step per action */
+    /** when asked for: the match replayed by the server, the opening, then one step per action */
     steps?: ReplayStep[];
   }
   interface Go {

@@ -161,7 +161,7 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
 
     # The newest game (Cy's casual match) replays step by step, every card face up.
     newest = games[-1]
-    record = await ann.request(type="game", game=newest)
+    record = await ann.request(type="game", game=newest, steps=True)
     steps = record["steps"]
     await page.click(f"#history li[data-game='{newest}'] a.button")
     await page.wait("!!document.getElementById('replay-step')?.textContent", what="the replay")

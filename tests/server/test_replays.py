@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from muggins.server.replays import replay_steps
+from muggins.server.replays import ReplayCache, replay_steps
 from muggins.shared.actions import Discard, GameOptions, Play
 from muggins.shared.match import Match
 
@@ -63,3 +63,22 @@ def test_steps_follow_the_engine_through_a_best_of_three() -> None:
     # Every card of a deal's show is one it was dealt: a hand shown is the four kept.
     shows = [s for s in steps if s.show]
     assert shows and all(len(r.cards) == 4 for s in shows for r in s.show)
+
+
+async def test_the_cache_replays_a_match_once() -> None:
+    """Asked again, a match's steps come from the cache; the oldest is forgotten past its size."""
+    options = GameOptions(target=61)
+    matches = {f"M{i}-1": play_out(options, bytes([i]), random.Random(i)) for i in range(3)}
+    cache = ReplayCache(size=2)
+
+    async def steps(key: str) -> object:
+        match = matches[key]
+        return await cache.steps(key, options, bytes(match.seed), match.log, ("Ann", "Bob"))  # type: ignore[arg-type]
+
+    first = await steps("M0-1")
+    assert first == replay_steps(options, bytes([0]), matches["M0-1"].log, ("Ann", "Bob"))
+    assert await steps("M0-1") is first
+    await steps("M1-1")
+    await steps("M2-1")  # M0-1 is the oldest: forgotten
+    again = await steps("M0-1")
+    assert again == first and again is not first
