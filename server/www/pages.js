@@ -158,6 +158,20 @@ function historyList(history) {
   }));
 }
 
+/** A form that opens any player's profile by name (provisional ones are not on the board). */
+function findPlayer() {
+  const input = el("input", { id: "find-player", maxlength: 24, autocomplete: "off" });
+  const form = el("form", { id: "find-player-form", class: "find-player" },
+    el("label", { for: "find-player" }, "Find a player"), " ", input, " ",
+    el("button", { type: "submit", id: "find-player-button" }, "Show the profile"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = /** @type {HTMLInputElement} */ (input).value.trim();
+    if (name) location.hash = `#/player/${encodeURIComponent(name)}`;
+  });
+  return form;
+}
+
 async function loadLeaderboard() {
   let board;
   try {
@@ -181,7 +195,7 @@ async function loadLeaderboard() {
           el("td", {}, String(e.rating.games)), el("td", {}, `${wins}–${matches - wins}`));
       }))))
     : el("p", { id: "leaderboard-empty" }, "No established ratings here yet: a rating is provisional while its deviation is above 110.");
-  fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Leaderboard"), body, backLinks());
+  fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Leaderboard"), body, findPlayer(), backLinks());
   byId("page-title").focus();
 }
 

@@ -224,11 +224,14 @@ async def test_a_provisional_profile_and_unknown_names(browser: Browser, site: S
     assert "1500 ± 350" in await page.js("document.getElementById('profile-rating').textContent")
     assert await page.js("!!document.getElementById('history-empty')")
     assert await axe_violations(page) == []
-    await page.js("location.hash = '#/player/Nobody'")
-    error = await page.wait("document.querySelector('#page-body .error')?.textContent")
-    assert "Nobody" in error or "account" in error.lower()
     await page.js("location.hash = '#/leaderboard'")
     await page.wait("!!document.getElementById('leaderboard-empty')")
+    assert await axe_violations(page) == []
+    await page.type("#find-player", "Nobody")  # the leaderboard's "Find a player"
+    await page.click("#find-player-button")
+    error = await page.wait("document.querySelector('#page-body .error')?.textContent")
+    assert "Nobody" in error or "account" in error.lower()
+    assert await page.js("location.hash") == "#/player/Nobody"
     await page.js("location.hash = '#/game/ZZZZZZ-1'")
     await page.wait("!!document.querySelector('#page-body .error')")
     await page.js("location.hash = ''")
