@@ -184,7 +184,7 @@ async function loadLeaderboard() {
   const body = board.entries.length
     ? el("div", { class: "table-wrap" }, el("table", { class: "stats leaderboard", id: "leaderboard" },
       el("caption", {}, "Established ratings, best first"),
-      el("thead", {}, el("tr", {}, ...["#", "Name", "Rating", "±", "Rated matches", "Won–lost"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ...["#", "Name", "Rating", "±", "Rated matches", "All matches won–lost"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...board.entries.map((e) => {
         const c = /** @type {Record<string, number>} */ (e.counts);
         const matches = Number(c.matches ?? 0);
