@@ -31,6 +31,7 @@ from muggins.server.accounts import (
 )
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.records import counts
+from muggins.server.replays import ReplayCache
 from muggins.server.store import Store, StoreConflict, StoreError, parse_match_id
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
@@ -134,6 +135,7 @@ class AccountService:
         """Failed sign-ins per name and address: this process's, or a cluster's in Redis."""
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
+        self.replays = ReplayCache()
 
     async def handle(
         self, player: Player, message: AccountRequest, *, peer: Peer, address: str
@@ -165,7 +167,7 @@ class AccountService:
         if isinstance(message, GetLeaderboard):
             return await self._leaderboard(message.limit)
         if isinstance(message, GetGame):
-            return await self._game(message.game)
+            return await self._game(message.game, steps=message.steps)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)
@@ -352,7 +354,7 @@ class AccountService:
             )
         )
 
-    async def _game(self, game: str) -> GameRecord:
+    async def _game(self, game: str, *, steps: bool = False) -> GameRecord:
         try:
             code, number = parse_match_id(game)
         except ValueError as error:
@@ -370,4 +372,9 @@ class AccountService:
             finished=match.finished,
             result=match.result,
             winner=match.winner,
+            steps=await self.replays.steps(
+                match.id, match.options, match.seed, match.actions, match.names
+            )
+            if steps
+            else (),
         )
