@@ -53,7 +53,7 @@ from muggins.shared.protocol.server import (
     ChatLine,
     Error,
     ErrorCode,
-    EventMessage,
+    EventLine,
     GameOver,
     Hint,
     Left,
@@ -68,7 +68,7 @@ from muggins.shared.protocol.server import (
     Welcome,
 )
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 """Bumped on any change a client of the previous version would misread."""
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -132,7 +132,7 @@ __all__ = [
     "DiscardCards",
     "Error",
     "ErrorCode",
-    "EventMessage",
+    "EventLine",
     "GameMove",
     "GameOver",
     "Hello",
