@@ -51,6 +51,7 @@ async def player(ws: ClientConnection, rng: random.Random, tally: Counter[str]) 
     """
     view: dict[str, Any] = {}
     first = None
+    sent = None  # the seq (and id) of the move awaiting its answer
     counting = False
     while True:
         text = await recv(ws)
@@ -62,14 +63,29 @@ async def player(ws: ClientConnection, rng: random.Random, tally: Counter[str]) 
             tally["frames"] += 1
             tally[f"bytes {kind}"] += len(text.encode())
             tally[f"frames {kind}"] += 1
+            if kind == "state":
+                tally["brief" if frame.get("brief") else "whole"] += 1
+        if kind == "error" and frame.get("id") == sent:
+            sent = None  # refused: choose again from the newest state
+            continue
         if kind != "state":
             continue
+        for key, value in frame.items():
+            tally[f"part {key}"] += len(json.dumps(value, separators=(",", ":"))) + len(key) + 4
+        for key, value in frame["view"].items():
+            tally[f"part view.{key}"] += (
+                len(json.dumps(value, separators=(",", ":"))) + len(key) + 4
+            )
         first = frame["seq"] if first is None else first
         view = {**view, **frame["view"]} if frame.get("brief") else frame["view"]
+        if frame.get("id") == sent:
+            sent = None
         if view["phase"] == "match_over":
             return int(frame["seq"]) - first
-        if view["seat"] in view["waiting_for"] and view["legal"]:
-            move = {**rng.choice(view["legal"]), "seq": frame["seq"], "id": frame["seq"]}
+        if sent is None and view["seat"] in view["waiting_for"] and view["legal"]:
+            # One move at a time, as a careful client does: wait for its answer.
+            sent = frame["seq"]
+            move = {**rng.choice(view["legal"]), "seq": sent, "id": sent}
             await ws.send(json.dumps(move))
 
 
@@ -107,6 +123,13 @@ async def main(args: argparse.Namespace) -> None:
             f"  {kind:10} {tally[key] / actions:7.0f} bytes, "
             f"{tally['frames ' + kind] / actions:5.2f} frames per action ({share:.0%})"
         )
+    if args.parts:
+        print("bytes per action in state frames, by part (the view's parts indented):")
+        parts = sorted((k for k in tally if k.startswith("part ")), key=lambda k: -tally[k])
+        for key in parts:
+            name = key[5:]
+            indent = "    " if name.startswith("view.") else "  "
+            print(f"{indent}{name:24} {tally[key] / actions:7.0f}")
 
 
 if __name__ == "__main__":
@@ -114,4 +137,5 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--target", type=int, choices=(61, 121), default=121)
     parser.add_argument("--muggins", action="store_true")
+    parser.add_argument("--parts", action="store_true", help="bytes per part of the state")
     asyncio.run(main(parser.parse_args()))
