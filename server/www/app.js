@@ -13,6 +13,7 @@ import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
 import { S, event, hooks, logLine, names, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
+import { whole } from "./unpack.js";
 
 const link = new Link(receive, (state) => {
   S.link = state;
@@ -22,7 +23,7 @@ const link = new Link(receive, (state) => {
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
-  return { type: "hello", name: S.name || "Guest", protocol: 2, ...(token ? { token } : {}) };
+  return { type: "hello", name: S.name || "Guest", protocol: 3, ...(token ? { token } : {}) };
 });
 
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */
@@ -37,13 +38,7 @@ function receive(msg) {
     case "welcome": return welcome(msg);
     case "room": return enterRoom(msg);
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
-    case "state": return newState(msg);
-    case "event": return event(msg);
-    case "game_over":
-      S.gameOver = msg;
-      logLine(msg.text);
-      S.pending.push(msg.text);
-      break;
+    case "state": return newState(whole(msg));
     case "chat":
       logLine(`💬 ${msg.sender}: ${msg.text}`);
       addChat(msg);
@@ -147,9 +142,15 @@ function enterRoom(room) {
   render();
 }
 
-/** @param {MugginsServer.State} msg */
+/** @param {import("./unpack.js").WholeState} msg */
 function newState(msg) {
   if (S.state && msg.seq < S.state.seq) return;
+  for (const line of msg.events ?? []) event(line);
+  if (msg.game_over) {
+    S.gameOver = msg.game_over;
+    logLine(msg.game_over.text);
+    S.pending.push(msg.game_over.text);
+  }
   const view = msg.view;
   const before = S.state?.view;
   const previousSeq = S.state?.seq;
