@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from muggins.shared.commands.schema import schema_texts
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     DiscardCards,
-    EventMessage,
+    EventLine,
     Hello,
     PlayCard,
     State,
@@ -24,6 +25,8 @@ from muggins.shared.protocol import (
     parse_server,
     to_action,
 )
+from muggins.shared.protocol.unpack import BriefFirst, Unpacker
+from muggins.shared.view import WHOLE_ONLY, BriefView, SeatView, brief
 
 SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"
 
@@ -91,17 +94,42 @@ def test_discard_of_the_wrong_count_is_a_sentence_not_a_crash() -> None:
 
 
 def test_state_and_events_round_trip_from_the_engine() -> None:
-    """A state carries the engine's SeatView and an event one engine event, unchanged."""
+    """A state carries the engine's SeatView and its events, each one engine event, unchanged."""
     match = Match(seed=5)
     view = match.view(1)
-    state = parse_server(encode(State(seq=4, view=view)))
+    lines = tuple(EventLine(event=e, text=e.describe(("A", "B"))) for e in match.events)
+    state = parse_server(encode(State(seq=4, view=view, events=lines)))
     assert isinstance(state, State)
-    assert state.view == view
+    assert state.view == view and not state.brief
+    assert [line.event for line in state.events] == list(match.events)
     for event in match.events:
-        msg = parse_server(encode(EventMessage(seq=0, event=event, text=event.describe("AB"))))
-        assert isinstance(msg, EventMessage)
-        assert msg.event == event
         assert EVENT.validate_python(event) == event
+
+
+def test_a_brief_state_leaves_out_only_what_a_deal_cannot_change() -> None:
+    """A brief view is the whole view less options, commitment, cut_for_deal and last_deal; it
+    parses as a BriefView, and the Unpacker gives back the whole view from the last whole one."""
+    match = Match(seed=7)
+    rng = random.Random(7)
+    unpacker = Unpacker()
+    first = parse_server(encode(State(seq=1, view=match.view(0))))
+    assert isinstance(first, State) and unpacker.whole(first) == match.view(0)
+    deal = match.game.deal_number
+    while match.game.deal_number == deal:
+        seat = match.waiting_for()[0]
+        match.apply(seat, rng.choice(match.view(seat).legal))
+        if match.game.deal_number != deal:
+            break
+        view = match.view(0)
+        text = encode(State(seq=2, brief=True, view=brief(view)))
+        sent = json.loads(text)["view"]
+        assert set(json.loads(encode(view))) - set(sent) == WHOLE_ONLY
+        state = parse_server(text)
+        assert isinstance(state, State) and isinstance(state.view, BriefView)
+        assert not isinstance(state.view, SeatView)
+        assert unpacker.whole(state) == view
+    with pytest.raises(BriefFirst):
+        Unpacker().whole(State(seq=3, brief=True, view=brief(match.view(1))))
 
 
 @pytest.mark.parametrize("name", ["client.json", "server.json", "protocol.d.ts"])
@@ -121,7 +149,7 @@ CLIENT_TYPES = {
     "leaderboard", "game", "seek", "cancel_seek", "hint",
 }  # fmt: skip
 SERVER_TYPES = {
-    "welcome", "room", "rooms", "state", "event", "game_over", "error", "chat", "notice", "left",
+    "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
     "hint",
 }  # fmt: skip
