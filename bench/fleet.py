@@ -102,10 +102,10 @@ class Player:
 
     def on_state(self, frame: dict[str, Any]) -> None:
         view = frame["view"]
-        if frame["brief"] and self.view is not None:
+        if frame.get("brief") and self.view is not None:
             view = {**self.view, **view}  # protocol 3: the parts a brief view leaves out
         self.view = view
-        if frame["game_over"] is not None and self.counts_games:
+        if frame.get("game_over") is not None and self.counts_games:
             self.fleet.tally.games += 1
         self.seq = frame["seq"]
         pending = self.pending
