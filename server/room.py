@@ -31,7 +31,6 @@ from muggins.shared.protocol import (
 )
 from muggins.shared.protocol import GameOver as GameOverMessage
 from muggins.shared.protocol.client import MessageId
-from muggins.shared.view import brief
 
 log = logging.getLogger("muggins.room")
 
@@ -53,11 +52,13 @@ def step_states(
 ) -> Callable[[int | None], State]:
     """The ``state`` each receiver gets after a step: its view, brief unless the step may have
     changed the parts a brief view leaves out, with the step's events and game end."""
-    lines = tuple(EventLine(event=e, text=e.describe(names)) for e in events)
+    # Built without validation (model_construct): the engine made every part valid, and this
+    # runs for every receiver of every move.
+    lines = tuple(EventLine.model_construct(event=e, text=e.describe(names)) for e in events)
     over = None
     for e in events:
         if isinstance(e, GameOver):
-            over = GameOverMessage(
+            over = GameOverMessage.model_construct(
                 outcome=e.outcome,
                 winner=names[e.outcome.winner],
                 match_points=e.match_points,
@@ -67,9 +68,10 @@ def step_states(
     short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
 
     def state(seat: int | None) -> State:
-        view = match.view(seat)
-        return State(
-            seq=seq, brief=short, view=brief(view) if short else view, events=lines, game_over=over
+        # A brief state keeps the whole view object: encode() leaves the brief parts out of
+        # the text, and receivers in this process (the computer) read it whole.
+        return State.model_construct(
+            seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
         )
 
     return state

@@ -128,6 +128,8 @@ class State(ServerModel):
 
     ``brief`` states leave out the parts of the view that cannot change within a deal; the
     state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md).
+    A brief state made by the server may hold the whole view object: :func:`encode` leaves the
+    brief parts out of its text, and a parsed one holds a BriefView.
     """
 
     type: Literal["state"] = "state"

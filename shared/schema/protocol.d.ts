@@ -807,7 +807,7 @@ declare namespace MugginsServer {
     card: string;
     heels: boolean;
   }
-  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out the parts of the view that cannot change within a deal; the state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md). */
+  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out the parts of the view that cannot change within a deal; the state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md). A brief state made by the server may hold the whole view object: :func:`encode` leaves the brief parts out of its text, and a parsed one holds a BriefView. */
   interface State {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from muggins.shared.actions import EVENT, Discard, Play
+from muggins.shared.actions import EVENT, Discard, GameOptions, Play
 from muggins.shared.cards import parse_card, parse_cards
 from muggins.shared.commands.schema import schema_texts
 from muggins.shared.match import Match
@@ -130,6 +130,32 @@ def test_a_brief_state_leaves_out_only_what_a_deal_cannot_change() -> None:
         assert unpacker.whole(state) == view
     with pytest.raises(BriefFirst):
         Unpacker().whole(State(seq=3, brief=True, view=brief(match.view(1))))
+
+
+def test_the_state_encoder_writes_what_pydantic_writes() -> None:
+    """encode() makes a state's text in parts: it equals pydantic's own text of the same state
+    (with a BriefView for a brief one), for every step of whole matches, to both seats and a
+    spectator, and for ids of every kind."""
+    from muggins.server.room import step_states
+
+    names = ('Ann "the" \\ 5♠', "Bob\u00e9")
+    for seed in range(3):
+        match = Match(seed=seed, options=GameOptions(muggins=seed == 1))
+        rng = random.Random(seed)
+        seq = 1
+        while not match.over:
+            seat = match.waiting_for()[0]
+            events = match.apply(seat, rng.choice(match.view(seat).legal))
+            seq += 1
+            make = step_states(match, seq, events, names)
+            for receiver, id in ((0, None), (1, 7), (None, 'x"y')):
+                state = make(receiver).model_copy(update={"id": id})
+                sent = (
+                    state.model_copy(update={"view": brief(state.view)}) if state.brief else state
+                )
+                assert isinstance(state.view, SeatView)
+                assert encode(state) == sent.model_dump_json()
+                assert parse_server(encode(state)) == parse_server(sent.model_dump_json())
 
 
 @pytest.mark.parametrize("name", ["client.json", "server.json", "protocol.d.ts"])
