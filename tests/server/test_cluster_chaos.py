@@ -307,6 +307,7 @@ async def test_chaos_short(redis_server: RedisServer, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # its games' own budget is 900 s, plus seating 80 players
 async def test_chaos_full(redis_server: RedisServer, tmp_path: Path) -> None:
     """Three nodes, 40 games to 121; one node frozen 10 s, a node killed every 3 s: the same."""
     await run_chaos(redis_server, tmp_path, games=40, target=121, budget=900)
