@@ -13,6 +13,11 @@ import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
 import { S, event, hooks, logLine, names, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
+import { answer } from "./requests.js";
+import { signInAgain, wireAccount } from "./account.js";
+import { wirePages } from "./pages.js";
+import { startClock } from "./clock.js";
+import { whole } from "./unpack.js";
 
 const link = new Link(receive, (state) => {
   S.link = state;
@@ -22,7 +27,7 @@ const link = new Link(receive, (state) => {
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
-  return { type: "hello", name: S.name || "Guest", protocol: 2, ...(token ? { token } : {}) };
+  return { type: "hello", name: S.name || "Guest", protocol: 3, ...(token ? { token } : {}) };
 });
 
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */
@@ -33,17 +38,12 @@ hooks.render = render;
 
 /** @param {MugginsServer.Message} msg */
 function receive(msg) {
+  if (answer(msg)) return; // accounts, records, the rated queue: requests.js and account.js
   switch (msg.type) {
     case "welcome": return welcome(msg);
     case "room": return enterRoom(msg);
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
-    case "state": return newState(msg);
-    case "event": return event(msg);
-    case "game_over":
-      S.gameOver = msg;
-      logLine(msg.text);
-      S.pending.push(msg.text);
-      break;
+    case "state": return newState(whole(msg));
     case "chat":
       logLine(`💬 ${msg.sender}: ${msg.text}`);
       addChat(msg);
@@ -99,6 +99,7 @@ function welcome(msg) {
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;
+  signInAgain(); // before anything else is asked, so rooms know the account
   if (S.after) {
     const request = S.after;
     S.after = null;
@@ -147,9 +148,15 @@ function enterRoom(room) {
   render();
 }
 
-/** @param {MugginsServer.State} msg */
+/** @param {import("./unpack.js").WholeState} msg */
 function newState(msg) {
   if (S.state && msg.seq < S.state.seq) return;
+  for (const line of msg.events ?? []) event(line);
+  if (msg.game_over) {
+    S.gameOver = msg.game_over;
+    logLine(msg.game_over.text);
+    S.pending.push(msg.game_over.text);
+  }
   const view = msg.view;
   const before = S.state?.view;
   const previousSeq = S.state?.seq;
@@ -199,6 +206,9 @@ function takeHint(msg) {
 }
 
 wire();
+wireAccount();
+wirePages();
+startClock();
 render();
 link.open();
 let shownWait = -1;
