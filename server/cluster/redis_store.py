@@ -3,8 +3,13 @@
 Keys (all under a prefix, ``muggins:`` by default):
 
 - ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
-  touched (the time of the last write).
-- ``rooms:open`` set: the codes of open rooms (the lobby index every node lists).
+  status (waiting, playing or over, as listed), touched (the time of the last write).
+- ``rooms:open`` set: the codes of open rooms.
+- ``rooms:listed`` sorted set and ``rooms:summary`` hash: the lobby's listing index, kept by the
+  scripts that change rooms (see :data:`server.cluster.scripts.RELIST`), so a page of the
+  listing costs three commands however many rooms there are.
+- ``rooms:vacant`` hash: since when each waiting room has had nobody connected for it (see
+  :meth:`server.cluster.coordination.ClusterStore.vacant_rooms`).
 - ``player:{id}``: the room where a player was last seated (so any node can resume them).
 - ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
 - ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
@@ -120,6 +125,18 @@ class RedisStore(RedisAccounts):
         return f"{self.prefix}rooms:open"
 
     @property
+    def listed_key(self) -> str:
+        return f"{self.prefix}rooms:listed"
+
+    @property
+    def summary_key(self) -> str:
+        return f"{self.prefix}rooms:summary"
+
+    @property
+    def vacant_key(self) -> str:
+        return f"{self.prefix}rooms:vacant"
+
+    @property
     def finished_key(self) -> str:
         return f"{self.prefix}finished"
 
@@ -151,7 +168,13 @@ class RedisStore(RedisAccounts):
     async def create_room(self, room: RoomRecord) -> None:
         created = await self._script(
             "create_room",
-            [self.room_key(room.code), self.open_key, *self._player_keys(room.seats)],
+            [
+                self.room_key(room.code),
+                self.open_key,
+                self.listed_key,
+                self.summary_key,
+                *self._player_keys(room.seats),
+            ],
             [room.options.model_dump_json(), repr(room.created), seats_json(room.seats), room.code],
         )
         if not created:
@@ -167,7 +190,13 @@ class RedisStore(RedisAccounts):
         """Store the seats; with ``expected``, only if the stored seats are still those."""
         saved = await self._script(
             "save_seats",
-            [self.room_key(code), *self._player_keys(seats)],
+            [
+                self.room_key(code),
+                self.listed_key,
+                self.summary_key,
+                self.vacant_key,
+                *self._player_keys(seats),
+            ],
             [
                 seats_json(seats),
                 self.channel(code),
@@ -185,7 +214,12 @@ class RedisStore(RedisAccounts):
     async def start_match(self, match: MatchRecord) -> None:
         started = await self._script(
             "start_match",
-            [self.room_key(match.room), self.match_key(match.room, match.number)],
+            [
+                self.room_key(match.room),
+                self.match_key(match.room, match.number),
+                self.listed_key,
+                self.summary_key,
+            ],
             [
                 match.number,
                 match.seed.hex(),
@@ -194,6 +228,7 @@ class RedisStore(RedisAccounts):
                 repr(match.started),
                 self.channel(match.room),
                 self.wake("match", number=match.number),
+                match.room,
             ],
         )
         if started < 0:
@@ -260,7 +295,13 @@ class RedisStore(RedisAccounts):
     ) -> None:
         done = await self._script(
             "finish_match",
-            [self.match_key(code, number), self.finished_key],
+            [
+                self.match_key(code, number),
+                self.finished_key,
+                self.room_key(code),
+                self.listed_key,
+                self.summary_key,
+            ],
             [
                 repr(finished),
                 result,
@@ -268,6 +309,8 @@ class RedisStore(RedisAccounts):
                 f"{code}-{number}",
                 self.channel(code),
                 self.wake("finished", number=number),
+                str(number),
+                code,
             ],
         )
         if not done:
@@ -276,7 +319,13 @@ class RedisStore(RedisAccounts):
     async def close_room(self, code: str) -> None:
         closed = await self._script(
             "close_room",
-            [self.room_key(code), self.open_key],
+            [
+                self.room_key(code),
+                self.open_key,
+                self.listed_key,
+                self.summary_key,
+                self.vacant_key,
+            ],
             [code, self.channel(code), self.wake("closed")],
         )
         if not closed:
