@@ -55,9 +55,10 @@ class Plan:
     seed: int = 0
     report_every: float = 1.0
     deflate: bool = False
-    guest_urls: tuple[str, ...] = ()
-    """Cluster mode: room ``n``'s host uses ``host_urls[n % len]``, its guest ``guest_urls[n % len]``."""
     host_urls: tuple[str, ...] = ()
+    """Cluster mode: room ``n``'s host connects to ``host_urls[n % len]``..."""
+    guest_urls: tuple[str, ...] = ()
+    """...and its guest to ``guest_urls[n % len]`` (``url`` when empty)."""
     idle: bool = False
     """Seat the rooms, then never move: the players stay connected and idle."""
 
