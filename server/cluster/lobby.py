@@ -226,6 +226,10 @@ class ClusterLobby(Lobby):
 
     async def restore(self) -> int:
         """Nothing to rebuild up front (rooms load on demand); start listening for wake-ups."""
+        try:
+            await self.redis.heartbeat(ttl=PRESENCE_TTL, others=[])
+        except StoreError as error:
+            log.warning("no heartbeat yet (%s); the poll retries", error)
         for job in (self._listen, self._poll):
             self._spawn(job())
         return 0
@@ -277,7 +281,16 @@ class ClusterLobby(Lobby):
             else:
                 await self.redis.clear_presence(code, seat, ttl=PRESENCE_TTL)
         except StoreError as error:
-            log.info("room %s: presence not written (%s)", code, error)
+            log.info("room %s: presence not written (%s); the poll retries", code, error)
+            return
+        room = self.rooms.get(code)
+        if isinstance(room, ClusterRoom):
+            holders = list(room.holders)
+            if here:
+                holders[seat] = self.node
+            elif holders[seat] == self.node:
+                holders[seat] = None
+            room.holders = (holders[0], holders[1])
 
     async def _catch_up(self, room: ClusterRoom) -> None:
         try:
@@ -379,6 +392,9 @@ class ClusterLobby(Lobby):
                     return
                 if self._suspect(room, alive, before) or hash(room.code) % slices == self._round:
                     self.wake(room.code)
+                for seat in room.here():
+                    if room.holders[seat] != self.node:
+                        self.announce(room, seat, here=True)  # a presence write that failed
 
     def _suspect(self, room: ClusterRoom, alive: dict[str, bool], before: dict[str, bool]) -> bool:
         """Whether a seat of ``room`` is held by a node that died (and the room has not told
