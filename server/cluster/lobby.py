@@ -54,7 +54,7 @@ POLL = 2.0
 """Seconds between heartbeats of this node."""
 PRESENCE_TTL = 3 * POLL
 """Seconds a node's heartbeat lasts in Redis unless renewed (a dead node's players lapse)."""
-SAFETY_POLL = 30.0
+SAFETY_POLL = 300.0
 """Seconds between the catch-ups of each present room that are not woken by anything."""
 STOP_WAIT = 2.0
 """Seconds a stopping node waits for its background tasks to end."""
