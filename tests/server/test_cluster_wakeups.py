@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,18 +48,24 @@ async def test_a_lost_action_wake_up_is_made_good_by_the_next(
         await settle([alice, bob, watcher], 1)
         await quiet(a, b, c)
         dropped: list[str] = []
-        for node in (b, c):
-            lobby = node.lobby
-            assert isinstance(lobby, ClusterLobby)
 
-            def deaf_once(data: str, plain: object = lobby._heard, mine: list[str] = []) -> None:
+        def deaf_once(plain: Callable[[str], None]) -> Callable[[str], None]:
+            """``plain``, except that the first action wake-up is dropped."""
+            mine: list[str] = []
+
+            def heard(data: str) -> None:
                 if not mine and '"kind":"action"' in data:
                     mine.append(data)
                     dropped.append(data)
                     return
-                plain(data)  # type: ignore[operator]
+                plain(data)
 
-            lobby._heard = deaf_once  # type: ignore[method-assign]
+            return heard
+
+        for node in (b, c):
+            lobby = node.lobby
+            assert isinstance(lobby, ClusterLobby)
+            lobby._heard = deaf_once(lobby._heard)  # type: ignore[method-assign]
         assert alice.state is not None and bob.state is not None
         first = bob.state["seq"]
         await alice.send(**alice.state["view"]["legal"][0])
