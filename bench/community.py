@@ -3,12 +3,14 @@ with the computer levels' strategies, and the server's leaderboard and one playe
 printed at the end.
 
     python bench/community.py [--matches 300] [--players 24] [--target 121] [--db PATH]
+                              [--review-workers 1]
 
 Each scripted player is a WebSocket client speaking the wire protocol (like a person's client):
 it registers, sends ``seek``, plays its seat with its level's strategy from the ``state`` it
 gets, leaves the room after the match and seeks again, until the server has settled
 ``--matches`` rated matches. Players are spread over the four levels, so the leaderboard shows
-whether the ratings sort them by strength.
+whether the ratings sort them by strength. The server reviews every finished match in
+``--review-workers`` processes, so each record ends with the points given away per deal.
 """
 
 from __future__ import annotations
@@ -133,7 +135,15 @@ async def report(url: str, name: str) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     db = args.db or Path(tempfile.mkdtemp()) / "community.db"
-    config = ServerConfig(port=0, db=db, bot_delay=0.0, rate=1e4, burst=10**4, sweep_interval=3600)
+    config = ServerConfig(
+        port=0,
+        db=db,
+        bot_delay=0.0,
+        rate=1e4,
+        burst=10**4,
+        sweep_interval=3600,
+        review_workers=args.review_workers,
+    )
     levels = list(LEVELS)
     tally = Tally(wanted=args.matches * 2)
     if args.target != 121:
@@ -160,6 +170,14 @@ async def main(args: argparse.Namespace) -> None:
             f"scripted players over sockets in {elapsed:.1f} s; load average "
             f"{os.getloadavg()[0]:.2f} (a shared 2-core machine); store {db}"
         )
+        # The reviews run in worker processes meanwhile; wait for the last ones.
+        deadline = time.monotonic() + 600
+        while server.reviewer.done < tally.finished // 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+        print(
+            f"{server.reviewer.done} matches reviewed by {args.review_workers} worker "
+            f"process(es), {time.perf_counter() - started - elapsed:.1f} s after the last move"
+        )
         await report(server.url, names[-1] if args.show is None else args.show)
 
 
@@ -174,4 +192,7 @@ if __name__ == "__main__":
     parser.add_argument("--target", type=int, choices=(61, 121), default=121)
     parser.add_argument("--db", type=Path, help="SQLite file (default: a new temporary one)")
     parser.add_argument("--show", help="whose record to print (default: the last player)")
+    parser.add_argument(
+        "--review-workers", type=int, default=1, help="review worker processes (default 1)"
+    )
     asyncio.run(main(parser.parse_args()))

@@ -16,6 +16,7 @@ from muggins.client.accounts import Link, Sessions
 from muggins.shared.protocol import Error, ServerMessage, encode
 from muggins.shared.protocol.accounts import (
     Account,
+    Averages,
     ChangePassword,
     DeleteAccount,
     GameRecord,
@@ -173,7 +174,18 @@ def profile_lines(p: Profile) -> list[str]:
         f"  per deal as pone {a.pone_total:.2f}: pegging {a.pone_pegging:.2f}, "
         f"hand {a.pone_hand:.2f} ({c['deals_pone']} deals)",
         f"  average hand {a.hand:.2f} ({c['hands']}), average crib {a.crib:.2f} ({c['cribs']})",
+        given_away_line(a, c.get("reviewed_deals", 0)),
     ]
+
+
+def given_away_line(a: Averages, deals: int) -> str:
+    if a.given_away is None:
+        return "  points given away per deal: not reviewed yet"
+    return (
+        f"  points given away per deal {a.given_away:.2f}: discards "
+        f"{a.given_away_discards or 0:.2f}, play {a.given_away_play or 0:.2f} "
+        f"({deals} deals reviewed)"
+    )
 
 
 def leaderboard_lines(board: Leaderboard) -> list[str]:

@@ -275,7 +275,9 @@ class MugginsApp(App[None]):
 
     def action_submit(self) -> None:
         hand = self.query_one(Hand)
-        if self._reviewable() and len(hand.selected) != hand.need:
+        # Enter leaves the last deal's show unless it lays away or plays the chosen cards; with
+        # nothing to choose (a spectator, or not this seat's move) it always leaves the show.
+        if self._reviewable() and (hand.need == 0 or len(hand.selected) != hand.need):
             self.reviewed |= self._reviewable()
             self.refresh_table()
             return

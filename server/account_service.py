@@ -18,7 +18,8 @@ from typing import Protocol
 from muggins.server.account_store import AccountRecord, Stats
 from muggins.server.accounts import (
     AccountError,
-    SignInLimiter,
+    LocalSignInLimits,
+    SignInLimits,
     check_name,
     check_password,
     hash_password,
@@ -30,6 +31,7 @@ from muggins.server.accounts import (
 )
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.records import counts
+from muggins.server.replays import ReplayCache
 from muggins.server.store import Store, StoreConflict, StoreError, parse_match_id
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
@@ -97,6 +99,9 @@ def averages(stats: Stats) -> Averages:
     dealer = ("dealer_pegging", "dealer_hand", "dealer_crib")
     pone = ("pone_pegging", "pone_hand")
     deals_dealer, deals_pone = stats.get("deals_dealer", 0), stats.get("deals_pone", 0)
+    reviewed = stats.get("reviewed_deals", 0)
+    discards = stats.get("given_away_discard_milli", 0) / 1000
+    play = stats.get("given_away_play_milli", 0) / 1000
     return Averages(
         dealer_pegging=per("dealer_pegging", "deals_dealer"),
         dealer_hand=per("dealer_hand", "deals_dealer"),
@@ -109,6 +114,9 @@ def averages(stats: Stats) -> Averages:
         pone_total=round(sum(stats.get(k, 0) for k in pone) / deals_pone, 2) if deals_pone else 0.0,
         hand=per("hand_points", "hands"),
         crib=per("crib_points", "cribs"),
+        given_away=round((discards + play) / reviewed, 2) if reviewed else None,
+        given_away_discards=round(discards / reviewed, 2) if reviewed else None,
+        given_away_play=round(play / reviewed, 2) if reviewed else None,
     )
 
 
@@ -118,14 +126,16 @@ class AccountService:
         store: Store,
         *,
         players: Callable[[], list[Player]],
-        limiter: SignInLimiter | None = None,
+        limits: SignInLimits | None = None,
     ) -> None:
         self.store = store
         self.players = players
         """Every player this node knows (to sign them all out when the account goes)."""
-        self.limiter = limiter or SignInLimiter()
+        self.limits: SignInLimits = limits or LocalSignInLimits()
+        """Failed sign-ins per name and address: this process's, or a cluster's in Redis."""
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
+        self.replays = ReplayCache()
 
     async def handle(
         self, player: Player, message: AccountRequest, *, peer: Peer, address: str
@@ -157,7 +167,7 @@ class AccountService:
         if isinstance(message, GetLeaderboard):
             return await self._leaderboard(message.limit)
         if isinstance(message, GetGame):
-            return await self._game(message.game)
+            return await self._game(message.game, steps=message.steps)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)
@@ -204,15 +214,16 @@ class AccountService:
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is its password; one answer for every failure."""
         key = name_key(name)
-        wait = self.limiter.wait(key, address)
+        wait, ticket = await self.limits.attempt(key, address)
         if wait > 0:
-            raise Refusal("rate_limited", f"Too many failed sign-ins: try again in {wait:.0f} s")
+            raise Refusal(
+                "rate_limited", f"Too many failed sign-ins: try again in {max(1, round(wait))} s"
+            )
         account = await self.store.find_account(key=key)
         stored = account.password_hash if account else None
         if account is None or not await asyncio.to_thread(verify_password, password, stored):
-            self.limiter.failed(key, address)
-            raise Refusal("bad_credentials", BAD_CREDENTIALS)
-        self.limiter.succeeded(key)
+            raise Refusal("bad_credentials", BAD_CREDENTIALS)  # counted by the attempt
+        await self.limits.succeeded(key, address, ticket)
         return account
 
     async def _bind(
@@ -343,7 +354,7 @@ class AccountService:
             )
         )
 
-    async def _game(self, game: str) -> GameRecord:
+    async def _game(self, game: str, *, steps: bool = False) -> GameRecord:
         try:
             code, number = parse_match_id(game)
         except ValueError as error:
@@ -361,4 +372,9 @@ class AccountService:
             finished=match.finished,
             result=match.result,
             winner=match.winner,
+            steps=await self.replays.steps(
+                match.id, match.options, match.seed, match.actions, match.names
+            )
+            if steps
+            else (),
         )

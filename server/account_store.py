@@ -4,13 +4,18 @@ Every :class:`~server.store.Store` (memory, SQLite, Redis) is also an :class:`Ac
 A finished match is settled once with :meth:`AccountStore.record_result`: keyed by the match id,
 so a second call (after a restart, or on another node of a cluster) changes nothing. Ratings,
 records and history change in the same atomic step as that key is written.
+
+The same step puts the match in the **review queue** (when it had an account at a table): the
+reviewer (:mod:`server.reviews`) later claims it with :meth:`AccountStore.claim_reviews` and
+adds what each seat gave away to its record with :meth:`AccountStore.record_review`, which, like
+the settlement, counts once per match whoever calls it and however often.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Literal, Protocol
 
 from muggins.shared.glicko2 import Rating
@@ -66,6 +71,20 @@ class MatchResult:
     stats: tuple[Stats, Stats]
 
 
+REVIEW_LEASE = 600.0
+"""Seconds a claimed review stays claimed: if its reviewer dies, it is claimed again after."""
+PENDING_REVIEWS_KEPT = 10_000
+"""Reviews waiting at most (the oldest go first); a server without review workers queues too."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingReview:
+    """A settled match waiting for its review: whose records it goes to."""
+
+    match: str
+    accounts: tuple[str | None, str | None]
+
+
 class AccountStore(Protocol):
     async def create_account(self, account: AccountRecord) -> None:
         """Raise :class:`~server.store.StoreConflict` if an account has the same key."""
@@ -90,6 +109,14 @@ class AccountStore(Protocol):
 
     async def record_result(self, result: MatchResult, rate: RateFn) -> bool:
         """Settle a match once: False (and nothing changed) if it was settled before."""
+
+    async def claim_reviews(self, *, limit: int, now: float) -> list[PendingReview]:
+        """Up to ``limit`` queued reviews nobody holds (oldest first), each now held by the
+        caller until ``now + REVIEW_LEASE``."""
+
+    async def record_review(self, match: str, stats: tuple[Stats, Stats]) -> bool:
+        """Add a match's review to its accounts' records and take it off the queue, atomically:
+        False (and nothing changed) if it is not queued (recorded before)."""
 
     async def leaderboard(self, *, limit: int) -> list[AccountRecord]:
         """Accounts with an established rating (not provisional), best first."""
@@ -120,6 +147,20 @@ def merge_stats(old: Stats, new: Stats) -> Stats:
     for key, value in new.items():
         merged[key] = merged.get(key, 0) + value
     return merged
+
+
+def reviewed(account: AccountRecord, stats: Stats) -> AccountRecord:
+    """The account with a review's counters added."""
+    return replace(account, stats=merge_stats(account.stats, stats))
+
+
+def pending_json(accounts: tuple[str | None, str | None]) -> str:
+    return json.dumps(list(accounts))
+
+
+def pending_from_json(match: str, text: str) -> PendingReview:
+    first, second = json.loads(text)
+    return PendingReview(match=match, accounts=(first, second))
 
 
 def settle(

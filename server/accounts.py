@@ -31,7 +31,7 @@ import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Protocol
 
 from muggins.server.identity import name_problem
 
@@ -195,3 +195,40 @@ class SignInLimiter:
 
     def succeeded(self, name_key: str) -> None:
         self._failures.pop(("name", name_key), None)
+
+    def take_back(self, address: str) -> None:
+        """The address's latest counted attempt was not a failure after all."""
+        failures = self._failures.get(("address", address))
+        if failures:
+            failures.pop()
+
+
+class SignInLimits(Protocol):
+    """The sign-in limits as the account service uses them: every attempt is counted as a
+    failure before the password is checked (so attempts made at once cannot slip past the limit
+    together), and a success takes it back."""
+
+    async def attempt(self, name_key: str, address: str) -> tuple[float, str]:
+        """(seconds to wait, 0 if the attempt may go ahead and is now counted; a ticket)."""
+
+    async def succeeded(self, name_key: str, address: str, ticket: str) -> None:
+        """The attempt of ``ticket`` succeeded: the name's failures are forgotten, and the
+        attempt no longer counts against the address."""
+
+
+class LocalSignInLimits:
+    """:class:`SignInLimits` kept in this process (a single server)."""
+
+    def __init__(self, limiter: SignInLimiter | None = None) -> None:
+        self.limiter = limiter or SignInLimiter()
+
+    async def attempt(self, name_key: str, address: str) -> tuple[float, str]:
+        wait = self.limiter.wait(name_key, address)
+        if wait > 0:
+            return wait, ""
+        self.limiter.failed(name_key, address)
+        return 0.0, ""
+
+    async def succeeded(self, name_key: str, address: str, ticket: str) -> None:
+        self.limiter.succeeded(name_key)
+        self.limiter.take_back(address)

@@ -32,6 +32,7 @@ from muggins.server.datafiles import default_db
 from muggins.server.lobby import Lobby
 from muggins.server.memory_store import MemoryStore
 from muggins.server.metrics import Metrics
+from muggins.server.reviews import Reviewer
 from muggins.server.sqlite_store import SqliteStore
 from muggins.server.static import StaticSite, same_origin
 from muggins.server.store import Store, StoreError
@@ -90,6 +91,7 @@ class Server:
         self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.reviewer = Reviewer(self.store, config.review_workers)
         self.site = StaticSite()
 
     @property
@@ -130,6 +132,7 @@ class Server:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.lobby.matchmaker.start()
+        self.reviewer.start()
         log.info(
             "listening",
             extra={
@@ -170,6 +173,7 @@ class Server:
         log.info("stopped")
 
     async def _wind_down(self) -> None:
+        await self.reviewer.stop()
         await self.lobby.matchmaker.stop()
         if self._ws is not None:
             for room in self.lobby.rooms.values():

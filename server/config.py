@@ -60,6 +60,8 @@ class ServerConfig:
     log_json: bool = False
     stop_deadline: float = 10.0
     """Seconds a stopping server gives its clients and its store before it ends regardless."""
+    review_workers: int = 0
+    """Worker processes reviewing finished games for the records (``muggins serve``: 1)."""
     extra_levels: tuple[str, ...] = field(default=())
 
     @property

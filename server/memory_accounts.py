@@ -6,11 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from muggins.server.account_store import (
+    PENDING_REVIEWS_KEPT,
+    REVIEW_LEASE,
     AccountRecord,
     HistoryEntry,
     MatchResult,
+    PendingReview,
     QueueEntry,
     RateFn,
+    Stats,
+    reviewed,
     settle,
 )
 from muggins.server.store import StoreConflict
@@ -28,6 +33,8 @@ class MemoryAccounts:
         self.histories: dict[str, list[HistoryEntry]] = {}
         self.queue: dict[str, QueueEntry] = {}
         self.paired: dict[str, str] = {}
+        self.pending_reviews: dict[str, tuple[PendingReview, float]] = {}
+        """Match id -> (the review, when its claim runs out), oldest first."""
 
     async def create_account(self, account: AccountRecord) -> None:
         if account.key in self.account_keys:
@@ -81,6 +88,31 @@ class MemoryAccounts:
             history = self.histories.setdefault(account_id, [])
             history.append(entry)
             del history[:-HISTORY_KEPT]
+        if any(result.accounts):
+            self.pending_reviews[result.match] = (PendingReview(result.match, result.accounts), 0.0)
+            while len(self.pending_reviews) > PENDING_REVIEWS_KEPT:
+                del self.pending_reviews[next(iter(self.pending_reviews))]
+        return True
+
+    async def claim_reviews(self, *, limit: int, now: float) -> list[PendingReview]:
+        claimed: list[PendingReview] = []
+        for _match, (pending, until) in self.pending_reviews.items():
+            if len(claimed) >= limit:
+                break
+            if until <= now:
+                claimed.append(pending)
+        for pending in claimed:
+            self.pending_reviews[pending.match] = (pending, now + REVIEW_LEASE)
+        return claimed
+
+    async def record_review(self, match: str, stats: tuple[Stats, Stats]) -> bool:
+        found = self.pending_reviews.pop(match, None)
+        if found is None:
+            return False
+        for account_id, seat_stats in zip(found[0].accounts, stats, strict=True):
+            account = self.accounts.get(account_id) if account_id else None
+            if account is not None and seat_stats:
+                self.accounts[account.id] = reviewed(account, seat_stats)
         return True
 
     async def leaderboard(self, *, limit: int) -> list[AccountRecord]:

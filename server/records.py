@@ -10,7 +10,9 @@ The counters (all integers, added up match by match) are:
   ``dealer_pegging``, ``dealer_hand``, ``dealer_crib``, ``pone_pegging``, ``pone_hand``
   (pegging includes his heels, the go and the last card); ``muggins_points``;
 - ``hands``, ``hand_points``, ``cribs``, ``crib_points``: every hand and crib shown, at its
-  true value, for the average hand and crib.
+  true value, for the average hand and crib;
+- ``reviewed_deals``, ``given_away_discard_milli``, ``given_away_play_milli``: added later by the
+  reviewer (:mod:`server.reviews`), for the average points given away per deal.
 
 :func:`match_result` replays the match from its seed and log with the rules engine, so the
 record always agrees with the game as it was played.
@@ -29,6 +31,7 @@ COUNTERS = (
     "double_skunks_given", "double_skunks_taken", "deals_dealer", "deals_pone",
     "dealer_pegging", "dealer_hand", "dealer_crib", "pone_pegging", "pone_hand",
     "muggins_points", "hands", "hand_points", "cribs", "crib_points",
+    "reviewed_deals", "given_away_discard_milli", "given_away_play_milli",
 )  # fmt: skip
 
 

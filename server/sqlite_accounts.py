@@ -3,7 +3,8 @@
 A file written before accounts existed has ``user_version`` 0; :func:`migrate` brings it to
 :data:`VERSION` on start, one numbered step at a time, each in one transaction, so an
 interrupted upgrade leaves the file at a version it can resume from. Rooms and games are left
-as they were; step 3 only adds two columns to the actions (their ``seq`` and move key).
+as they were; step 3 only adds two columns to the actions (their ``seq`` and move key), step 4
+the review queue.
 """
 
 from __future__ import annotations
@@ -14,17 +15,24 @@ from dataclasses import replace
 from typing import Final, TypeVar
 
 from muggins.server.account_store import (
+    PENDING_REVIEWS_KEPT,
+    REVIEW_LEASE,
     AccountRecord,
     HistoryEntry,
     MatchResult,
+    PendingReview,
     QueueEntry,
     RateFn,
+    Stats,
     account_from_json,
     account_json,
     entry_from_json,
     entry_json,
+    pending_from_json,
+    pending_json,
     queue_from_json,
     queue_json,
+    reviewed,
     settle,
 )
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION
@@ -68,6 +76,16 @@ MIGRATIONS: Final = (
     """
     ALTER TABLE actions ADD COLUMN seq INTEGER;
     ALTER TABLE actions ADD COLUMN key TEXT;
+    """,
+    # 4: settled matches waiting for the reviewer (what each seat gave away goes to its record)
+    """
+    CREATE TABLE review_pending (
+        match TEXT PRIMARY KEY,
+        accounts TEXT NOT NULL,
+        queued INTEGER NOT NULL,
+        until REAL NOT NULL
+    );
+    CREATE INDEX review_pending_queued ON review_pending(queued);
     """,
 )
 VERSION: Final = len(MIGRATIONS)
@@ -204,6 +222,55 @@ class SqliteAccounts:
                     "VALUES (?, ?, ?, ?)",
                     (account_id, entry.match, entry.finished, entry_json(entry)),
                 )
+            if any(result.accounts):
+                db.execute(
+                    "INSERT OR REPLACE INTO review_pending (match, accounts, queued, until) "
+                    "VALUES (?, ?, (SELECT COALESCE(MAX(queued), 0) + 1 FROM review_pending), 0)",
+                    (result.match, pending_json(result.accounts)),
+                )
+                db.execute(
+                    "DELETE FROM review_pending WHERE queued <= "
+                    "(SELECT MAX(queued) FROM review_pending) - ?",
+                    (PENDING_REVIEWS_KEPT,),
+                )
+            db.execute("COMMIT")
+            return True
+
+        return await self._run(_transaction(record))
+
+    async def claim_reviews(self, *, limit: int, now: float) -> list[PendingReview]:
+        def claim(db: sqlite3.Connection) -> list[PendingReview]:
+            db.execute("BEGIN IMMEDIATE")
+            rows = db.execute(
+                "SELECT match, accounts FROM review_pending WHERE until <= ? "
+                "ORDER BY queued LIMIT ?",
+                (now, limit),
+            ).fetchall()
+            for match, _ in rows:
+                db.execute(
+                    "UPDATE review_pending SET until = ? WHERE match = ?",
+                    (now + REVIEW_LEASE, match),
+                )
+            db.execute("COMMIT")
+            return [pending_from_json(match, accounts) for match, accounts in rows]
+
+        return await self._run(_transaction(claim))
+
+    async def record_review(self, match: str, stats: tuple[Stats, Stats]) -> bool:
+        def record(db: sqlite3.Connection) -> bool:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT accounts FROM review_pending WHERE match = ?", (match,)
+            ).fetchone()
+            if row is None:
+                db.execute("ROLLBACK")
+                return False
+            db.execute("DELETE FROM review_pending WHERE match = ?", (match,))
+            pending = pending_from_json(match, row[0])
+            for account_id, seat_stats in zip(pending.accounts, stats, strict=True):
+                account = _account(db, "id", account_id) if account_id else None
+                if account is not None and seat_stats:
+                    _save(db, reviewed(account, seat_stats))
             db.execute("COMMIT")
             return True
 

@@ -41,3 +41,42 @@ def test_the_checkers_are_pinned_to_exact_versions() -> None:
     runtime = " ".join(project["dependencies"])
     for tool in ("pytest", "hypothesis", "ruff", "mypy", "hadolint"):
         assert tool not in runtime
+
+
+def fake_venv(tmp_path: Path, pip_exit: int) -> Path:
+    """A copy of ./dev whose .venv has a python that talks like pip does on stderr (and exits
+    with ``pip_exit``) and a muggins that says it ran: the first-run set-up, without a network."""
+    import shutil
+
+    shutil.copy(ROOT / "dev", tmp_path / "dev")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text(
+        "#!/bin/sh\necho 'BuildBackendWarning: Editable installation.' >&2\n"
+        "echo '!! Please be careful with folders in your working directory' >&2\n"
+        f"exit {pip_exit}\n"
+    )
+    muggins = bin_dir / "muggins"
+    muggins.write_text('#!/bin/sh\necho "muggins ran: $*"\n')
+    for path in (python, muggins):
+        path.chmod(0o755)
+    return tmp_path / "dev"
+
+
+def test_the_first_run_says_one_line_not_pages_of_installer_notes(tmp_path: Path) -> None:
+    """A new player's first ./dev play prints "Setting up .venv" and then the game, not pip's
+    and setuptools' notes (pages of them); a failed set-up shows them all and stops."""
+    (tmp_path / "ok").mkdir()
+    dev = fake_venv(tmp_path / "ok", 0)
+    first = subprocess.run([str(dev), "muggins", "--help"], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == "muggins ran: --help\n"
+    assert first.stderr == "Setting up .venv (first run only)...\n"
+
+    (tmp_path / "bad").mkdir()
+    dev = fake_venv(tmp_path / "bad", 1)
+    failed = subprocess.run([str(dev), "muggins", "--help"], capture_output=True, text=True)
+    assert failed.returncode == 1 and failed.stdout == ""
+    assert "Editable installation" in failed.stderr and "Setting up .venv failed" in failed.stderr

@@ -194,11 +194,14 @@ class ShowPanel(Vertical):
             placeholder="0 to 29, then Enter", type="integer", id="count", max_length=2
         )
 
-    def watch_state(self, state: ShowState) -> None:
+    def watch_state(self, old: ShowState, state: ShowState) -> None:
         if not self.is_mounted:
             return
         self.query_one(ShowResults).state = state
-        if state.prompt:  # the hand in question is the last shown: keep it in view
+        if state.prompt or state.results != old.results:
+            # The hand in question, or the newest result (a hand shown, a claim settled), is the
+            # last shown: keep it in view, for a player waiting and for a spectator too. D alone
+            # (details) changes no result and leaves the scroll where the reader put it.
             results = self.query_one("#show-results", VerticalScroll)
             self.call_after_refresh(results.scroll_end, animate=False)
         prompt = self.query_one("#show-prompt", Static)
@@ -241,7 +244,7 @@ class ShowPanel(Vertical):
             entry.display = False
 
     def on_mount(self) -> None:
-        self.watch_state(self.state)
+        self.watch_state(ShowState(), self.state)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Check the count before it is sent; the box is emptied either way, so a refused

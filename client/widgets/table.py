@@ -66,7 +66,10 @@ class PlayArea(Widget):
         """The opponent's cards, the crib and the starter in one line."""
         text = Text(f"{name}: ", style="bold")
         text.append("▒" * view.hand_counts[seat] + f" {view.hand_counts[seat]}   ", style="blue")
-        whose = "Your" if view.dealer == view.seat else f"{(view.seat is None and name) or 'Their'}"
+        if view.seat is None:  # watching: the dealer's crib, by name, as the full layout says
+            whose = f"{self.table.names[view.dealer]}'s"
+        else:
+            whose = "Your" if view.dealer == view.seat else "Their"
         text.append(f"{whose} crib: ", style="bold")
         if view.crib is not None:
             for card in view.crib:

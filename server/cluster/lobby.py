@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.room import ClusterRoom
+from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
 from muggins.server.identity import normalise_code, token_player
 from muggins.server.lobby import Lobby
@@ -82,6 +83,7 @@ class ClusterLobby(Lobby):
     ) -> None:
         super().__init__(store, config, metrics, clock=clock)
         self.redis = store
+        self.accounts.limits = RedisSignInLimits(store)  # counted across the cluster
         self.node = secrets.token_hex(6)
         """This node's name in claims, heartbeats, watch sets and its wake-up channel."""
         store.node = self.node

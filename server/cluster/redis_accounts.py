@@ -12,6 +12,9 @@ Keys, under the store's prefix:
 - ``leaderboard`` sorted set: established accounts by rating.
 - ``queue`` hash: account -> queue entry (JSON), the rated queue every node matches from;
   ``paired`` hash: account -> the room a pairing put them in, until their node seats them.
+- ``review:{match}``: the accounts a settled match's review goes to (JSON), until it is
+  recorded; ``review-queue`` sorted set: those matches by the time they may be claimed (their
+  finish time, then the end of a claim's lease), so any node's reviewer takes the oldest.
 
 A settlement is an optimistic transaction: WATCH the settled key and both accounts, read,
 compute the new ratings, then MULTI/EXEC; a concurrent change makes it start again.
@@ -27,17 +30,23 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
 from muggins.server.account_store import (
+    REVIEW_LEASE,
     AccountRecord,
     HistoryEntry,
     MatchResult,
+    PendingReview,
     QueueEntry,
     RateFn,
+    Stats,
     account_from_json,
     account_json,
     entry_from_json,
     entry_json,
+    pending_from_json,
+    pending_json,
     queue_from_json,
     queue_json,
+    reviewed,
     settle,
 )
 from muggins.server.memory_accounts import HISTORY_KEPT
@@ -85,6 +94,16 @@ _PUT = """
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
+"""
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, m in ipairs(due) do
+    redis.call('ZADD', KEYS[1], ARGV[2], m)
+    table.insert(out, m)
+    table.insert(out, redis.call('GET', ARGV[4] .. m) or '')
+end
+return out
 """
 _POP = """
 local room = redis.call('HGET', KEYS[1], ARGV[1])
@@ -213,12 +232,61 @@ class RedisAccounts:
                             history = self._k("history", account_id)
                             pipe.zadd(history, {entry_json(entry): entry.finished})
                             pipe.zremrangebyrank(history, 0, -HISTORY_KEPT - 1)
+                        if any(result.accounts):
+                            pipe.set(self._k("review", result.match), pending_json(result.accounts))
+                            pipe.zadd(self._k("review-queue"), {result.match: result.finished})
                         await pipe.execute()
                         return True
                     except WatchError:
                         continue
         except RedisError as error:
             raise StoreError(f"Redis (settle): {error}") from error
+
+    async def claim_reviews(self, *, limit: int, now: float) -> list[PendingReview]:
+        found = await self._call(
+            "review",
+            lambda: self.redis.eval(
+                _CLAIM,
+                1,
+                self._k("review-queue"),
+                now,
+                now + REVIEW_LEASE,
+                limit,
+                f"{self.prefix}review:",
+            ),
+        )
+        pairs = zip(found[::2], found[1::2], strict=True)
+        return [pending_from_json(str(m), str(text)) for m, text in pairs if text]
+
+    async def record_review(self, match: str, stats: tuple[Stats, Stats]) -> bool:
+        key = self._k("review", match)
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(key)
+                        text = await pipe.get(key)
+                        if not text:
+                            return False
+                        pending = pending_from_json(match, str(text))
+                        ids = [a for a in pending.accounts if a]
+                        await pipe.watch(key, *(self._k("account", a) for a in ids))
+                        updated: list[AccountRecord] = []
+                        for account_id, seat_stats in zip(pending.accounts, stats, strict=True):
+                            found = await pipe.get(self._k("account", account_id or "-"))
+                            if account_id and found and seat_stats:
+                                updated.append(reviewed(account_from_json(str(found)), seat_stats))
+                        pipe.multi()  # type: ignore[no-untyped-call]
+                        pipe.delete(key)
+                        pipe.zrem(self._k("review-queue"), match)
+                        for account in updated:
+                            pipe.set(self._k("account", account.id), account_json(account))
+                        await pipe.execute()
+                        return True
+                    except WatchError:
+                        continue
+        except RedisError as error:
+            raise StoreError(f"Redis (review): {error}") from error
 
     async def leaderboard(self, *, limit: int) -> list[AccountRecord]:
         ids = await self._call(

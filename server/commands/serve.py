@@ -119,6 +119,14 @@ def register(commands: Any) -> None:
         help="on SIGTERM or Ctrl-C, the most a clean stop may take before the process ends "
         "regardless (default 10)",
     )
+    parser.add_argument(
+        "--review-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes that review finished games for the players' records (points given "
+        "away per deal); 0: none, the reviews wait in the store (default 1)",
+    )
     parser.add_argument("--log-json", action="store_true", help="one JSON object per log line")
     parser.add_argument(
         "--log-level",
@@ -198,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         burst=args.burst,
         log_json=args.log_json,
         stop_deadline=args.stop_deadline,
+        review_workers=max(0, args.review_workers),
     )
 
     async def main() -> None:

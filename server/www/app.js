@@ -13,6 +13,10 @@ import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
 import { S, event, hooks, logLine, names, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
+import { answer } from "./requests.js";
+import { signInAgain, wireAccount } from "./account.js";
+import { wirePages } from "./pages.js";
+import { startClock } from "./clock.js";
 
 const link = new Link(receive, (state) => {
   S.link = state;
@@ -33,6 +37,7 @@ hooks.render = render;
 
 /** @param {MugginsServer.Message} msg */
 function receive(msg) {
+  if (answer(msg)) return; // accounts, records, the rated queue: requests.js and account.js
   switch (msg.type) {
     case "welcome": return welcome(msg);
     case "room": return enterRoom(msg);
@@ -99,6 +104,7 @@ function welcome(msg) {
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;
+  signInAgain(); // before anything else is asked, so rooms know the account
   if (S.after) {
     const request = S.after;
     S.after = null;
@@ -199,6 +205,9 @@ function takeHint(msg) {
 }
 
 wire();
+wireAccount();
+wirePages();
+startClock();
 render();
 link.open();
 let shownWait = -1;

@@ -10,6 +10,7 @@ import { fairPanel, gameOverPanel, showPanel, waitingPanel } from "./panels.js";
 import { describeOptions } from "./lobby.js";
 import { S, againstComputer, hooks, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
+import { renderPages } from "./pages.js";
 
 /** @param {string} [focusCard] */
 export function render(focusCard) {
@@ -17,7 +18,7 @@ export function render(focusCard) {
   const keep = focusCard || active?.dataset?.card;
   const keepId = active?.id;
   const onTable = S.goal.kind !== "lobby" || S.room !== null;
-  showIf("front", !onTable);
+  showIf("front", !onTable && !renderPages(onTable));
   const arriving = onTable && byId("table").hidden;
   showIf("table", onTable);
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
@@ -125,7 +126,8 @@ export function opponentStatus() {
     if (wait !== null && wait > 0) out.push(` (you may claim the game in ${wait} s)`);
     if (wait === 0) {
       out.push(" ", el("button", { type: "button", id: "claim-win", onclick: () => hooks.link.send({ type: "claim", take: "win" }) }, "Claim the game"),
-        " ", el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
+        room.options.rated ? null : " ", // the computer cannot sit in a rated room
+        room.options.rated ? null : el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
     }
   }
   if (room.restart_proposed_by !== null && room.restart_proposed_by !== undefined && room.restart_proposed_by !== room.you) {

@@ -12,6 +12,8 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.cards import Card
+from muggins.shared.view import PlayedCard, ShowResult
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -104,6 +106,9 @@ class GetGame(_Message):
 
     type: Literal["game"] = "game"
     game: str = Field(min_length=3, max_length=40, description="a game id such as ABCDEF-1")
+    steps: bool = Field(
+        default=False, description="also send the match replayed step by step (steps)"
+    )
 
 
 class Seek(_Message):
@@ -173,7 +178,8 @@ class SignedOut(_Message):
 
 
 class Averages(_Part):
-    """Points per completed deal by role and source; per hand and crib shown."""
+    """Points per completed deal by role and source; per hand and crib shown; expected points
+    given away per reviewed deal against the expert's choices (None until a game is reviewed)."""
 
     dealer_pegging: float
     dealer_hand: float
@@ -184,6 +190,11 @@ class Averages(_Part):
     pone_total: float
     hand: float
     crib: float
+    given_away: float | None = Field(
+        default=None, description="per reviewed deal, discards and play together"
+    )
+    given_away_discards: float | None = Field(default=None, description="per reviewed deal")
+    given_away_play: float | None = Field(default=None, description="per reviewed deal")
 
 
 class Profile(_Message):
@@ -232,6 +243,28 @@ class LoggedAction(_Part):
     action: Action
 
 
+class ReplayStep(_Part):
+    """The table after one step of a finished match, every card face up (the match is over)."""
+
+    seat: Seat | None = Field(description="who acted; null for the opening (cut and first deal)")
+    action: Action | None
+    texts: tuple[str, ...] = Field(description="the sentences of the step's events, in order")
+    game_number: int
+    deal_number: int
+    dealer: Seat
+    scores: tuple[int, int]
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = Field(
+        description="each seat's cards not yet played"
+    )
+    discards: tuple[tuple[Card, ...], tuple[Card, ...]] = Field(
+        description="the cards each seat laid away to the crib"
+    )
+    starter: Card | None
+    count: int
+    pile: tuple[PlayedCard, ...]
+    show: tuple[ShowResult, ...]
+
+
 class GameRecord(_Message):
     """A finished match: its seed and log rebuild every deal with the rules engine."""
 
@@ -245,6 +278,11 @@ class GameRecord(_Message):
     finished: float | None
     result: Literal["won", "restarted", "abandoned"] | None
     winner: Seat | None
+    steps: tuple[ReplayStep, ...] = Field(
+        default=(),
+        description="when asked for: the match replayed by the server, the opening, then one "
+        "step per action",
+    )
 
 
 class Seeking(_Message):

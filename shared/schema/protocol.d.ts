@@ -116,6 +116,8 @@ declare namespace MugginsClient {
     type?: "game";
     /** a game id such as ABCDEF-1 */
     game: string;
+    /** also send the match replayed step by step (steps) */
+    steps?: boolean;
   }
   /** A player's finished matches, newest first; without a name, your own. */
   interface GetHistory {
@@ -296,7 +298,7 @@ declare namespace MugginsServer {
     match_points: [number, number];
     match_over: boolean;
   }
-  /** Points per completed deal by role and source; per hand and crib shown. */
+  /** Points per completed deal by role and source; per hand and crib shown; expected points given away per reviewed deal against the expert's choices (None until a game is reviewed). */
   interface Averages {
     dealer_pegging: number;
     dealer_hand: number;
@@ -307,6 +309,12 @@ declare namespace MugginsServer {
     pone_total: number;
     hand: number;
     crib: number;
+    /** per reviewed deal, discards and play together */
+    given_away?: number | null;
+    /** per reviewed deal */
+    given_away_discards?: number | null;
+    /** per reviewed deal */
+    given_away_play?: number | null;
   }
   interface CardPlayed {
     type?: "card_played";
@@ -452,6 +460,8 @@ declare namespace MugginsServer {
     finished: number | null;
     result: ("won" | "restarted" | "abandoned") | null;
     winner: number | null;
+    /** when asked for: the match replayed by the server, the opening, then one step per action */
+    steps?: ReplayStep[];
   }
   interface Go {
     type?: "go";
@@ -595,6 +605,26 @@ declare namespace MugginsServer {
     provisional: boolean;
     /** rated matches played */
     games: number;
+  }
+  /** The table after one step of a finished match, every card face up (the match is over). */
+  interface ReplayStep {
+    /** who acted; null for the opening (cut and first deal) */
+    seat: number | null;
+    action: (Discard | Play | Count | Muggins | Challenge | Accept | Resign) | null;
+    /** the sentences of the step's events, in order */
+    texts: string[];
+    game_number: number;
+    deal_number: number;
+    dealer: number;
+    scores: [number, number];
+    /** each seat's cards not yet played */
+    hands: [string[], string[]];
+    /** the cards each seat laid away to the crib */
+    discards: [string[], string[]];
+    starter: string | null;
+    count: number;
+    pile: PlayedCard[];
+    show: ShowResult[];
   }
   /** Give up the game. */
   interface Resign {

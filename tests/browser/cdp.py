@@ -143,9 +143,13 @@ class Page:
         self.browser, self.session, self.target = browser, session, target
         self.dialogs: list[str] = []
         self.errors: list[str] = []
+        self.console: list[str] = []
+        """Everything the page wrote with console.log and friends, and every log entry."""
         self.loaded = asyncio.Event()
 
     def on_event(self, method: str, params: dict[str, Any]) -> None:
+        if method == "Log.entryAdded":
+            self.console.append(json.dumps(params["entry"]))
         if method == "Page.javascriptDialogOpening":
             self.dialogs.append(params.get("message", ""))
             asyncio.get_running_loop().create_task(
@@ -154,6 +158,8 @@ class Page:
         elif method == "Runtime.exceptionThrown":
             details = params["exceptionDetails"]
             self.errors.append(str(details.get("exception", {}).get("description", details)))
+        elif method == "Runtime.consoleAPICalled":
+            self.console.append(json.dumps(params.get("args", [])))
         elif method == "Log.entryAdded" and params["entry"]["source"] in ("security", "javascript"):
             # Content-Security-Policy refusals and script errors the page did not throw to us.
             if params["entry"]["level"] == "error":

@@ -14,8 +14,11 @@ import pytest
 from muggins.client.accounts import AccountDenied, Sessions, sign_in_for_play
 from muggins.client.cli import main
 from muggins.client.session import Goal, Session
+from muggins.server.account_store import MatchResult
+from muggins.server.accounts import name_key
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
+from muggins.server.ratings import rate
 from muggins.shared.protocol import CreateRoom, Welcome
 from muggins.shared.protocol.accounts import SignIn
 
@@ -58,6 +61,7 @@ async def test_the_account_command_from_register_to_delete(
     assert (tmp_path / "sessions.json").stat().st_mode & 0o777 == 0o600
     status, out = await account(tmp_path, monkeypatch, capsys, url, "profile")
     assert status == 0 and out.startswith("Alice: rating 1500") and "matches 0" in out
+    assert "points given away per deal: not reviewed yet" in out
     status, out = await account(tmp_path, monkeypatch, capsys, url, "leaderboard")
     assert "No established ratings" in out
     status, out = await account(tmp_path, monkeypatch, capsys, url, "sign-out")
@@ -135,3 +139,29 @@ def test_a_rated_goal_signs_in_then_seeks() -> None:
     replies = session.receive(welcome)
     assert isinstance(replies[0], SignIn)
     assert isinstance(replies[1], Seek) and replies[1].best_of == 3
+
+
+async def test_the_record_shows_the_points_given_away_per_deal(
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Once a match of the player's is reviewed, the profile shows what they gave away."""
+    url = server.url
+    status, _ = await account(
+        tmp_path, monkeypatch, capsys, url, "register", "Alice", stdin="sesame1234\n"
+    )
+    assert status == 0
+    alice = await server.store.find_account(key=name_key("Alice"))
+    assert alice is not None
+    result = MatchResult(
+        match="ABCDEF-1", finished=1.0, accounts=(alice.id, None), names=("Alice", "Guest"),
+        rated=False, score=1.0, match_points=(1, 0), stats=({"matches": 1}, {}),
+    )  # fmt: skip
+    assert await server.store.record_result(result, rate)
+    review = {"reviewed_deals": 8, "given_away_discard_milli": 1200, "given_away_play_milli": 1000}
+    assert await server.store.record_review("ABCDEF-1", (review, {}))
+    status, out = await account(tmp_path, monkeypatch, capsys, url, "profile")
+    assert status == 0
+    assert "points given away per deal 0.28: discards 0.15, play 0.12 (8 deals reviewed)" in out

@@ -120,3 +120,53 @@ async def test_d_in_the_show_lays_out_each_count_part_by_part() -> None:
         await pilot.press("d")
         await pilot.pause()
         assert lines[0] not in results.render().plain  # type: ignore[union-attr]
+
+
+async def test_the_latest_call_is_in_view_on_an_80_by_24_terminal() -> None:
+    """On a short screen the compact table fits inside the visible table box, so the newest call
+    of the play (the quoted one) is on screen, not the oldest ones with the newest cut off."""
+    from muggins.client.widgets.table import PlayArea
+
+    app = fake_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.session.view is not None)
+        await make_move(app, pilot)  # lay away two
+        area = app.query_one(PlayArea)
+
+        def calls() -> int:
+            view = app.session.view
+            return len(area.table.announcements) if view and view.phase == "play" else 99
+
+        while calls() < 4:
+            await make_move(app, pilot)
+        await pilot.pause()
+        await pilot.pause()
+        view = app.session.view
+        assert view is not None and view.phase == "play", view
+        middle = app.query_one("#middle")
+        assert area.compact
+        assert middle.content_region.contains_region(area.region), (middle.region, area.region)
+        latest = area.table.announcements[-1]
+        visible = "\n".join(plain(area, 80).splitlines()[: middle.content_region.height])
+        assert f"“{latest}”" in visible, (latest, visible)
+
+
+def test_a_spectators_compact_table_names_the_dealers_crib() -> None:
+    """80x24, watching: the one-line summary names whose crib it is by the dealer ("Alice's
+    crib" while Alice deals), as the full layout does, not the seat drawn at the top."""
+    from stacked import stacked_match
+
+    from muggins.client.widgets.table import PlayState
+
+    for dealer, owner in ((0, "Alice's crib"), (1, "Bob's crib")):
+        match = stacked_match(
+            dealer=dealer,
+            dealer_cards="5S 4S 2S 8D 6H 8C",
+            pone_cards="10S 6D JH 4H KC 7C",
+            starter="5H",
+        )
+        area = PlayArea()
+        area.table = PlayState(view=match.view(None), names=("Alice", "Bob"))
+        area.compact = True
+        line = area._summary(match.view(None), "Bob", 1).plain
+        assert f"{owner}: " in line, line

@@ -189,3 +189,106 @@ async def test_the_keys_stay_in_view_when_the_crib_is_claimed_on_a_small_screen(
         await until(pilot, lambda: app.session.view and app.session.view.deal_number == 2)
         [crib] = [r for r in link.match.view(0).last_deal.show if r.kind == "crib"]  # type: ignore[union-attr]
         assert (crib.claimed, crib.total, crib.answer, crib.penalty) == (8, 6, "muggins", 2)
+
+
+def own_crib_to_count() -> Match:
+    """Ann (seat 0) deals; the computer's hand was counted 2 over and challenged, Ann's own
+    hand counted 2 short and mugged: what is left is Ann's crib (10S KC 8D 8C, 5H: six)."""
+    from muggins.shared.actions import Challenge, Muggins
+
+    match = stacked_match(
+        dealer=0,
+        dealer_cards="10S 6D JH 4H KC 7C",
+        pone_cards="5S 4S 2S 8D 6H 8C",
+        starter="5H",
+        options=GameOptions(muggins=True),
+    )
+    discard(match, 1, "8D 8C")
+    discard(match, 0, "10S KC")
+    play_all(match, [(1, "5S"), (0, "JH"), (1, "6H"), (0, "7C"), (1, "2S")])
+    play_all(match, [(0, "6D"), (1, "4S"), (0, "4H")])
+    for seat, action in (
+        (1, Count(points=14)),
+        (0, Challenge()),
+        (0, Count(points=3)),
+        (1, Muggins()),
+    ):
+        match.apply(seat, action)
+    return match
+
+
+async def test_a_spectator_sees_each_newly_settled_count_without_scrolling() -> None:
+    """A spectator is never asked anything, yet each new result of the show (here the crib
+    counted 2 over and accepted) is scrolled into view as it arrives, with how it was settled."""
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+
+    from muggins.client.widgets.show import ShowState
+
+    class Table(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ShowPanel(id="show")
+
+    match = own_crib_to_count()
+    names = ("Ann", "Computer")
+    steps = [match.view(None).show]
+    match.apply(0, Count(points=8))
+    steps.append(match.view(None).show)
+    match.apply(1, Accept())
+    last = match.view(None).last_deal
+    assert last is not None
+    steps.append(last.show)
+    app = Table()
+    async with app.run_test(size=(84, 12)) as pilot:
+        panel = app.query_one(ShowPanel)
+        for results in steps:
+            panel.state = ShowState(results=results, names=names, you=None, title="The show")
+            await pilot.pause()
+            await pilot.pause()
+        scroll = app.query_one("#show-results", VerticalScroll)
+        assert scroll.max_scroll_y > 0
+        assert scroll.scroll_y == scroll.max_scroll_y, (scroll.scroll_y, scroll.max_scroll_y)
+        on_screen = screen_text(app)  # type: ignore[arg-type]
+        assert "counted 8, accepted: 8 pegged" in on_screen, on_screen
+
+
+async def test_a_spectator_goes_on_from_the_show_with_enter() -> None:
+    """A spectator, who has no cards to lay away or play, leaves the last deal's show with
+    Enter and sees the new deal's play, as a player does (Enter used to answer "It is not your
+    move" and keep the old show on the table for the rest of the deal)."""
+    import random
+
+    from textual.widgets import ContentSwitcher
+    from wire_client import WireClient
+
+    async with real_server() as server:
+        ann = await WireClient.open(server.url, name="Ann")
+        room = await ann.request(type="create_room", options={"private": True})
+        code = room["code"]
+        await ann.request(type="seat_bot", level="easy")
+        rng = random.Random(3)
+
+        async def ann_plays_one_deal() -> None:
+            while True:
+                view = ann.state["view"] if ann.state else None
+                if view and view["deal_number"] >= 2:
+                    return
+                if ann.my_turn():
+                    assert view is not None
+                    await ann.send(**rng.choice(view["legal"]))
+                await ann.recv()
+
+        app = MugginsApp(url=server.url, name="Cy", goal=Goal("spectate", code=code), hint=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: app.session.view is not None)
+            assert app.session.seat is None
+            await asyncio.wait_for(ann_plays_one_deal(), 60)
+            switcher = app.query_one("#middle", ContentSwitcher)
+            await until(pilot, lambda: switcher.current == "show")
+            view = app.session.view
+            assert view is not None and view.deal_number == 2 and view.phase == "discard"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert switcher.current == "play"
+            assert "not your move" not in str(app.query_one("#status", Static).render())
+        await ann.close()

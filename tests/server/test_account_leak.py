@@ -51,6 +51,8 @@ async def test_no_secret_leaks_from_accounts_and_rated_games(
         await spectator.request(type="spectate", code=room["code"])
         running = await spectator.request(type="game", game=f"{room['code']}-1")
         assert running["code"] == "no_game"  # a running match's seed and log are never sent
+        replay = await spectator.request(type="game", game=f"{room['code']}-1", steps=True)
+        assert replay["code"] == "no_game"  # nor its replay, which shows every hand
         rng = random.Random(8)
         await asyncio.gather(play_randomly(ann, rng), play_randomly(bob, rng))
         changed = await ann.request(type="change_password", old=PASSWORDS["Ann"], new=NEW_PASSWORD)
@@ -61,6 +63,7 @@ async def test_no_secret_leaks_from_accounts_and_rated_games(
                 {"type": "history", "name": "Bob"},
                 {"type": "leaderboard"},
                 {"type": "game", "game": f"{room['code']}-1"},
+                {"type": "game", "game": f"{room['code']}-1", "steps": True},
                 {"type": "sign_in", "name": "Ann", "password": "a wrong guess"},
             ):
                 await client.request(**request)

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from test_store_contract import redis_server, store  # noqa: F401  (the shared fixtures)
 
-from muggins.server.account_store import AccountRecord, MatchResult
+from muggins.server.account_store import REVIEW_LEASE, AccountRecord, MatchResult
 from muggins.server.ratings import rate
 from muggins.server.store import Store, StoreConflict
 from muggins.shared.glicko2 import Rating
@@ -140,3 +140,46 @@ async def test_the_queue_takes_a_pair_once_and_tells_each_their_room(store: Stor
     left = [e.account for e in await store.queue_entries()]
     assert len(left) == 1 and await store.queue_remove(left[0])
     assert await store.queue_entries() == []
+
+
+async def test_a_settled_match_is_queued_for_review_and_its_review_counts_once(
+    store: Store,
+) -> None:
+    """Settling queues the review; one claim holds it; the review lands in both records once,
+    even when recorded ten times at once, and leaves the queue."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    assert await store.claim_reviews(limit=5, now=200.0) == []
+    await store.record_result(result("ABCDEF-1"), rate)
+    await store.record_result(result("ABCDEF-1"), rate)  # settled before: not queued twice
+    [pending] = await store.claim_reviews(limit=5, now=200.0)
+    assert (pending.match, pending.accounts) == ("ABCDEF-1", ("a1", "a2"))
+    assert await store.claim_reviews(limit=5, now=201.0) == []  # held by the first claim
+    review = (
+        {"reviewed_deals": 7, "given_away_discard_milli": 1500, "given_away_play_milli": 250},
+        {"reviewed_deals": 7, "given_away_discard_milli": 400, "given_away_play_milli": 900},
+    )
+    done = await asyncio.gather(*(store.record_review("ABCDEF-1", review) for _ in range(10)))
+    assert sorted(done) == [False] * 9 + [True]
+    ann, bob = await store.find_account(id="a1"), await store.find_account(id="a2")
+    assert ann is not None and bob is not None
+    assert ann.stats == {"games": 1, "wins": 1, **review[0]}
+    assert bob.stats == {"games": 1, "losses": 1, **review[1]}
+    assert ann.rating == rate(Rating(), Rating(), 1.0)[0]  # the rating is left as settled
+    assert await store.claim_reviews(limit=5, now=200.0 + REVIEW_LEASE + 1) == []
+
+
+async def test_a_lapsed_review_claim_is_claimed_again_oldest_first(store: Store) -> None:
+    """A claim whose reviewer died runs out after the lease; claims take the oldest first."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    for n in range(3):
+        await store.record_result(result(f"GAME-{n}", finished=100.0 + n), rate)
+    first = await store.claim_reviews(limit=2, now=500.0)
+    assert [p.match for p in first] == ["GAME-0", "GAME-1"]
+    assert [p.match for p in await store.claim_reviews(limit=2, now=501.0)] == ["GAME-2"]
+    again = await store.claim_reviews(limit=5, now=500.0 + REVIEW_LEASE)
+    assert [p.match for p in again] == ["GAME-0", "GAME-1"]
+    assert await store.record_review("GAME-0", ({"reviewed_deals": 1}, {}))
+    ann = await store.find_account(id="a1")
+    assert ann is not None and ann.stats["reviewed_deals"] == 1

@@ -112,7 +112,14 @@ async def test_a_guest_keeps_the_game_when_registering_mid_game(server: Server) 
     assert profile["counts"]["matches"] == 1 and profile["counts"]["games"] == 1
     assert profile["counts"]["wins"] == (1 if won else 0)
     assert profile["rating"]["games"] == 0
-    record = await guest.request(type="game", game=game["game"])
+    record = await guest.request(type="game", game=game["game"], steps=True)
     assert record["type"] == "game" and record["winner"] == (0 if won else 1)
+    # The server's replay: the opening, one step per action (and per new deal), to the end.
+    steps = record["steps"]
+    assert len([s for s in steps if s["action"] is not None]) == len(record["actions"])
+    assert [len(h) for h in steps[0]["hands"]] == [6, 6] and steps[0]["action"] is None
+    assert max(steps[-1]["scores"]) >= 61 and steps[-1]["scores"][1 - record["winner"]] < 61
+    plain = await guest.request(type="game", game=game["game"])  # steps only when asked for
+    assert plain["steps"] == [] and plain["actions"] == record["actions"]
     await guest.close()
     await other.close()

@@ -1,6 +1,8 @@
-"""The SQLite file's migration: a database written before accounts existed is upgraded on
+"""The SQLite file's migrations: a database written before accounts existed is upgraded on
 start without losing a game (tests/server/data/v0.db was written by the code of that time:
-one finished match and one in progress, nine moves in)."""
+one finished match and one in progress, nine moves in), and so is one written before the review
+queue (tests/server/data/v3.db, by the code of version 3: Ann and Bob registered, one rated
+match to 61 finished and settled, one in the play)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,15 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from muggins.server.account_store import AccountRecord
+from muggins.server.account_store import AccountRecord, MatchResult
+from muggins.server.ratings import rate
 from muggins.server.sqlite_accounts import VERSION
 from muggins.server.sqlite_store import SqliteStore
+from muggins.server.store import parse_match_id
 from muggins.shared.match import Match
 
 V0 = Path(__file__).parent / "data" / "v0.db"
+V3 = Path(__file__).parent / "data" / "v3.db"
 
 
 def counts(path: Path) -> tuple[int, int, int, int]:
@@ -67,3 +72,47 @@ async def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
             )
         await store.close()
     assert counts(path)[0] == VERSION
+
+
+async def test_a_version_3_database_gets_the_review_queue_without_losing_a_game(
+    tmp_path: Path,
+) -> None:
+    """Version 3 -> current: the accounts, their ratings and history, the settled match and
+    the match in progress survive; matches settled from then on are queued for review."""
+    path = tmp_path / "muggins.db"
+    shutil.copy(V3, path)
+    version, rooms, matches, actions = counts(path)
+    assert version == 3 and (rooms, matches) == (2, 2)
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        ann = await store.find_account(key="ann")
+        assert ann is not None and ann.rated_games == 1 and ann.stats["matches"] == 1
+        [entry] = await store.account_history(ann.id, limit=5)
+        code, number = parse_match_id(entry.match)
+        finished = await store.load_match(code, number)
+        assert finished is not None and finished.finished is not None
+        assert Match.replay(finished.options, finished.seed, finished.actions).over
+        [snapshot] = await store.open_rooms()
+        assert snapshot.match is not None and snapshot.match.finished is None
+        played = Match.replay(snapshot.match.options, snapshot.match.seed, snapshot.match.actions)
+        assert played.game.phase == "play"
+        assert await store.claim_reviews(limit=5, now=1e12) == []  # settled before: not queued
+        bob = await store.find_account(key="bob")
+        assert bob is not None
+        settled = await store.record_result(
+            MatchResult(
+                match="NEWONE-1", finished=2.0, accounts=(ann.id, bob.id), names=("Ann", "Bob"),
+                rated=False, score=1.0, match_points=(1, 0), stats=({}, {}),
+            ),
+            rate,
+        )  # fmt: skip
+        assert settled
+        [pending] = await store.claim_reviews(limit=5, now=1e12)
+        assert pending.match == "NEWONE-1"
+        assert await store.record_review("NEWONE-1", ({"reviewed_deals": 3}, {}))
+        ann = await store.find_account(key="ann")
+        assert ann is not None and ann.stats["reviewed_deals"] == 3
+    finally:
+        await store.close()
+    assert counts(path) == (VERSION, rooms, matches, actions)
