@@ -24,7 +24,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-PROTOCOL = 2
+PROTOCOL = 3
 SETUP_AT_ONCE = 40
 
 
@@ -66,6 +66,9 @@ class Plan:
 @dataclass
 class Tally:
     actions: int = 0
+    bytes: int = 0
+    """Bytes of the frames received while counting (the server's sending, per action)."""
+    frames: int = 0
     errors: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     dropped: int = 0
@@ -90,13 +93,14 @@ class Player:
     async def read(self) -> None:
         try:
             async for text in self.ws:
+                if self.fleet.counting:
+                    self.fleet.tally.bytes += len(text.encode() if isinstance(text, str) else text)
+                    self.fleet.tally.frames += 1
                 kind = frame_type(text) if isinstance(text, str) else ""
                 if kind == "state":
                     self.on_state(json.loads(text))
                 elif kind == "error":
                     self.on_error(json.loads(text))
-                elif kind == "game_over" and self.counts_games:
-                    self.fleet.tally.games += 1
         except ConnectionClosed:
             pass
         if not self.fleet.stopping:
@@ -104,7 +108,11 @@ class Player:
 
     def on_state(self, frame: dict[str, Any]) -> None:
         view = frame["view"]
+        if frame.get("brief") and self.view is not None:
+            view = {**self.view, **view}  # protocol 3: the parts a brief view leaves out
         self.view = view
+        if frame.get("game_over") is not None and self.counts_games:
+            self.fleet.tally.games += 1
         self.seq = frame["seq"]
         pending = self.pending
         if pending is not None and frame.get("id") == pending[0]:
@@ -304,6 +312,8 @@ async def _run(
     tally = fleet.tally
     result = {
         "actions": tally.actions,
+        "bytes": tally.bytes,
+        "frames": tally.frames,
         "errors": tally.errors,
         "refused": tally.refused,
         "dropped": tally.dropped,

@@ -545,6 +545,10 @@ def _run_load(
         "dropped": sum(r["dropped"] for r in results.values()),
         "setup_failures": dict(setup_failures),
         "games_finished": sum(r["games"] for r in results.values()),
+        "bytes_per_action": sum(r["bytes"] for r in results.values())
+        / max(1, sum(r["actions"] for r in results.values())),
+        "frames_per_action": sum(r["frames"] for r in results.values())
+        / max(1, sum(r["actions"] for r in results.values())),
         "client_cpu_percent": (client_cpu1 - client_cpu0) / wall * 100,
         "loadavg_1min": os.getloadavg()[0],
         "server_gc": gc_figures,
@@ -640,6 +644,10 @@ def _print_figures(f: dict[str, Any]) -> None:
     print(
         f"  errors {f['errors']} {f['refused'] or ''}  dropped sockets {f['dropped']}  "
         f"setup failures {f['setup_failures'] or 0}  matches finished {f['games_finished']}"
+    )
+    print(
+        f"  server sent {f['bytes_per_action']:,.0f} bytes in "
+        f"{f['frames_per_action']:.2f} frames per action (to both players)"
     )
     print(
         f"  load generator CPU {f['client_cpu_percent']:.0f}% (of one core); machine load "

@@ -45,7 +45,6 @@ from muggins.shared.protocol import (
     CountPoints,
     DiscardCards,
     Error,
-    EventMessage,
     GameOver,
     PlayCard,
     ProposeRestart,
@@ -55,6 +54,7 @@ from muggins.shared.protocol import (
     Rooms,
     SeatBot,
     ServerMessage,
+    State,
     Welcome,
     to_action,
 )
@@ -205,12 +205,9 @@ class MugginsApp(App[None]):
             if isinstance(self.screen, LobbyScreen):
                 self.pop_screen()
             self.ask_restart(message)
-        if isinstance(message, EventMessage):
-            self._refresh_log()  # the state that follows redraws the table
-        else:
-            self.refresh_table()
-        if isinstance(message, GameOver):
-            self.show_game_over(message)
+        self.refresh_table()
+        if isinstance(message, State) and message.game_over is not None:
+            self.show_game_over(message.game_over, message.seq)
 
     @property
     def short(self) -> bool:
@@ -379,8 +376,8 @@ class MugginsApp(App[None]):
         name = self.session.names[proposer]
         self.push_screen(ConfirmScreen(f"{name} proposes to restart the match. Agree?"), answer)
 
-    def show_game_over(self, message: GameOver) -> None:
-        key = (self.session.room.match_number if self.session.room else 0, message.seq)
+    def show_game_over(self, message: GameOver, seq: int) -> None:
+        key = (self.session.room.match_number if self.session.room else 0, seq)
         if key in self.game_over_shown:
             return
         self.game_over_shown.add(key)

@@ -59,7 +59,6 @@ from muggins.shared.protocol import (
     CreateRoom,
     DiscardCards,
     Error,
-    GameOver,
     JoinRoom,
     ListRooms,
     PlayCard,
@@ -186,9 +185,9 @@ class PlainClient:
                 self.say(f"(the first {len(message.rooms)} of {message.total} rooms)")
         self.flush_log()
         if isinstance(message, State):
+            if message.game_over is not None and message.game_over.match_over:
+                self.say("> The match is over: type rematch, or quit")
             self.prompt(message.seq)
-        if isinstance(message, GameOver) and message.match_over:
-            self.say("> The match is over: type rematch, or quit")
 
     def flush_log(self) -> None:
         for line in self.session.log[self.logged :]:

@@ -19,7 +19,7 @@ from muggins.shared.protocol import (
     ClientMessage,
     CreateRoom,
     Error,
-    EventMessage,
+    EventLine,
     GameOver,
     JoinRoom,
     Left,
@@ -34,6 +34,7 @@ from muggins.shared.protocol import (
     Welcome,
 )
 from muggins.shared.protocol.accounts import Account, Seek, Seeking, SignIn
+from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import DealReveal, SeatView
 
 PEGGED = {"go": "one for the go", "last_card": "one for last card", "heels": "two for his heels"}
@@ -96,6 +97,8 @@ class Session:
     game_over: GameOver | None = None
     fairness: list[Fairness] = field(default_factory=list)
     dealt: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    unpacker: Unpacker = field(default_factory=Unpacker)
+    """Completes the brief views of this connection's states from its last whole one."""
     """Our six dealt cards by deal commitment, to check against the reveal."""
     checked: set[str] = field(default_factory=set)
     """Commitments of the deals already verified."""
@@ -152,15 +155,17 @@ class Session:
         if isinstance(message, Room):
             return self._room(message)
         if isinstance(message, State):
+            view = self.unpacker.whole(message)
             if message.seq >= self.seq or self.view is None:
                 self.seq = message.seq
-                self._state(message.view)
-        elif isinstance(message, EventMessage):
-            self._event(message)
-        elif isinstance(message, GameOver):
-            self.game_over = message
-            if not self.log or self.log[-1] != message.text:  # its event said it already
-                self.log.append(message.text)
+                for line in message.events:
+                    self._event(line)
+                over = message.game_over
+                if over is not None:
+                    self.game_over = over
+                    if not self.log or self.log[-1] != over.text:  # its event said it already
+                        self.log.append(over.text)
+                self._state(view)
         elif isinstance(message, Rooms):
             self.rooms = message
         elif isinstance(message, ChatLine):
@@ -189,6 +194,7 @@ class Session:
         return []
 
     def _welcome(self, message: Welcome) -> list[ClientMessage]:
+        self.unpacker = Unpacker()  # a new connection: its first state is whole
         self.token, self.player, self.levels = message.token, message.player, message.levels
         self.level_ratings = dict(message.level_ratings)
         self.name = message.name
@@ -253,7 +259,7 @@ class Session:
             self.announcements.clear()
         self.view = view
 
-    def _event(self, message: EventMessage) -> None:
+    def _event(self, message: EventLine) -> None:
         event = message.event
         self.log.append(message.text)
         names = self.names

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from muggins.server.players import Refusal
 from muggins.shared.bots import make_strategy
 from muggins.shared.protocol import ServerMessage, State
+from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import SeatView
 
 if TYPE_CHECKING:
@@ -38,11 +39,12 @@ class BotPeer:
         self.strategy = make_strategy(level, seed=secrets.randbits(32))
         self._task: asyncio.Task[None] | None = None
         self._latest = -1
+        self._views = Unpacker()
 
     def send(self, message: ServerMessage) -> None:
         if not isinstance(message, State):
             return
-        view = message.view
+        view = self._views.whole(message)
         self._latest = max(self._latest, message.seq)
         if view.seat == self.seat and self.seat in view.waiting_for and view.legal:
             if self._task is not None and not self._task.done():

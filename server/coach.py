@@ -22,14 +22,14 @@ async def hint_for(room: Room, seat: int, id: MessageId = None) -> Hint:
     """The coach's move for ``seat`` now. Raises :class:`Refusal` when there is none to give."""
     if room.seats[1 - seat].kind != "bot":
         raise Refusal("illegal", "The coach helps only in games against the computer")
-    state = room.state_for(seat)
-    if state is None or seat not in state.view.waiting_for or not state.view.legal:
+    view = room.match.view(seat) if room.match is not None else None
+    if view is None or seat not in view.waiting_for or not view.legal:
         raise Refusal("not_your_turn", "Nothing to advise: it is not your move")
-    if any(isinstance(action, Count | Accept) for action in state.view.legal):
+    if any(isinstance(action, Count | Accept) for action in view.legal):
         raise Refusal(
             "illegal",
             "The coach is silent in a muggins show: counting the hand, or answering a count, "
             "is the player's own job",
         )
-    advice = await asyncio.to_thread(advise, state.view)
+    advice = await asyncio.to_thread(advise, view)
     return Hint(move=advice.action, text=advice.explanation, id=id)

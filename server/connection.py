@@ -375,7 +375,8 @@ class Connection:
             raise Refusal(
                 "unsupported_protocol",
                 f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: "
-                "update the client (since protocol 2 every move names the seq it answers)",
+                "update the client (since protocol 3 a state carries its events and may be brief; "
+                "since protocol 2 every move names the seq it answers)",
             )
         if message.token:
             player = self.lobby.resume(message.token)

@@ -24,9 +24,8 @@ from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resig
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
-    EventMessage,
+    EventLine,
     GameMove,
-    ServerMessage,
     State,
     to_action,
 )
@@ -43,36 +42,57 @@ def _dismiss_bot(seat: SeatState) -> None:
         close()
 
 
-class Room(Table):
-    """A room of two seats: every change is checked, persisted, then sent (see module doc)."""
+WHOLE_AFTER = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_over"})
+"""Events after which a state's view is whole: the parts a brief view leaves out may change
+only in a step holding one of them (a new match, a new deal, a deal's reveal, a game's end)."""
 
-    def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
-        seq, names = self.seq, self.names()
-        texts = [EventMessage(seq=seq, event=e, text=e.describe(names)) for e in events]
-        overs = [
-            GameOverMessage(
-                seq=seq,
+
+def step_states(
+    match: Match, seq: int, events: list[Event], names: tuple[str, str]
+) -> Callable[[int | None], State]:
+    """The ``state`` each receiver gets after a step: its view, brief unless the step may have
+    changed the parts a brief view leaves out, with the step's events and game end."""
+    # Built without validation (model_construct): the engine made every part valid, and this
+    # runs for every receiver of every move.
+    lines = tuple(EventLine.model_construct(event=e, text=e.describe(names)) for e in events)
+    over = None
+    for e in events:
+        if isinstance(e, GameOver):
+            over = GameOverMessage.model_construct(
                 outcome=e.outcome,
                 winner=names[e.outcome.winner],
                 match_points=e.match_points,
                 match_over=e.match_over,
                 text=e.describe(names),
             )
-            for e in events
-            if isinstance(e, GameOver)
-        ]
+    short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
+
+    def state(seat: int | None) -> State:
+        # A brief state keeps the whole view object: encode() leaves the brief parts out of
+        # the text, and receivers in this process (the computer) read it whole.
+        return State.model_construct(
+            seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
+        )
+
+    return state
+
+
+class Room(Table):
+    """A room of two seats: every change is checked, persisted, then sent (see module doc)."""
+
+    def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
+        """One ``state`` to everyone in the room, carrying the step's events (see
+        :func:`step_states`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
-        shared: list[ServerMessage] = [*texts, *overs]
-        spectator = State(seq=seq, view=self.match.view(None)) if self.spectators else None
-        with encoded_once([*shared, *([spectator] if spectator else [])]):
+        make = step_states(self.match, self.seq, events, self.names())
+        spectator = make(None) if self.spectators else None
+        with encoded_once([spectator] if spectator else []):
             for seat, peer in self.receivers():
-                for message in shared:
-                    peer.send(message)
                 if seat is None:
                     assert spectator is not None
                     peer.send(spectator)
                 else:
-                    state = State(seq=seq, view=self.match.view(seat))
+                    state = make(seat)
                     peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
         self._arm_turn_timer()
 

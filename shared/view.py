@@ -72,11 +72,15 @@ class DealSummary(Model):
     reveal: DealReveal
 
 
-class SeatView(Model):
-    """Everything ``seat`` may see; ``seat`` is None for a spectator."""
+class BriefView(Model):
+    """A view without the parts that cannot change within a deal (see :class:`SeatView`).
+
+    Sent in ``state`` frames after the deal's first one: a client keeps the last whole view and
+    takes ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` from it. Always made
+    from a whole view by :func:`brief`, never on its own.
+    """
 
     seat: Seat | None
-    options: GameOptions
     phase: Phase
     game_number: int
     deal_number: int
@@ -100,14 +104,44 @@ class SeatView(Model):
     played: tuple[PlayedCard, ...] = Field(description="every card played this deal, in order")
     said_go: tuple[bool, bool]
     show: tuple[ShowResult, ...]
-    commitment: str
-    cut_for_deal: tuple[tuple[Card, Card], ...]
     legal: tuple[Action, ...] = Field(
         description="the moves that advance the game now, each a message to send as it is; "
         "resign is allowed whenever a game is on but never listed, so that a program choosing "
         "from legal never gives up by chance"
     )
-    last_deal: DealSummary | None
     outcome: Outcome | None = Field(description="the latest finished game of this match")
     games: tuple[Outcome, ...]
     match_winner: Seat | None
+
+
+class SeatView(BriefView):
+    """Everything ``seat`` may see; ``seat`` is None for a spectator."""
+
+    options: GameOptions
+    commitment: str = Field(description="the SHA-256 commitment to this deal's deck")
+    cut_for_deal: tuple[tuple[Card, Card], ...]
+    last_deal: DealSummary | None
+
+
+WHOLE_ONLY = frozenset({"options", "commitment", "cut_for_deal", "last_deal"})
+"""The parts of a view that cannot change between a deal's start and its end: left out of
+brief views."""
+
+BRIEF_FIELDS = tuple(name for name in BriefView.model_fields)
+
+
+def brief(view: SeatView) -> BriefView:
+    """``view`` without the parts a client already holds from the deal's first (whole) view."""
+    values = view.__dict__
+    return BriefView.trusted(**{name: values[name] for name in BRIEF_FIELDS})
+
+
+def whole(view: SeatView | BriefView, last: SeatView) -> SeatView:
+    """A brief ``view`` completed from ``last``, the latest whole view; a whole view as it is."""
+    if isinstance(view, SeatView):
+        return view
+    values = view.__dict__
+    return SeatView.trusted(
+        **{name: values[name] for name in BRIEF_FIELDS},
+        **{name: last.__dict__[name] for name in WHOLE_ONLY},
+    )

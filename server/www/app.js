@@ -17,6 +17,7 @@ import { answer } from "./requests.js";
 import { signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
+import { whole } from "./unpack.js";
 
 const link = new Link(receive, (state) => {
   S.link = state;
@@ -26,7 +27,7 @@ const link = new Link(receive, (state) => {
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
-  return { type: "hello", name: S.name || "Guest", protocol: 2, ...(token ? { token } : {}) };
+  return { type: "hello", name: S.name || "Guest", protocol: 3, ...(token ? { token } : {}) };
 });
 
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */
@@ -42,13 +43,7 @@ function receive(msg) {
     case "welcome": return welcome(msg);
     case "room": return enterRoom(msg);
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
-    case "state": return newState(msg);
-    case "event": return event(msg);
-    case "game_over":
-      S.gameOver = msg;
-      logLine(msg.text);
-      S.pending.push(msg.text);
-      break;
+    case "state": return newState(whole(msg));
     case "chat":
       logLine(`💬 ${msg.sender}: ${msg.text}`);
       addChat(msg);
@@ -153,9 +148,15 @@ function enterRoom(room) {
   render();
 }
 
-/** @param {MugginsServer.State} msg */
+/** @param {import("./unpack.js").WholeState} msg */
 function newState(msg) {
   if (S.state && msg.seq < S.state.seq) return;
+  for (const line of msg.events ?? []) event(line);
+  if (msg.game_over) {
+    S.gameOver = msg.game_over;
+    logLine(msg.game_over.text);
+    S.pending.push(msg.game_over.text);
+  }
   const view = msg.view;
   const before = S.state?.view;
   const previousSeq = S.state?.seq;

@@ -67,7 +67,7 @@ function answerButton(key, label, what, onclick, primary = false) {
 /**
  * The controls for this moment of the show, the pending claim for those who wait, or null.
  * @param {import("./net.js").Link} link
- * @param {MugginsServer.State} state
+ * @param {import("./unpack.js").WholeState} state
  * @param {string[]} names
  */
 export function mugginsControls(link, state, names) {
@@ -124,7 +124,7 @@ export function mugginsControls(link, state, names) {
     el("p", { class: "claim" }, `${said}; waiting for ${answerer} to accept, call Muggins! or challenge.`));
 }
 
-/** Keys A, M and X. @param {import("./net.js").Link} link @param {MugginsServer.State} state @param {string} key */
+/** Keys A, M and X. @param {import("./net.js").Link} link @param {import("./unpack.js").WholeState} state @param {string} key */
 export function mugginsKey(link, state, key) {
   if (showPrompt(state.view) !== "answer") return false;
   /** @type {Record<string, import("./moves.js").Move>} */

@@ -69,7 +69,7 @@ function renderTable() {
   log.scrollTop = log.scrollHeight;
 }
 
-/** @param {MugginsServer.State} state */
+/** @param {import("./unpack.js").WholeState} state */
 function actionButtons(state) {
   const view = state.view;
   const n = moves.need(view);

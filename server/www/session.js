@@ -20,7 +20,7 @@ export const S = {
   name: loadName(),
   /** @type {string[]} */ levels: [],
   /** @type {MugginsServer.Room | null} */ room: null,
-  /** @type {MugginsServer.State | null} */ state: null,
+  /** @type {import("./unpack.js").WholeState | null} */ state: null,
   /** @type {string[]} */ log: [],
   /** @type {[string, string][]} kind and words of each call this deal */ calls: [],
   /** @type {string[]} */ selected: [],
@@ -71,7 +71,7 @@ export function names() {
   return both;
 }
 
-/** @param {MugginsServer.EventMessage} msg */
+/** @param {MugginsServer.EventLine} msg */
 export function event(msg) {
   const e = msg.event;
   logLine(msg.text);

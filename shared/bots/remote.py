@@ -20,7 +20,6 @@ from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
     Error,
-    EventMessage,
     Hello,
     JoinRoom,
     Room,
@@ -32,6 +31,8 @@ from muggins.shared.protocol import (
     from_action,
     parse_server,
 )
+from muggins.shared.protocol.unpack import Unpacker
+from muggins.shared.view import SeatView
 
 
 class RemoteError(RuntimeError):
@@ -122,7 +123,8 @@ async def _play(
         room_code = code or ""
         result: RemoteResult | None = None
         sent: int | None = None  # the seq our move answered, until the server answers it
-        latest: State | None = None
+        latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
+        views = Unpacker()
         events: list[Event] = []
         first_dealer: int | None = None
         while True:
@@ -138,14 +140,14 @@ async def _play(
                 sent = None  # refused (a 'stale' one came after the current state): look again
                 if on_event is not None:
                     on_event(f"(server: {message.message})")
-            elif isinstance(message, EventMessage):
-                events.append(message.event)
-                if on_event is not None:
-                    on_event(message.text)
             elif isinstance(message, State):
-                view = message.view
-                if latest is None or message.seq >= latest.seq:
-                    latest = message
+                view = views.whole(message)
+                for line in message.events:
+                    events.append(line.event)
+                    if on_event is not None:
+                        on_event(line.text)
+                if latest is None or message.seq >= latest[0]:
+                    latest = (message.seq, view)
                 if message.id is not None and message.id == sent:
                     sent = None
                 if first_dealer is None and view.deal_number >= 1:
@@ -156,11 +158,11 @@ async def _play(
                     break
             if latest is None or sent is not None:
                 continue
-            view = latest.view
+            seq, view = latest
             if view.seat is not None and view.seat in view.waiting_for and view.legal:
                 # Each move names the state it answers (its seq, also our id for it), so one
                 # that crosses a newer state is refused as stale, never applied late.
-                sent = latest.seq
+                sent = seq
                 action = strategy.choose(view)
                 await pacer.wait()
                 await _send(ws, from_action(action, seq=sent, id=sent))

@@ -14,6 +14,7 @@ See docs/protocol.md for the conversation, with examples.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -53,7 +54,7 @@ from muggins.shared.protocol.server import (
     ChatLine,
     Error,
     ErrorCode,
-    EventMessage,
+    EventLine,
     GameOver,
     Hint,
     Left,
@@ -67,8 +68,9 @@ from muggins.shared.protocol.server import (
     State,
     Welcome,
 )
+from muggins.shared.view import WHOLE_ONLY, SeatView
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 """Bumped on any change a client of the previous version would misread."""
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -91,8 +93,42 @@ def parse_server(text: str | bytes) -> ServerMessage:
 
 
 def encode(message: BaseModel) -> str:
-    """The JSON text of a message in either direction (omitting nothing: defaults included)."""
+    """The JSON text of a message in either direction (omitting nothing: defaults included).
+
+    A brief ``state`` leaves out of its view the parts a brief view does not carry (see
+    :mod:`shared.protocol.unpack`), whether its view object is a BriefView or a whole SeatView.
+    """
+    if type(message) is State:
+        return _encode_state(message)
     return message.model_dump_json()
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_LEFT_OUT = set(WHOLE_ONLY)
+
+
+def _encode_state(state: State) -> str:
+    """The text pydantic would write for ``state`` (the tests compare them), made in parts.
+
+    States are what the server sends most: each event is encoded as its own model and the view
+    with the brief parts excluded, which costs less than pydantic's walk through the unions of
+    events and views, and no BriefView is built.
+    """
+    view = state.view
+    if state.brief and isinstance(view, SeatView):
+        view_text = view.model_dump_json(exclude=_LEFT_OUT)
+    else:
+        view_text = view.model_dump_json()
+    events = ",".join(
+        f'{{"event":{line.event.model_dump_json()},"text":{_dumps(line.text)}}}'
+        for line in state.events
+    )
+    over = "null" if state.game_over is None else state.game_over.model_dump_json()
+    return (
+        f'{{"id":{_dumps(state.id)},"type":"state","seq":{state.seq},'
+        f'"brief":{"true" if state.brief else "false"},"view":{view_text},'
+        f'"events":[{events}],"game_over":{over}}}'
+    )
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
@@ -132,7 +168,7 @@ __all__ = [
     "DiscardCards",
     "Error",
     "ErrorCode",
-    "EventMessage",
+    "EventLine",
     "GameMove",
     "GameOver",
     "Hello",

@@ -1,7 +1,8 @@
 """Messages the server sends to a client.
 
-Game state reaches a client only in ``state`` (the engine's view for that connection's seat, or
-a spectator's) and ``event`` (one public engine event). Nothing else carries cards.
+Game state reaches a client only in ``state``: the engine's view for that connection's seat (or a
+spectator's) and the public engine events of the step that led to it. Nothing else carries
+cards.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from muggins.shared.actions import Action, Event, Outcome, Seat
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
-from muggins.shared.view import SeatView
+from muggins.shared.view import BriefView, SeatView
 
 
 class ServerModel(BaseModel):
@@ -100,33 +101,49 @@ class Rooms(ServerModel):
     total: int = Field(default=0, description="listed rooms in all, on every page")
 
 
-class State(ServerModel):
-    """The whole game as this connection may see it, after action number ``seq`` of the room."""
+class EventLine(BaseModel):
+    """Something that happened in the step a ``state`` follows, with the sentence to show."""
 
-    type: Literal["state"] = "state"
-    seq: int = Field(description="rises with every accepted action, restart and rematch")
-    view: SeatView
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
-
-class EventMessage(ServerModel):
-    """Something that just happened, with the sentence to show for it."""
-
-    type: Literal["event"] = "event"
-    seq: int = Field(description="the seq of the state this event leads to")
     event: Event
     text: str
 
 
-class GameOver(ServerModel):
-    """A game of the match ended: sent after its ``game_over`` event, before the new state."""
+class GameOver(BaseModel):
+    """A game of the match ended in the step a ``state`` follows."""
 
-    type: Literal["game_over"] = "game_over"
-    seq: int
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     outcome: Outcome
     winner: str = Field(description="the winner's name")
     match_points: tuple[int, int]
     match_over: bool
     text: str
+
+
+class State(ServerModel):
+    """The game as this connection may see it after action number ``seq`` of the room, with
+    what happened on the way there.
+
+    ``brief`` states leave out the parts of the view that cannot change within a deal; the
+    state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md).
+    A brief state made by the server may hold the whole view object: :func:`encode` leaves the
+    brief parts out of its text, and a parsed one holds a BriefView.
+    """
+
+    type: Literal["state"] = "state"
+    seq: int = Field(description="rises with every accepted action, restart and rematch")
+    brief: bool = Field(
+        default=False,
+        description="the view leaves out options, commitment, cut_for_deal and last_deal: "
+        "take them from the last state that was not brief",
+    )
+    view: SeatView | BriefView = Field(union_mode="left_to_right")
+    events: tuple[EventLine, ...] = Field(
+        default=(), description="what happened since the previous seq, in order"
+    )
+    game_over: GameOver | None = Field(default=None, description="a game ended in this step")
 
 
 ErrorCode = Literal[
@@ -231,19 +248,7 @@ class Hint(ServerModel):
 
 
 ServerMessage = Annotated[
-    Welcome
-    | Room
-    | Rooms
-    | State
-    | EventMessage
-    | GameOver
-    | Error
-    | ChatLine
-    | Notice
-    | Left
-    | Pong
-    | Hint
-    | AccountReply,
+    Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | AccountReply,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)

@@ -316,6 +316,45 @@ declare namespace MugginsServer {
     /** per reviewed deal */
     given_away_play?: number | null;
   }
+  /** A view without the parts that cannot change within a deal (see :class:`SeatView`). Sent in ``state`` frames after the deal's first one: a client keeps the last whole view and takes ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` from it. Always made from a whole view by :func:`brief`, never on its own. */
+  interface BriefView {
+    seat: number | null;
+    phase: "discard" | "play" | "show" | "game_over" | "match_over";
+    game_number: number;
+    deal_number: number;
+    dealer: number;
+    /** whose move it is; None while both may discard */
+    turn: number | null;
+    waiting_for: number[];
+    scores: [number, number];
+    /** back pegs: each score before its last gain */
+    previous_scores: [number, number];
+    match_points: [number, number];
+    /** this seat's cards not yet played */
+    hand: string[];
+    /** what this seat laid away to the crib */
+    discards: string[];
+    /** cards each seat holds */
+    hand_counts: [number, number];
+    discarded: [boolean, boolean];
+    crib_count: number;
+    /** face up once the crib is shown */
+    crib: string[] | null;
+    starter: string | null;
+    count: number;
+    /** cards played since the count last restarted */
+    pile: PlayedCard[];
+    /** every card played this deal, in order */
+    played: PlayedCard[];
+    said_go: [boolean, boolean];
+    show: ShowResult[];
+    /** the moves that advance the game now, each a message to send as it is; resign is allowed whenever a game is on but never listed, so that a program choosing from legal never gives up by chance */
+    legal: (Discard | Play | Count | Muggins | Challenge | Accept | Resign)[];
+    /** the latest finished game of this match */
+    outcome: Outcome | null;
+    games: Outcome[];
+    match_winner: number | null;
+  }
   interface CardPlayed {
     type?: "card_played";
     seat: number;
@@ -426,13 +465,8 @@ declare namespace MugginsServer {
     /** 'stale': the seq the room is at now (its state was sent just before) */
     seq?: number | null;
   }
-  /** Something that just happened, with the sentence to show for it. */
-  interface EventMessage {
-    /** chosen by the client; the answer to this message carries it back */
-    id?: number | string | null;
-    type?: "event";
-    /** the seq of the state this event leads to */
-    seq: number;
+  /** Something that happened in the step a ``state`` follows, with the sentence to show. */
+  interface EventLine {
     event: CutForDeal | DealStarted | Discarded | StarterCut | Scored | CardPlayed | Go | CountReset | HandShown | CountClaimed | CountAnswered | HandScored | DealRevealed | Resigned | ActionsGameOver;
     text: string;
   }
@@ -710,7 +744,6 @@ declare namespace MugginsServer {
   /** Everything ``seat`` may see; ``seat`` is None for a spectator. */
   interface SeatView {
     seat: number | null;
-    options: GameOptions;
     phase: "discard" | "play" | "show" | "game_over" | "match_over";
     game_number: number;
     deal_number: number;
@@ -740,15 +773,17 @@ declare namespace MugginsServer {
     played: PlayedCard[];
     said_go: [boolean, boolean];
     show: ShowResult[];
-    commitment: string;
-    cut_for_deal: [string, string][];
     /** the moves that advance the game now, each a message to send as it is; resign is allowed whenever a game is on but never listed, so that a program choosing from legal never gives up by chance */
     legal: (Discard | Play | Count | Muggins | Challenge | Accept | Resign)[];
-    last_deal: DealSummary | null;
     /** the latest finished game of this match */
     outcome: Outcome | null;
     games: Outcome[];
     match_winner: number | null;
+    options: GameOptions;
+    /** the SHA-256 commitment to this deal's deck */
+    commitment: string;
+    cut_for_deal: [string, string][];
+    last_deal: DealSummary | null;
   }
   /** Whether you are in the rated queue. When an opponent is found you get a ``room``. */
   interface Seeking {
@@ -761,12 +796,8 @@ declare namespace MugginsServer {
     /** rating points accepted now; widens by 10 a second */
     range?: number | null;
   }
-  /** A game of the match ended: sent after its ``game_over`` event, before the new state. */
+  /** A game of the match ended in the step a ``state`` follows. */
   interface ServerGameOver {
-    /** chosen by the client; the answer to this message carries it back */
-    id?: number | string | null;
-    type?: "game_over";
-    seq: number;
     outcome: Outcome;
     /** the winner's name */
     winner: string;
@@ -806,14 +837,20 @@ declare namespace MugginsServer {
     card: string;
     heels: boolean;
   }
-  /** The whole game as this connection may see it, after action number ``seq`` of the room. */
+  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out the parts of the view that cannot change within a deal; the state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md). A brief state made by the server may hold the whole view object: :func:`encode` leaves the brief parts out of its text, and a parsed one holds a BriefView. */
   interface State {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "state";
     /** rises with every accepted action, restart and rematch */
     seq: number;
-    view: SeatView;
+    /** the view leaves out options, commitment, cut_for_deal and last_deal: take them from the last state that was not brief */
+    brief?: boolean;
+    view: SeatView | BriefView;
+    /** what happened since the previous seq, in order */
+    events?: EventLine[];
+    /** a game ended in this step */
+    game_over?: ServerGameOver | null;
   }
   /** The answer to ``hello``. Keep ``token``: it is the only way back to your seat. */
   interface Welcome {
@@ -839,5 +876,5 @@ declare namespace MugginsServer {
     room?: string | null;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | EventMessage | ServerGameOver | Error | ChatLine | Notice | Left | Pong | Hint | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
 }

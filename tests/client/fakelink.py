@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from muggins.client.connection import LinkStatus
+from muggins.server.room import step_states
 from muggins.shared.actions import GameOptions, IllegalAction
 from muggins.shared.bots import make_strategy
 from muggins.shared.match import Match
@@ -17,7 +18,6 @@ from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
     Error,
-    EventMessage,
     GameOver,
     Hello,
     Room,
@@ -29,7 +29,6 @@ from muggins.shared.protocol import (
     Welcome,
     to_action,
 )
-from muggins.shared.protocol import GameOver as GameOverMessage
 
 NAMES = ("Ann", "Computer")
 
@@ -112,21 +111,8 @@ class FakeLink:
     def apply(self, seat: int, action: object) -> None:
         events = self.match.apply(seat, action)  # type: ignore[arg-type]
         self.seq += 1
-        for event in events:
-            self.on_message(EventMessage(seq=self.seq, event=event, text=event.describe(NAMES)))
-        self.state()
-        for event in events:
-            if event.type == "game_over":
-                self.on_message(
-                    GameOverMessage(
-                        seq=self.seq,
-                        outcome=event.outcome,
-                        winner=NAMES[event.outcome.winner],
-                        match_points=event.match_points,
-                        match_over=event.match_over,
-                        text=event.describe(NAMES),
-                    )
-                )
+        # The state the server sends after a step: its events inside, brief within a deal.
+        self.on_message(step_states(self.match, self.seq, events, NAMES)(0))
 
 
 __all__ = ["FakeLink", "GameOver"]

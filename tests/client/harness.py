@@ -18,7 +18,7 @@ from muggins.client.session import Goal
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
 from muggins.shared.actions import Play
-from muggins.shared.protocol import EventMessage, ServerMessage
+from muggins.shared.protocol import EventLine, ServerMessage, State
 from muggins.shared.scoring import score_hand
 
 STEP = 0.02
@@ -52,14 +52,14 @@ def plain(widget: Widget, width: int = 100) -> str:
     return "\n".join(output.splitlines()[:height]) if height else output
 
 
-def record_events(app: MugginsApp) -> list[EventMessage]:
-    """Every event message the app receives from now on."""
-    seen: list[EventMessage] = []
+def record_events(app: MugginsApp) -> list[EventLine]:
+    """Every event the app receives from now on (inside its states)."""
+    seen: list[EventLine] = []
     receive = app.session.receive
 
     def spy(message: ServerMessage) -> list:  # type: ignore[type-arg]
-        if isinstance(message, EventMessage):
-            seen.append(message)
+        if isinstance(message, State):
+            seen.extend(message.events)
         return receive(message)
 
     app.session.receive = spy  # type: ignore[method-assign]

@@ -80,7 +80,7 @@ def test_computer_is_asked_for_once_per_room() -> None:
 
 def test_announcements_use_you_for_own_moves() -> None:
     """Calls in the play name the opponent and say "You" for the player's own cards."""
-    from muggins.shared.protocol import EventMessage
+    from muggins.shared.protocol import EventLine
 
     session = Session(name="Ann")
     session.receive(
@@ -99,7 +99,7 @@ def test_announcements_use_you_for_own_moves() -> None:
     seat = match.waiting_for()[0]
     play = next(a for a in match.legal_actions(seat) if isinstance(a, Play))
     [event] = match.apply(seat, play)
-    session.receive(EventMessage(seq=1, event=event, text="x"))
+    session.receive(State(seq=1, view=match.view(0), events=(EventLine(event=event, text="x"),)))
     who = "You" if seat == 0 else "Bob"
     assert session.announcements == [f"{who}: {event.spoken}"]  # type: ignore[union-attr]
 
@@ -115,32 +115,19 @@ def test_the_deal_check_reads_as_english() -> None:
 
 
 def test_the_win_is_logged_once() -> None:
-    """The game-over event and the game_over message say the same line: the log has it once."""
-    from muggins.shared.actions import GameOver as GameOverEvent
-    from muggins.shared.actions import Outcome, Resigned
-    from muggins.shared.protocol import EventMessage, GameOver
+    """The game-over event and the state's game_over say the same line: the log has it once."""
+    from muggins.server.room import step_states
+    from muggins.shared.actions import Resign
 
     session = Session(name="Ann")
     session.receive(ROOM)
-    outcome = Outcome(
-        game_number=1,
-        winner=1,
-        scores=(0, 0),
-        skunk=False,
-        double_skunk=True,
-        game_points=3,
-        reason="resign",
-    )
-    event = GameOverEvent(outcome=outcome, match_points=(0, 3), match_over=True)
-    text = event.describe(("Ann", "Bob"))
-    session.receive(EventMessage(seq=1, event=Resigned(seat=0), text="Ann resigns"))
-    session.receive(EventMessage(seq=1, event=event, text=text))
-    over = GameOver(
-        seq=1, outcome=outcome, winner="Bob", match_points=(0, 3), match_over=True, text=text
-    )
-    session.receive(over)
-    assert session.log.count(text) == 1
-    assert session.game_over is over
+    match = Match(seed=3)
+    session.receive(State(seq=1, view=match.view(0)))
+    state = step_states(match, 2, match.apply(0, Resign()), ("Ann", "Bob"))(0)
+    assert state.game_over is not None and not state.brief
+    session.receive(state)
+    assert session.log.count(state.game_over.text) == 1
+    assert session.game_over is state.game_over
 
 
 def test_a_spectator_watches_again_after_a_server_restart_without_a_false_alarm() -> None:
@@ -168,7 +155,7 @@ def test_a_spectator_watches_again_after_a_server_restart_without_a_false_alarm(
 
 def test_the_play_s_last_call_is_kept_for_the_show() -> None:
     """The last call of a deal's play ("one for last card", or a 31) stays for its show."""
-    from muggins.shared.protocol import EventMessage
+    from muggins.server.room import step_states
 
     session = Session(name="Ann")
     session.receive(ROOM)
@@ -178,9 +165,8 @@ def test_the_play_s_last_call_is_kept_for_the_show() -> None:
     seq = 0
     while match.view(0).phase in ("discard", "play") and match.view(0).deal_number == 1:
         seat = match.waiting_for()[0]
-        for event in match.apply(seat, bots[seat].choose(match.view(seat))):
-            session.receive(EventMessage(seq=seq, event=event, text="x"))
+        events = match.apply(seat, bots[seat].choose(match.view(seat)))
         seq += 1
-        session.receive(State(seq=seq, view=match.view(0)))
+        session.receive(step_states(match, seq, events, ("Ann", "Bob"))(0))
     call = session.last_calls[(1, 1)]
     assert call.endswith(("one for last card", "thirty-one for two")) or "thirty-one" in call

@@ -94,9 +94,7 @@ def test_game_over_says_the_match_score_as_the_log_does() -> None:
         game_points=2,
         reason="score",
     )
-    over = GameOver(
-        seq=9, outcome=outcome, winner="Bob", match_points=(0, 2), match_over=True, text="x"
-    )
+    over = GameOver(outcome=outcome, winner="Bob", match_points=(0, 2), match_over=True, text="x")
     assert match_line(over, you=0, names=("Ann", "Bob")) == "Match: Bob wins 2–0"
     assert match_line(over, you=1, names=("Ann", "Bob")) == "Match: You win 2–0"
     going = over.model_copy(update={"match_points": (1, 2), "match_over": False})

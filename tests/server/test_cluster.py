@@ -22,7 +22,7 @@ from cluster_nodes import (
     stored_log,
 )
 from redis_helpers import RedisServer, running_redis
-from wire_client import WireClient, play_randomly
+from wire_client import WireClient, game_overs, play_randomly
 
 from muggins.server.app import running_server
 from muggins.server.cluster.coordination import ClusterStore
@@ -58,7 +58,7 @@ async def test_two_nodes_play_a_full_game_and_list_each_others_rooms(
         match = await stored_log(redis_server, created["code"])
         assert match.over
         for client in (alice, bob):
-            [over] = [f for f in client.frames if f["type"] == "game_over"]
+            [over] = game_overs(client.frames)
             assert over["match_over"] is True
             assert client.state is not None
             assert client.state["seq"] == len(match.log) + 1

@@ -36,6 +36,7 @@ from muggins.shared.protocol import (
     Welcome,
     from_action,
 )
+from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import SeatView
 
 
@@ -66,6 +67,7 @@ class Player:
     sent_for: int = -1
     pending: int | None = None
     """The id of the move sent and not answered yet."""
+    unpacker: Unpacker = field(default_factory=Unpacker)
 
     def __post_init__(self) -> None:
         self.link = Connection(
@@ -90,7 +92,9 @@ class Player:
         if self.pending is not None and getattr(message, "id", None) == self.pending:
             self.pending = None
         if isinstance(message, State):
-            self.state = message
+            # Kept with its whole view (protocol 3: a brief one is completed from the last).
+            whole = self.unpacker.whole(message)
+            self.state = message.model_copy(update={"view": whole, "brief": False})
         elif isinstance(message, Room):
             self.room = message
         elif isinstance(message, Welcome):

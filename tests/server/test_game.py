@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from wire_client import WireClient, play_randomly
+from wire_client import WireClient, event_lines, game_overs, play_randomly
 
 from muggins.server.app import Server
 from muggins.shared.bots import LEVELS
@@ -22,12 +22,12 @@ async def test_two_clients_play_a_full_game_to_121(server: Server) -> None:
     rng = random.Random(1)
     await asyncio.gather(play_randomly(alice, rng), play_randomly(bob, rng))
     for client in (alice, bob):
-        [over] = [f for f in client.frames if f["type"] == "game_over"]
+        [over] = game_overs(client.frames)
         assert over["match_over"] is True
         assert max(over["outcome"]["scores"]) >= 121
         assert client.state is not None and client.state["view"]["phase"] == "match_over"
     assert alice.state and bob.state and alice.state["seq"] == bob.state["seq"]
-    texts = [f["text"] for f in alice.frames if f["type"] == "event"]
+    texts = [line["text"] for line in event_lines(alice.frames)]
     assert any(t.startswith(("Alice plays", "Bob plays")) for t in texts)
     room = server.lobby.find(created["code"])
     assert room.match is not None and room.match.over
@@ -41,7 +41,7 @@ async def test_one_client_beats_or_loses_to_the_seated_computer(server: Server) 
     seated = await alice.request(type="seat_bot")
     assert seated["type"] in ("room", "state")
     await play_randomly(alice, random.Random(2))
-    [over] = [f for f in alice.frames if f["type"] == "game_over"]
+    [over] = game_overs(alice.frames)
     assert over["match_over"] and max(over["outcome"]["scores"]) >= 121
     room = server.lobby.find(created["code"])
     assert room.match is not None

@@ -18,7 +18,7 @@ import pytest
 from cluster_nodes import nodes
 from redis_helpers import running_redis
 from websockets.exceptions import ConnectionClosed
-from wire_client import WireClient
+from wire_client import WireClient, game_overs
 
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
@@ -165,7 +165,7 @@ async def test_nobody_moves_for_the_other_seat(server: Server) -> None:
     # Resigning is the one move allowed out of turn, and it is the resigner's own game it ends.
     over = await other.request(type="resign")
     assert over["type"] == "state"
-    [last] = [frame for frame in other.frames if frame["type"] == "game_over"][-1:]
+    [last] = game_overs(other.frames)[-1:]
     assert last["winner"] == ("Alice" if other is bob else "Bob")
 
 

@@ -1,9 +1,12 @@
 """Leak test: over hundreds of complete random games, no receiver ever sees a hidden card.
 
 Every frame each seat and a spectator receive is recorded. Afterwards the game is replayed from
-the server's log, and each frame is checked against what the rules had revealed to that
-receiver at that frame's ``seq``: not the opponent's unplayed cards, not crib cards before the
-crib is shown, not undealt cards, and not the deck or salt before the commitment is opened.
+the server's log, and each frame (each ``state``'s events and view alike) is checked against
+what the rules had revealed to that receiver at that frame's ``seq``: not the opponent's
+unplayed cards, not crib cards before the crib is shown, not undealt cards, and not the deck or
+salt before the commitment is opened. Each state's view, completed from the last whole one
+when it is brief, must also be exactly the engine's view at its seq: nothing a client needs
+is left out.
 
 In muggins mode a shown hand's true total is hidden too until its claim is answered: no frame
 may carry it (a total, a breakdown, a ``hand_scored``, ``count_answered`` or pegging event for
@@ -29,7 +32,6 @@ from muggins.shared.match import Match
 
 GAMES = 200
 AT_ONCE = 10
-EVENT_START = '{"id":null,"type":"event"'
 CARD = re.compile(r'"((?:10|[A2-9JQKT])[CDHS])"|((?:10|[A2-9JQK])[♣♦♥♠])')
 SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 Pending = tuple[int, str, int] | None
@@ -41,9 +43,6 @@ TOTAL_EVENTS = ("hand_scored", "count_answered", "scored")
 
 
 NAME = {card: str(card) for card in DECK}
-SEQ = re.compile(r'"seq":(\d+)')
-EVENT = re.compile(r'"event":\{"type":"(\w+)"(?:,"deal_number":(\d+))?')
-DEAL = re.compile(r'"deal_number":(\d+)')
 WAITING = re.compile(r'"waiting_for":\[([01,]*)\]')
 
 
@@ -78,53 +77,60 @@ def visible_cards(text: str) -> set[str]:
     return found
 
 
-def public_parts(text: str) -> tuple[str, str, str]:
-    """A state frame split into the part to scan, its cut for deal and its last deal.
-
-    The cut for deal (its own shuffles, before the first deal) and the last deal (a finished,
-    revealed deal) are public but reuse the cards of the running deal, so they are checked
-    on their own. SeatView serialises its fields in declaration order.
-    """
-    cut = text.index('"cut_for_deal":')
-    legal = text.index('"legal":', cut)
-    last = text.index('"last_deal":', legal)
-    outcome = text.index('"outcome":', last)
-    return text[:cut] + text[legal:last] + text[outcome:], text[cut:legal], text[last:outcome]
+def scan(part: object) -> str:
+    """A part of a frame as JSON text to search (suit symbols kept as they are)."""
+    return json.dumps(part, separators=(",", ":"), ensure_ascii=False)
 
 
-def check_frames(raw: list[str], receiver: int | None, timeline: list[Hidden], cut: str) -> int:
+def check_frames(
+    raw: list[str],
+    receiver: int | None,
+    timeline: list[Hidden],
+    cut: list[list[str]],
+    views: list[dict[str, object]] | None = None,
+) -> int:
     """Assert no frame shows a card hidden at its seq; return how many frames held cards.
 
-    An action that ends a deal sends the old deal's last events (the show), its reveal, then
-    the new deal: the events up to the reveal belong to a deal whose whole deck is public then.
+    A ``state`` carries the events of its step: each is checked, then the view. A step that ends
+    a deal carries the old deal's last events (the show), its reveal, then the new deal: the
+    events up to the reveal belong to a deal whose whole deck is public then. The cut for deal
+    (its own shuffles, before the first deal) and the last deal (a finished, revealed deal) are
+    public but reuse the cards of the running deal, so they are checked on their own. With
+    ``views`` (each step's whole view as JSON), every state's view, completed from the last
+    whole one when it is brief, must be exactly the engine's view at its seq.
     """
-    seqs = [int(m.group(1)) if (m := SEQ.search(text, 0, 60)) else None for text in raw]
-    events = [EVENT.search(text, 0, 140) if text.startswith(EVENT_START) else None for text in raw]
-    reveal_index = {
-        seqs[i]: i for i, e in enumerate(events) if e is not None and e.group(1) == "deal_revealed"
-    }
-    seq, checked = 0, 0
-    for i, text in enumerate(raw):
-        seq = seqs[i] if seqs[i] is not None else seq
+    seq, checked, whole = 0, 0, None
+    for text in raw:
+        frame = json.loads(text)
+        seq = frame["seq"] if isinstance(frame.get("seq"), int) else seq
         hidden, salt, deal, pending = timeline[max(seq - 1, 0)]
         if salt is not None:
             assert salt not in text, f"the running deal's salt leaked in {text}"
         if pending is not None:
             check_pending_total(text, pending, receiver)
-        scan = text
-        event = events[i]
-        if event is not None:
-            if i < reveal_index.get(seq, -1) or event.group(1) == "cut_for_deal":
-                continue
-            if event.group(1) == "deal_revealed":
-                assert int(event.group(2)) < deal or not hidden
-                continue
-        elif '"type":"state"' in text[:40]:
-            scan, cut_part, last_part = public_parts(text)
-            assert cut_part == cut
-            last = DEAL.search(last_part)
-            assert last is None or int(last.group(1)) < deal or not hidden
-        shown = visible_cards(scan)
+        parts = [text]
+        if frame["type"] == "state":
+            events = [line["event"]["type"] for line in frame["events"]]
+            reveal = events.index("deal_revealed") if "deal_revealed" in events else -1
+            parts = []
+            for i, line in enumerate(frame["events"]):
+                if i < reveal or events[i] == "cut_for_deal":
+                    continue
+                if events[i] == "deal_revealed":
+                    assert line["event"]["deal_number"] < deal or not hidden
+                    continue
+                parts.append(scan(line))
+            view = dict(frame["view"])
+            assert frame["brief"] == ("options" not in view)
+            if "cut_for_deal" in view:
+                assert view.pop("cut_for_deal") == cut
+            last = view.pop("last_deal", None)
+            assert last is None or last["deal_number"] < deal or not hidden
+            parts.append(scan({**frame, "events": [], "view": view}))
+            if views is not None:
+                whole = {**(whole or {}), **frame["view"]} if frame["brief"] else frame["view"]
+                assert whole == views[seq - 1], f"state {seq} to {receiver} is not the view"
+        shown = set().union(*(visible_cards(part) for part in parts))
         leaked = shown & hidden
         assert not leaked, f"{text} at seq {seq} shows {leaked} to {receiver}"
         checked += bool(shown)
@@ -146,12 +152,12 @@ def check_pending_total(text: str, pending: tuple[int, str, int], receiver: int 
         assert (shown["total"], shown["parts"], shown["spoken"]) == (None, [], ""), where
         settled = (shown.get("answer"), shown.get("taken", 0), shown.get("penalty", 0))
         assert settled == (None, 0, 0), where
-    elif frame["type"] == "event":
-        event = frame["event"]
-        if event["type"] in TOTAL_EVENTS:
-            whose = 1 - event["seat"] if event["type"] == "count_answered" else event["seat"]
-            about = event.get("kind", event.get("reason"))
-            assert (whose, about) != (owner, kind), where
+        for line in frame.get("events", []):
+            event = line["event"]
+            if event["type"] in TOTAL_EVENTS:
+                whose = 1 - event["seat"] if event["type"] == "count_answered" else event["seat"]
+                about = event.get("kind", event.get("reason"))
+                assert (whose, about) != (owner, kind), where
     elif frame["type"] == "error":
         # A stale refusal names the seqs (its own and the room's), which may equal the total.
         said = re.sub(r"\bseq \d+", "seq", frame["message"])
@@ -217,19 +223,17 @@ async def one_game(server: Server, n: int) -> int:
     match = server.lobby.find(room["code"]).match
     assert match is not None and match.over
     replay = Match(seed=match.seed, options=match.options)
-    cut = (
-        '"cut_for_deal":'
-        + json.dumps([[str(a), str(b)] for a, b in replay.cut_rounds], separators=(",", ":"))
-        + ","
-    )
+    cut = [[str(a), str(b)] for a, b in replay.cut_rounds]
     timelines: dict[int | None, list[Hidden]] = {0: [], 1: [], None: []}
+    views: dict[int | None, list[dict[str, object]]] = {0: [], 1: [], None: []}
     for step in range(len(match.log) + 1):
         if step:
             replay.apply(*match.log[step - 1])
         for receiver, hidden in secrets_at(replay).items():
             timelines[receiver].append(hidden)
+            views[receiver].append(json.loads(replay.view(receiver).model_dump_json()))
     return sum(
-        check_frames(client.raw, receiver, timelines[receiver], cut)
+        check_frames(client.raw, receiver, timelines[receiver], cut, views[receiver])
         for client, receiver in ((alice, 0), (bob, 1), (watcher, None))
     )
 
@@ -251,11 +255,15 @@ def test_the_checker_catches_a_leaked_hand() -> None:
     match = Match(seed=4)
     opponent = match.game.hands[1][0]
     for shown in (opponent.pretty, str(opponent)):
-        message = {"id": None, "type": "event", "seq": 1, "text": f"x {shown}", "c": shown}
-        frame = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-        with pytest.raises(AssertionError, match="shows"):
-            check_frames([frame], 0, [secrets_at(match)[0]], "")
-        check_frames([frame], 1, [secrets_at(match)[1]], "")
+        played = {"type": "card_played", "seat": 1, "card": shown}
+        line = {"event": played, "text": f"x {shown}"}
+        view = {"seat": 0, "hand": []}
+        message = {"id": None, "type": "state", "seq": 1, "brief": True, "view": view, "events": []}
+        for leaky in ({**message, "events": [line]}, {**message, "view": {**view, "c": shown}}):
+            frame = json.dumps(leaky, separators=(",", ":"), ensure_ascii=False)
+            with pytest.raises(AssertionError, match="shows"):
+                check_frames([frame], 0, [secrets_at(match)[0]], [])
+            check_frames([frame], 1, [secrets_at(match)[1]], [])
 
 
 def test_the_checker_catches_a_total_told_before_the_answer() -> None:
@@ -265,16 +273,17 @@ def test_the_checker_catches_a_total_told_before_the_answer() -> None:
     show = {"seat": 1, "kind": "hand", "total": None, "parts": [], "spoken": "", "claimed": None}
     show |= {"answer": None, "taken": 0, "penalty": 0}
     view = {"phase": "show", "show": [show], "legal": COUNTS}
+    claimed = {"event": {"type": "count_claimed", "seat": 1}, "text": ""}
     fine = [
-        {"id": None, "type": "state", "seq": 1, "view": view},
-        {"id": None, "type": "event", "seq": 1, "event": {"type": "count_claimed", "seat": 1}},
+        {"id": None, "type": "state", "seq": 1, "brief": True, "view": view, "events": []},
+        {"id": None, "type": "state", "seq": 1, "brief": True, "view": view, "events": [claimed]},
         {"id": 3, "type": "error", "seq": 1, "code": "illegal", "message": "It is not your turn"},
     ]
     leaks = [
         {**fine[0], "view": {**view, "legal": COUNTS[:10]}},
         {**fine[0], "view": {**view, "show": [{**show, "total": 9}]}},
-        {**fine[1], "event": {"type": "hand_scored", "seat": 1, "kind": "hand", "total": 9}},
-        {**fine[1], "event": {"type": "scored", "seat": 1, "reason": "hand", "points": 9}},
+        {**fine[1], "events": [{"event": {"type": "hand_scored", "seat": 1, "kind": "hand"}}]},
+        {**fine[1], "events": [{"event": {"type": "scored", "seat": 1, "reason": "hand"}}]},
         {**fine[2], "message": "Your hand makes 9, not 12; count again"},
     ]
     for frame in fine:
@@ -283,4 +292,4 @@ def test_the_checker_catches_a_total_told_before_the_answer() -> None:
         with pytest.raises(AssertionError, match="makes 9"):
             check_pending_total(json.dumps(frame), pending, 0)
     with pytest.raises(AssertionError, match="makes 9"):  # check_frames applies it at its seq
-        check_frames([json.dumps(leaks[-1], separators=(",", ":"))], 0, timeline, "")
+        check_frames([json.dumps(leaks[-1], separators=(",", ":"))], 0, timeline, [])

