@@ -332,7 +332,7 @@ class Connection:
         elif isinstance(message, Spectate):
             await self._spectate(player, message)
         elif isinstance(message, ListRooms):
-            page = self.lobby.listing(message.after, message.limit)
+            page = await self.lobby.listing(message.after, message.limit)
             self.send(page.model_copy(update={"id": message.id}))
         elif isinstance(message, SeatBot):
             level = message.level or strongest_level()

@@ -183,7 +183,7 @@ class Lobby:
             raise Refusal("no_room", f"There is no room {normalise_code(code)}")
         return room
 
-    def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
+    async def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
         """A page of the public rooms (see :mod:`server.room_index`): the cost of a page does
         not grow with the number of rooms."""
         return self.index.page(after, limit)

@@ -10,16 +10,20 @@
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
 - the room hash's ``agreement`` field: a pending restart proposal and rematch wishes.
+- ``rooms:vacant`` hash: waiting rooms seen with nobody connected, and since when; a room still
+  so after the grace period is closed (:meth:`ClusterStore.close_vacant`), as a single server
+  closes a waiting room its creator left.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.sqlite_store import seats_from_json
-from muggins.server.store import RoomRecord, SeatRecord
+from muggins.server.store import SeatRecord
 from muggins.shared.actions import Seat
 from muggins.shared.protocol import RoomOptions
 
@@ -40,6 +44,25 @@ class RoomState:
     """The pending restart proposal and rematch wishes, as JSON."""
 
 
+@dataclass(frozen=True, slots=True)
+class ListedRoom:
+    """A room as the listing index shows it (the spectators are counted by each node)."""
+
+    code: str
+    names: tuple[str | None, str | None]
+    options: RoomOptions
+    status: Literal["waiting", "playing", "over"]
+    open_seat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ListingPage:
+    rooms: list[ListedRoom]
+    next: str | None
+    """The cursor of the page after this one (None: no more)."""
+    total: int
+
+
 GONE = "gone"
 """A presence key's value after a clean disconnect (a missing key may only have lapsed)."""
 
@@ -51,44 +74,90 @@ def _holder(value: str | None) -> str | None:
 class ClusterStore(RedisStore):
     """The Redis store with the coordination of the nodes that share it."""
 
-    async def open_room_records(self) -> list[tuple[RoomRecord, int, bool]]:
-        """Every open room's record, current match number and whether that match is finished."""
-        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
+    async def listing_page(self, after: str | None, limit: int) -> ListingPage:
+        """The listed rooms after cursor ``after`` (``"o:CODE"`` or ``"w:CODE"``), ``limit`` at
+        most, from the listing index: three commands whatever the number of rooms."""
+        low = "-" if after is None else f"({after}"
 
         async def read() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for code in codes:
-                    pipe.hgetall(self.room_key(code))
+                pipe.zrangebylex(self.listed_key, low, "+", start=0, num=limit + 1)
+                pipe.zcard(self.listed_key)
                 return list(await pipe.execute())
 
-        rows = await self._call("open rooms", read)
-        found: list[tuple[RoomRecord, int]] = []
-        for code, fields in zip(codes, rows, strict=True):
-            if fields and fields.get("closed") != "1":
-                record = RoomRecord(
-                    code=code,
-                    options=RoomOptions.model_validate_json(fields["options"]),
-                    created=float(fields["created"]),
-                    seats=seats_from_json(fields["seats"]),
-                )
-                found.append((record, int(fields.get("match", "0"))))
-
-        async def finished() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for record, number in found:
-                    pipe.hexists(self.match_key(record.code, number), "finished")
-                return list(await pipe.execute())
-
-        done = await self._call("open rooms", finished)
-        return [(r, n, bool(d)) for (r, n), d in zip(found, done, strict=True)]
-
-    async def idle_rooms(self, *, since: float) -> list[str]:
-        """Open rooms with no write since ``since`` (wall clock) and nobody connected anywhere
-        (one script in Redis: no room is read out to the node)."""
-        codes = await self._script_raw(
-            "idle_rooms", [self.open_key], [self.prefix, self.alive_prefix, repr(since)]
+        members, total = await self._call("listing", read)
+        page = [str(m) for m in members[:limit]]
+        codes = [m[2:] for m in page]
+        texts: list[str | None] = (
+            await self._call("listing", lambda: self.redis.hmget(self.summary_key, codes))
+            if codes
+            else []
         )
-        return sorted(str(code) for code in codes)
+        rooms = []
+        for code, text in zip(codes, texts, strict=True):
+            if text is None:
+                continue  # closed between the two reads
+            shown, _, options = text.partition("\n")
+            data = json.loads(shown)
+            first, second = data["names"]
+            rooms.append(
+                ListedRoom(
+                    code=code,
+                    names=(first, second),
+                    options=RoomOptions.model_validate_json(options),
+                    status=data["status"],
+                    open_seat=bool(data["open_seat"]),
+                )
+            )
+        cursor = page[-1] if len(members) > limit and page else None
+        return ListingPage(rooms=rooms, next=cursor, total=int(total))
+
+    async def index_rooms(self) -> int:
+        """Put every open room in the listing index, once for the cluster (the first node to
+        start with this code does it, for rooms stored before the index existed); the number
+        of rooms indexed. Idempotent."""
+        marker = f"{self.prefix}rooms:indexed"
+        if not await self._call("index", lambda: self.redis.set(marker, "1", nx=True)):
+            return 0
+        codes = await self._call("open rooms", lambda: self.redis.smembers(self.open_key))
+        for code in codes:
+            await self._script(
+                "relist_room",
+                [self.room_key(str(code)), self.listed_key, self.summary_key],
+                [str(code)],
+            )
+        return len(codes)
+
+    async def sweep_rooms(self, *, since: float) -> tuple[list[str], list[tuple[str, str]]]:
+        """One pass over the open rooms, in one script (no room is read out to the node): those
+        with no write since ``since`` (wall clock) and nobody connected on a live node
+        (abandoned), and the waiting rooms (no match started) with nobody connected for them,
+        each with since when (Redis's clock) they have been so."""
+        idle, found = await self._script_raw(
+            "sweep_rooms",
+            [self.open_key, self.vacant_key],
+            [self.prefix, self.alive_prefix, repr(since)],
+        )
+        vacant = [(str(found[i]), str(found[i + 1])) for i in range(0, len(found), 2)]
+        return sorted(str(code) for code in idle), vacant
+
+    async def close_vacant(self, code: str, *, since: str, grace: float) -> int:
+        """Close waiting room ``code`` if it has stayed vacant since ``since`` for ``grace``
+        seconds: 1 closed, 0 not yet, -1 no longer vacant."""
+        return await self._script(
+            "close_vacant",
+            [
+                self.room_key(code),
+                self.open_key,
+                self.watch_key(code),
+                self.presence_key(code, 0),
+                self.presence_key(code, 1),
+                self.listed_key,
+                self.summary_key,
+                self.vacant_key,
+            ],
+            [*self._waking(code, "closed"), code, since, repr(grace), self.alive_prefix],
+        )
 
     async def player_room(self, player: str) -> str | None:
         """The code of the room where ``player`` was last seated (to resume on any node)."""

@@ -20,7 +20,6 @@ import json
 import logging
 import secrets
 import time
-from bisect import bisect_right
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -42,7 +41,6 @@ from muggins.shared.protocol import (
     ClientMessage,
     Hello,
     JoinRoom,
-    ListRooms,
     RoomOptions,
     Rooms,
     RoomSummary,
@@ -63,13 +61,8 @@ EVICT_AFTER = 300.0
 """Seconds a cached room with nobody connected here stays cached."""
 
 
-def _listing_order(room: RoomSummary) -> tuple[bool, str]:
-    return (not room.open_seat, room.code)
-
-
-def _cursor_order(cursor: str) -> tuple[bool, str]:
-    """The place in the listing order that a cursor ("o:CODE" or "w:CODE") names."""
-    return cursor[0] == "w", cursor[2:]
+VACANT_RECHECK = 0.5
+"""Seconds after a vacant waiting room's grace period runs out that it is checked again."""
 
 
 class ClusterLobby(Lobby):
@@ -90,8 +83,6 @@ class ClusterLobby(Lobby):
         self._alive: dict[str, bool] = {}
         """Whether each node that holds a player of a room here lived at the last heartbeat."""
         self._round = 0
-        self._listing: list[RoomSummary] = []
-        self._reading: asyncio.Future[list[RoomSummary]] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
@@ -169,50 +160,34 @@ class ClusterLobby(Lobby):
                     await self.load(code)
             elif isinstance(message, JoinRoom | Spectate):
                 await self.load(message.code)
-            elif isinstance(message, ListRooms):
-                await self._read_listing()
         except StoreError as error:
             raise Refusal(
                 "storage", "The game store is unreachable for a moment; try again"
             ) from error
 
-    async def _read_listing(self) -> None:
-        """Read the room list from Redis; listers who ask meanwhile share that one reading."""
-        reading = self._reading
-        if reading is None or reading.done():
-            reading = self._reading = asyncio.ensure_future(self._summaries())
-        self._listing = sorted(await asyncio.shield(reading), key=_listing_order)
-
-    async def _summaries(self) -> list[RoomSummary]:
-        summaries = []
-        for record, number, finished in await self.redis.open_room_records():
-            local = self.rooms.get(record.code)
-            if record.options.private:
-                continue
-            open_seat = any(s.kind == "empty" for s in record.seats)
-            if not open_seat and not record.options.spectators:
-                continue
-            status = "waiting" if number == 0 else "over" if finished else "playing"
-            summaries.append(
+    async def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
+        """A page of every node's public rooms, read from the listing index in Redis (three
+        commands, whatever the number of rooms); spectators are those watching on this node."""
+        try:
+            page = await self.redis.listing_page(after, limit)
+        except StoreError as error:
+            raise Refusal(
+                "storage", "The game store is unreachable for a moment; try again"
+            ) from error
+        rooms = []
+        for listed in page.rooms:
+            local = self.rooms.get(listed.code)
+            rooms.append(
                 RoomSummary(
-                    code=record.code,
-                    names=(record.seats[0].name, record.seats[1].name),
-                    options=record.options,
-                    status=status,
-                    open_seat=open_seat,
+                    code=listed.code,
+                    names=listed.names,
+                    options=listed.options,
+                    status=listed.status,
+                    open_seat=listed.open_seat,
                     spectators=len(local.spectators) if local is not None else 0,
                 )
             )
-        return summaries
-
-    def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
-        """A page of every node's public rooms, as read from Redis by :meth:`prepare`."""
-        rooms = self._listing
-        at = 0 if after is None else bisect_right(rooms, _cursor_order(after), key=_listing_order)
-        page = rooms[at : at + limit]
-        last = page[-1] if page and at + limit < len(rooms) else None
-        cursor = f"{'o' if last.open_seat else 'w'}:{last.code}" if last is not None else None
-        return Rooms(rooms=tuple(page), next=cursor, total=len(rooms))
+        return Rooms(rooms=tuple(rooms), next=page.next, total=page.total)
 
     async def release(self, room: Room) -> None:
         """As on one server, after catching up with Redis: a seat taken through another node
@@ -227,11 +202,17 @@ class ClusterLobby(Lobby):
     # --- wake-ups ------------------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Nothing to rebuild up front (rooms load on demand); start listening for wake-ups."""
+        """Nothing to rebuild up front (rooms load on demand); start listening for wake-ups.
+
+        Rooms stored before the listing index existed are indexed once (by the first node).
+        """
         try:
             await self.redis.heartbeat(ttl=PRESENCE_TTL, others=[])
         except StoreError as error:
             log.warning("no heartbeat yet (%s); the poll retries", error)
+        indexed = await self.redis.index_rooms()
+        if indexed:
+            log.info("listing index built for %d open rooms", indexed)
         for job in (self._listen, self._poll):
             self._spawn(job())
         return 0
@@ -438,16 +419,19 @@ class ClusterLobby(Lobby):
             log.info("room %s: still watched (%s)", code, error)
 
     async def _close_abandoned(self) -> None:
-        """Rooms with no move and nobody connected for ``abandon_after`` seconds are closed.
+        """Rooms with no move and nobody connected for ``abandon_after`` seconds are closed, and
+        waiting rooms (no match started) with nobody connected for the grace period.
 
-        One node per sweep round claims the round; each room's closing is claimed again, so it
-        happens exactly once even if rounds overlap.
+        One node per sweep round claims the round; each room's closing is claimed again (or
+        checked in one script), so it happens exactly once even if rounds overlap. A vacant room
+        whose grace period ends before the next round is checked again just after it ends.
         """
         interval = self.config.sweep_interval
         round = int(time.time() // interval)
         if not await self.redis.claim(f"sweep:{round}", owner=self.node, ttl=interval):
             return
-        for code in await self.redis.idle_rooms(since=time.time() - self.config.abandon_after):
+        idle, vacant = await self.redis.sweep_rooms(since=time.time() - self.config.abandon_after)
+        for code in idle:
             if not await self.redis.claim(f"close:{code}", owner=self.node, ttl=60.0):
                 continue
             snapshot = await self.redis.load_room(code)
@@ -458,9 +442,33 @@ class ClusterLobby(Lobby):
                 )
             await self.redis.close_room(code)
             log.info("room %s closed after %.0f s without anyone", code, self.config.abandon_after)
-            room = self.rooms.get(code)
-            if room is not None:
-                room.close()
+            self._closed_elsewhere(code)
+        for code, since in vacant:
+            if code in idle:
+                continue
+            left = float(since) + self.config.grace - time.time()
+            if left <= 0:
+                await self._close_vacant(code, since)
+            elif left < interval:
+                self._spawn(self._close_vacant_later(code, since, left + VACANT_RECHECK))
+
+    async def _close_vacant_later(self, code: str, since: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self._close_vacant(code, since)
+        except StoreError as error:
+            log.info("room %s: vacancy not checked (%s); the next sweep does", code, error)
+
+    async def _close_vacant(self, code: str, since: str) -> None:
+        if await self.redis.close_vacant(code, since=since, grace=self.config.grace) == 1:
+            log.info("room %s closed: nobody came back to a room without a match", code)
+            self._closed_elsewhere(code)
+
+    def _closed_elsewhere(self, code: str) -> None:
+        """A room this node closed in Redis: close its cached copy too (the sweep forgets it)."""
+        room = self.rooms.get(code)
+        if room is not None:
+            room.close()
 
     async def stop(self) -> None:
         """Hand over: give up the claims held here (so other nodes move at once), stop listening.

@@ -3,8 +3,13 @@
 Keys (all under a prefix, ``muggins:`` by default):
 
 - ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
-  touched (the time of the last write).
-- ``rooms:open`` set: the codes of open rooms (the lobby index every node lists).
+  status (waiting, playing or over, as listed), touched (the time of the last write).
+- ``rooms:open`` set: the codes of open rooms.
+- ``rooms:listed`` sorted set and ``rooms:summary`` hash: the lobby's listing index, kept by the
+  scripts that change rooms (see :data:`server.cluster.scripts.RELIST`), so a page of the
+  listing costs three commands however many rooms there are.
+- ``rooms:vacant`` hash: since when each waiting room has had nobody connected for it (see
+  :meth:`server.cluster.coordination.ClusterStore.vacant_rooms`).
 - ``player:{id}``: the room where a player was last seated (so any node can resume them).
 - ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
 - ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
@@ -137,6 +142,18 @@ class RedisStore(RedisAccounts):
         return f"{self.prefix}rooms:open"
 
     @property
+    def listed_key(self) -> str:
+        return f"{self.prefix}rooms:listed"
+
+    @property
+    def summary_key(self) -> str:
+        return f"{self.prefix}rooms:summary"
+
+    @property
+    def vacant_key(self) -> str:
+        return f"{self.prefix}rooms:vacant"
+
+    @property
     def finished_key(self) -> str:
         return f"{self.prefix}finished"
 
@@ -174,6 +191,8 @@ class RedisStore(RedisAccounts):
                 self.room_key(room.code),
                 self.open_key,
                 self.watch_key(room.code),
+                self.listed_key,
+                self.summary_key,
                 *self._player_keys(room.seats),
             ],
             [
@@ -197,7 +216,14 @@ class RedisStore(RedisAccounts):
         """Store the seats; with ``expected``, only if the stored seats are still those."""
         saved = await self._script(
             "save_seats",
-            [self.room_key(code), self.watch_key(code), *self._player_keys(seats)],
+            [
+                self.room_key(code),
+                self.watch_key(code),
+                self.listed_key,
+                self.summary_key,
+                self.vacant_key,
+                *self._player_keys(seats),
+            ],
             [
                 *self._waking(code, "seats"),
                 seats_json(seats),
@@ -218,6 +244,8 @@ class RedisStore(RedisAccounts):
                 self.room_key(match.room),
                 self.match_key(match.room, match.number),
                 self.watch_key(match.room),
+                self.listed_key,
+                self.summary_key,
             ],
             [
                 *self._waking(match.room, "match", number=match.number),
@@ -226,6 +254,7 @@ class RedisStore(RedisAccounts):
                 match.options.model_dump_json(),
                 json.dumps(match.names),
                 repr(match.started),
+                match.room,
             ],
         )
         if started < 0:
@@ -303,13 +332,22 @@ class RedisStore(RedisAccounts):
     ) -> None:
         done = await self._script(
             "finish_match",
-            [self.match_key(code, number), self.finished_key, self.watch_key(code)],
+            [
+                self.match_key(code, number),
+                self.finished_key,
+                self.watch_key(code),
+                self.room_key(code),
+                self.listed_key,
+                self.summary_key,
+            ],
             [
                 *self._waking(code, "finished", number=number),
                 repr(finished),
                 result,
                 "" if winner is None else str(winner),
                 f"{code}-{number}",
+                str(number),
+                code,
             ],
         )
         if not done:
@@ -324,6 +362,9 @@ class RedisStore(RedisAccounts):
                 self.watch_key(code),
                 self.presence_key(code, 0),
                 self.presence_key(code, 1),
+                self.listed_key,
+                self.summary_key,
+                self.vacant_key,
             ],
             [*self._waking(code, "closed"), code],
         )

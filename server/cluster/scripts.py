@@ -1,7 +1,9 @@
 """The Lua scripts of the Redis store: each write is one script, so it is atomic.
 
 Every script that changes a room also wakes, in the same step, the nodes that watch the room
-(the members of its ``watch`` set, each on its own channel), except the node that wrote.
+(the members of its ``watch`` set, each on its own channel), except the node that wrote, and
+keeps the room's entry in the listing index (``rooms:listed``, ``rooms:summary``) true: see
+:data:`RELIST`.
 """
 
 from __future__ import annotations
@@ -16,43 +18,107 @@ local function wake(watch, prefix, message, writer)
 end
 """
 
-# KEYS: room, open-set, watch, then one player key per seated person. ARGV: options, created,
-# seats, code, the creating node (which watches the room from the start).
-CREATE_ROOM = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
-           'closed', '0', 'match', '0')
-redis.call('SADD', KEYS[2], ARGV[4])
-if ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
-for i = 4, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
-return 1
+# Defines relist(room, listed, summary, code): put the room where the lobby lists it now. The
+# sorted set ``listed`` holds "o:CODE" (a seat is open) or "w:CODE" (full, may be watched), all
+# at score 0, so a page is a ZRANGEBYLEX; the hash ``summary`` holds what a listing shows of
+# the room: JSON (status, open_seat, names), a newline, then the room's options as stored.
+# Private, closed and unwatchable full rooms are in neither.
+RELIST = """
+local function relist(room, listed, summary, code)
+    redis.call('ZREM', listed, 'o:' .. code, 'w:' .. code)
+    local f = redis.call('HMGET', room, 'options', 'seats', 'closed', 'status', 'match')
+    if not f[1] or not f[2] or f[3] == '1' then
+        redis.call('HDEL', summary, code)
+        return
+    end
+    local options = cjson.decode(f[1])
+    local names, open = {}, false
+    for i, seat in ipairs(cjson.decode(f[2])) do
+        if seat['kind'] == 'empty' then open = true end
+        names[i] = seat['name']
+    end
+    local section = false
+    if options['private'] ~= true then
+        if open then section = 'o' elseif options['spectators'] ~= false then section = 'w' end
+    end
+    if not section then
+        redis.call('HDEL', summary, code)
+        return
+    end
+    local status = f[4]
+    if not status then
+        if (f[5] or '0') == '0' then status = 'waiting' else status = 'playing' end
+    end
+    redis.call('ZADD', listed, 0, section .. ':' .. code)
+    local shown = cjson.encode({status = status, open_seat = open, names = names})
+    redis.call('HSET', summary, code, shown .. '\\n' .. f[1])
+end
 """
 
-# KEYS: room, watch, then one player key per seated person. ARGV: node channel prefix, wake-up,
-# writer, seats, code, expected seats ('' to write whatever is there), now.
+# Defines present(key, alive): the presence key names a node whose heartbeat (alive .. node) lives.
+PRESENT = """
+local function present(key, alive)
+    local holder = redis.call('GET', key)
+    return holder and holder ~= 'gone' and redis.call('EXISTS', alive .. holder) == 1
+end
+"""
+
+# KEYS: room, listed, summary. ARGV: code. (Indexes a room written before the index existed.)
+RELIST_ROOM = (
+    RELIST
+    + """
+relist(KEYS[1], KEYS[2], KEYS[3], ARGV[1])
+return 1
+"""
+)
+
+# KEYS: room, open-set, watch, listed, summary, then one player key per seated person. ARGV:
+# options, created, seats, code, the creating node (which watches the room from the start).
+CREATE_ROOM = (
+    RELIST
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
+           'closed', '0', 'match', '0', 'status', 'waiting')
+redis.call('SADD', KEYS[2], ARGV[4])
+if ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
+for i = 6, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
+relist(KEYS[1], KEYS[4], KEYS[5], ARGV[4])
+return 1
+"""
+)
+
+# KEYS: room, watch, listed, summary, vacant, then one player key per seated person. ARGV: node
+# channel prefix, wake-up, writer, seats, code, expected seats ('' to write whatever is there),
+# now. A change of seats ends the room's vacancy (see CLOSE_VACANT).
 SAVE_SEATS = (
     WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[6] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[6] then return -1 end
 redis.call('HSET', KEYS[1], 'seats', ARGV[4], 'touched', ARGV[7])
-for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[5]) end
+for i = 6, #KEYS do redis.call('SET', KEYS[i], ARGV[5]) end
+redis.call('HDEL', KEYS[5], ARGV[5])
+relist(KEYS[1], KEYS[3], KEYS[4], ARGV[5])
 wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
 )
 
-# KEYS: room, match, watch. ARGV: node channel prefix, wake-up, writer, number, seed, options,
-# names, started.
+# KEYS: room, match, watch, listed, summary. ARGV: node channel prefix, wake-up, writer, number,
+# seed, options, names, started, code.
 START_MATCH = (
     WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[2], 'seed', ARGV[5], 'options', ARGV[6], 'names', ARGV[7],
            'started', ARGV[8])
 if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[4]) then
-    redis.call('HSET', KEYS[1], 'match', ARGV[4])
+    redis.call('HSET', KEYS[1], 'match', ARGV[4], 'status', 'playing')
+    relist(KEYS[1], KEYS[4], KEYS[5], ARGV[9])
 end
 wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
 return 1
@@ -100,29 +166,77 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 0
 """
 
-# KEYS: match, finished-set, watch. ARGV: node channel prefix, wake-up, writer, finished, result,
-# winner, member.
+# KEYS: match, finished-set, watch, room, listed, summary. ARGV: node channel prefix, wake-up,
+# writer, finished, result, winner, member, number, code.
 FINISH_MATCH = (
     WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'finished', ARGV[4], 'result', ARGV[5], 'winner', ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
+if redis.call('HGET', KEYS[4], 'match') == ARGV[8] then
+    redis.call('HSET', KEYS[4], 'status', 'over')
+    relist(KEYS[4], KEYS[5], KEYS[6], ARGV[9])
+end
 wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
 )
 
-# KEYS: room, open-set, watch, presence of seat 0 and 1. ARGV: node channel prefix, wake-up,
-# writer, code. The room's watchers are woken, then the watch set and presence are forgotten.
+# Defines close(KEYS, code): the end of CLOSE_ROOM and CLOSE_VACANT, whose KEYS are room,
+# open-set, watch, presence of seat 0 and 1, listed, summary, vacant, and whose ARGV start with
+# the node channel prefix, the wake-up and the writer. The room's watchers are woken, then the
+# watch set and presence are forgotten.
+CLOSE = """
+local function close(code)
+    redis.call('HSET', KEYS[1], 'closed', '1')
+    redis.call('SREM', KEYS[2], code)
+    redis.call('HDEL', KEYS[8], code)
+    relist(KEYS[1], KEYS[6], KEYS[7], code)
+    wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
+    redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+end
+"""
+
+# KEYS: see CLOSE. ARGV: node channel prefix, wake-up, writer, code.
 CLOSE_ROOM = (
     WAKE
+    + RELIST
+    + CLOSE
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'closed', '1')
-redis.call('SREM', KEYS[2], ARGV[4])
-wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
-redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+close(ARGV[4])
+return 1
+"""
+)
+
+# KEYS: see CLOSE. ARGV: node channel prefix, wake-up, writer, code, since, grace (seconds),
+# node heartbeat prefix.
+# Closes a waiting room (no match started) that has been vacant (nobody connected for it on any
+# live node) since ``since``, if that is still so and ``grace`` has passed since, by Redis's
+# clock: 1 if closed; 0 if not yet; -1 if it is no longer vacant (its vacancy is forgotten).
+CLOSE_VACANT = (
+    WAKE
+    + RELIST
+    + PRESENT
+    + CLOSE
+    + """
+local code = ARGV[4]
+local since = redis.call('HGET', KEYS[8], code)
+if since ~= ARGV[5] then return -1 end
+local f = redis.call('HMGET', KEYS[1], 'closed', 'match')
+local taken = not f[1] or f[1] == '1' or (f[2] or '0') ~= '0'
+if present(KEYS[4], ARGV[7]) or present(KEYS[5], ARGV[7]) then taken = true end
+if taken then
+    redis.call('HDEL', KEYS[8], code)
+    return -1
+end
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1000000 - tonumber(since) < tonumber(ARGV[6]) then
+    return 0
+end
+close(code)
 return 1
 """
 )
@@ -165,27 +279,38 @@ end
 return result
 """
 
-# KEYS: open-set. ARGV: key prefix, node heartbeat prefix, since (wall clock).
-# Open rooms with no write since ``since`` and no seat held by a live node.
-IDLE_ROOMS = """
-local idle = {}
+# KEYS: open-set, vacant. ARGV: key prefix, node heartbeat prefix, since (wall clock).
+# One pass of the sweep: returns {idle, vacant}. ``idle``: open rooms with no write since
+# ``since`` and no seat held by a live node. ``vacant``: waiting rooms (no match started) with no
+# seat held by a live node, flattened as code, since when (Redis's clock, noted here the first
+# time the room is seen so); a waiting room seen occupied has its vacancy forgotten.
+SWEEP_ROOMS = (
+    PRESENT
+    + """
+local now = redis.call('TIME')
+local stamp = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
+local idle, vacant = {}, {}
 for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     local room = ARGV[1] .. 'room:' .. code
-    local times = redis.call('HMGET', room, 'touched', 'created')
-    local last = tonumber(times[1] or times[2] or '0') or 0
-    if last < tonumber(ARGV[3]) then
-        local present = false
-        for seat = 0, 1 do
-            local holder = redis.call('GET', ARGV[1] .. 'here:' .. code .. ':' .. seat)
-            if holder and holder ~= 'gone' and redis.call('EXISTS', ARGV[2] .. holder) == 1 then
-                present = true
-            end
+    local f = redis.call('HMGET', room, 'touched', 'created', 'match')
+    local last = tonumber(f[1] or f[2] or '0') or 0
+    local here = ARGV[1] .. 'here:' .. code .. ':'
+    local occupied = present(here .. '0', ARGV[2]) or present(here .. '1', ARGV[2])
+    if last < tonumber(ARGV[3]) and not occupied then
+        idle[#idle + 1] = code
+    elseif (f[3] or '0') == '0' then
+        if occupied then
+            redis.call('HDEL', KEYS[2], code)
+        else
+            redis.call('HSETNX', KEYS[2], code, stamp)
+            vacant[#vacant + 1] = code
+            vacant[#vacant + 1] = redis.call('HGET', KEYS[2], code)
         end
-        if not present then idle[#idle + 1] = code end
     end
 end
-return idle
+return {idle, vacant}
 """
+)
 
 # KEYS: claim. ARGV: owner, milliseconds.
 CLAIM = """
@@ -239,12 +364,14 @@ SCRIPTS = {
     "confirm_action": CONFIRM_ACTION,
     "finish_match": FINISH_MATCH,
     "close_room": CLOSE_ROOM,
+    "close_vacant": CLOSE_VACANT,
+    "relist_room": RELIST_ROOM,
     "claim": CLAIM,
     "release": RELEASE,
     "wake_room": WAKE_ROOM,
     "save_agreement": SAVE_AGREEMENT,
     "room_state": ROOM_STATE,
-    "idle_rooms": IDLE_ROOMS,
+    "sweep_rooms": SWEEP_ROOMS,
     "set_presence": SET_PRESENCE,
     "clear_presence": CLEAR_PRESENCE,
 }

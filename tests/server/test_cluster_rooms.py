@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -259,3 +260,79 @@ async def read_for(client: WireClient, seconds: float) -> None:
         async with asyncio.timeout(seconds):
             while True:
                 await client.recv(timeout=seconds)
+
+
+async def wait_closed(redis: RedisServer, code: str, *, within: float) -> float:
+    """Seconds until room ``code`` is closed in Redis (fails after ``within``)."""
+    store = RedisStore(redis.url)
+    began = time.monotonic()
+    try:
+        async with asyncio.timeout(within):
+            while await store.load_room(code) is not None:
+                await asyncio.sleep(0.05)
+    finally:
+        await store.close()
+    return time.monotonic() - began
+
+
+async def test_a_waiting_room_its_creator_left_closes_after_the_grace_period(
+    redis_server: RedisServer,
+) -> None:
+    """On two nodes with a 1 s grace period: Alice's waiting room stays while she is connected
+    and when she comes back within the grace period; once she has been gone for longer, it
+    closes (as on one server) and is no longer listed on either node."""
+    async with nodes(redis_server, 2, grace=1.0, sweep_interval=0.5) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        code = (await alice.request(type="create_room"))["code"]
+        kept = (await (await WireClient.open(b.url, name="Carol")).request(type="create_room"))[
+            "code"
+        ]
+        await asyncio.sleep(2.5)  # several sweeps while she is connected
+        store = RedisStore(redis_server.url)
+        try:
+            assert await store.load_room(code) is not None
+            token = alice.token
+            await alice.close()
+            await asyncio.sleep(0.5)
+            alice = await WireClient.open(b.url, hello=False)
+            assert (await alice.hello("Alice", token=token))["resumed"] is True
+            await asyncio.sleep(2.5)
+            assert await store.load_room(code) is not None, "closed while she was back"
+            await alice.close()
+            took = await wait_closed(redis_server, code, within=15)
+            print(f"closed {took:.1f} s after its creator left (grace 1 s, sweeps every 0.5 s)")
+            assert took > 1.0
+            assert await store.load_room(kept) is not None
+        finally:
+            await store.close()
+        for node in (a, b):
+            lister = await WireClient.open(node.url, name="Lister")
+            listed = await lister.request(type="list_rooms")
+            assert [r["code"] for r in listed["rooms"]] == [kept]
+
+
+async def test_a_waiting_room_on_a_killed_node_closes_after_the_grace_period(
+    redis_server: RedisServer,
+) -> None:
+    """Alice's node (a process) is SIGKILLed while her room waits for an opponent: no node
+    holds her connection, so after her presence lapses and the grace period passes another
+    node closes the room; a room whose creator is connected elsewhere stays."""
+    dead = Node(redis_server, "--grace", "1")
+    try:
+        async with nodes(redis_server, 1, grace=1.0, sweep_interval=0.5) as (b,):
+            alice = await WireClient.open(dead.url, name="Alice")
+            code = (await alice.request(type="create_room"))["code"]
+            carol = await WireClient.open(b.url, name="Carol")
+            kept = (await carol.request(type="create_room"))["code"]
+            await asyncio.sleep(1.5)
+            dead.kill()
+            took = await wait_closed(redis_server, code, within=30)
+            print(f"closed {took:.1f} s after its node was killed (grace 1 s)")
+            assert took > 1.0
+            store = RedisStore(redis_server.url)
+            try:
+                assert await store.load_room(kept) is not None
+            finally:
+                await store.close()
+    finally:
+        dead.stop()

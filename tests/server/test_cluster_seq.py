@@ -21,6 +21,8 @@ from test_cluster_failover import Node
 from wire_client import WireClient
 
 from muggins.server.app import running_server
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.store import MatchRecord, move_key
 from muggins.shared.match import Match
 
 
@@ -228,8 +230,10 @@ class AnswerLosingProxy:
     """A TCP proxy in front of Redis that can lose the answers to the next action appends:
     the script runs in Redis, then the connection drops before its answer reaches the node."""
 
-    def __init__(self, upstream_port: int) -> None:
+    def __init__(self, upstream_port: int, *, what: str = "answer") -> None:
         self.upstream_port = upstream_port
+        self.what = what
+        """"answer": the append runs and its answer is lost; "request": it never reaches Redis."""
         self.lose = 0
         self.lost = 0
         self.server: asyncio.Server | None = None
@@ -256,6 +260,9 @@ class AnswerLosingProxy:
             while data := await reader.read(65536):
                 if self.lose and b'"key":' in data and b"log:" in data:
                     self.lose -= 1
+                    if self.what == "request":  # drop it unsent, with the connection
+                        self.lost += 1
+                        return
                     losing = True
                 up_writer.write(data)
                 await up_writer.drain()
@@ -309,3 +316,98 @@ async def test_a_move_whose_redis_answer_is_lost_is_answered_as_made(
             assert room.match is not None and room.match.log == log
     finally:
         await proxy.stop()
+
+
+async def test_a_move_told_storage_is_not_stored_and_a_retry_gets_the_first_answer(
+    redis_server: RedisServer,
+) -> None:
+    """A move whose append never reached Redis (twice: the client library's retry too) is told
+    ``storage`` and is not in the stored log, by its seq and key. Sent again (same id and seq) it
+    is applied once; sent a third time, to this node or to another, it gets that answer again
+    (the state after it), never ``stale`` and never a second entry."""
+    proxy = AnswerLosingProxy(redis_server.port, what="request")
+    await proxy.start()
+    try:
+        config = replace(node_config(redis_server), redis=proxy.url)
+        async with running_server(config) as node, nodes(redis_server, 1) as (other,):
+            alice = await WireClient.open(node.url, name="Alice")
+            bob = await WireClient.open(node.url, name="Bob")
+            created = await alice.request(type="create_room", options={"game": {"target": 121}})
+            code = created["code"]
+            await bob.request(type="join_room", code=code)
+            await settle([alice, bob], 1)
+            await advance([alice, bob], random.Random(8), pegging_choice)
+            assert alice.state is not None
+            seq = alice.state["seq"]
+            move = alice.state["view"]["legal"][0]
+            before = len((await stored_log(redis_server, code)).log)
+            key = move_key(0, "the-move")
+
+            proxy.lose = 2
+            refused = await alice.request(**move, seq=seq, id="the-move")
+            assert proxy.lost == 2
+            assert refused["type"] == "error" and refused["code"] == "storage", refused
+            record = await stored_record(redis_server, code)
+            assert len(record.actions) == before
+            assert (seq, key) not in record.tags
+
+            made = await alice.request(**move, seq=seq, id="the-move")
+            assert made["type"] == "state" and made["seq"] == seq + 1, made
+            record = await stored_record(redis_server, code)
+            assert len(record.actions) == before + 1
+            assert record.tags[before] == (seq, key)
+
+            again = await alice.request(**move, seq=seq, id="the-move")
+            assert again["type"] == "state" and again["seq"] == seq + 1, again
+            elsewhere = await WireClient.open(other.url, hello=False)
+            assert (await elsewhere.hello("Alice", token=alice.token))["resumed"] is True
+            await elsewhere.expect("state")
+            there = await elsewhere.request(**move, seq=seq, id="the-move")
+            assert there["type"] == "state" and there["seq"] == seq + 1, there
+            record = await stored_record(redis_server, code)
+            assert [tag for tag in record.tags if tag == (seq, key)] == [(seq, key)]
+            assert len(record.actions) == before + 1
+    finally:
+        await proxy.stop()
+
+
+async def test_moves_refused_as_stale_or_out_of_turn_are_never_stored(
+    redis_server: RedisServer,
+) -> None:
+    """On two nodes: a move naming a past seq is told ``stale``, a move out of turn
+    ``not_your_turn``; neither is in the stored log by its seq and key, whichever node heard it."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        code = created["code"]
+        await bob.request(type="join_room", code=code)
+        await settle([alice, bob], 1)
+        await advance([alice, bob], random.Random(9), pegging_choice)
+        assert alice.state is not None
+        seq = alice.state["seq"]
+        first, second = alice.state["view"]["legal"][:2]
+        made = await alice.request(**first, seq=seq, id="made")
+        assert made["type"] == "state", made
+        await settle([bob], seq + 1)
+        stale = await alice.request(**second, seq=seq, id="late")
+        assert stale["type"] == "error" and stale["code"] == "stale", stale
+        if not alice.my_turn():
+            assert alice.state is not None
+            early = await alice.request(**second, seq=alice.state["seq"], id="early")
+            assert early["type"] == "error" and early["code"] in ("not_your_turn", "illegal")
+        record = await stored_record(redis_server, code)
+        keys = {key for _, key in record.tags}
+        assert move_key(0, "made") in keys
+        assert move_key(0, "late") not in keys and move_key(0, "early") not in keys
+
+
+async def stored_record(redis: RedisServer, code: str) -> MatchRecord:
+    """The current match as Redis holds it, with each move's (seq, key) tag."""
+    store = RedisStore(redis.url)
+    try:
+        record = await store.load_match(code, await store.current_match(code))
+    finally:
+        await store.close()
+    assert record is not None
+    return record

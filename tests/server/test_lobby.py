@@ -76,6 +76,36 @@ async def test_spectating_is_refused_where_it_is_off(server: Server) -> None:
     assert created["code"] not in {r["code"] for r in listing["rooms"]}
 
 
+async def test_spectators_are_capped_per_room() -> None:
+    """With max_spectators 3, a fourth spectator is told ``spectators_full`` and hears nothing
+    of the room; a chat line reaches the players and the three spectators only; when one leaves,
+    another may watch."""
+    async with running_server(with_options(max_spectators=3)) as server:
+        alice = await WireClient.open(server.url, name="Alice")
+        created = await alice.request(type="create_room")
+        await alice.request(type="seat_bot", level="random")
+        watchers = [await WireClient.open(server.url, name=f"W{i}") for i in range(4)]
+        for watcher in watchers[:3]:
+            answer = await watcher.request(type="spectate", code=created["code"])
+            assert answer["type"] != "error", answer
+        refused = await watchers[3].request(type="spectate", code=created["code"])
+        assert refused["type"] == "error" and refused["code"] == "spectators_full", refused
+        assert len(server.lobby.rooms[created["code"]].spectators) == 3
+        await alice.request(type="chat", text="hello watchers")
+        for watcher in watchers[:3]:
+            heard = await watcher.expect("chat")
+            assert heard["text"] == "hello watchers"
+        with pytest.raises(TimeoutError):
+            await watchers[3].expect("chat", timeout=0.5)
+        await watchers[0].close()
+        for _ in range(50):
+            if len(server.lobby.rooms[created["code"]].spectators) < 3:
+                break
+            await asyncio.sleep(0.02)
+        answer = await watchers[3].request(type="spectate", code=created["code"])
+        assert answer["type"] != "error", answer
+
+
 async def test_players_without_a_seat_are_forgotten_after_they_go(hasty: Server) -> None:
     """A roomless player who disconnected is dropped by the sweep; a seated one is kept."""
     idle = await WireClient.open(hasty.url, name="Idle")
