@@ -55,6 +55,12 @@ class Plan:
     seed: int = 0
     report_every: float = 1.0
     deflate: bool = False
+    host_urls: tuple[str, ...] = ()
+    """Cluster mode: room ``n``'s host connects to ``host_urls[n % len]``..."""
+    guest_urls: tuple[str, ...] = ()
+    """...and its guest to ``guest_urls[n % len]`` (``url`` when empty)."""
+    idle: bool = False
+    """Seat the rooms, then never move: the players stay connected and idle."""
 
 
 @dataclass
@@ -180,9 +186,13 @@ class Fleet:
         self.stopping = False
         self.setup_failures: dict[str, int] = {}
 
-    async def _open(self, name: str) -> tuple[ClientConnection, dict[str, Any]]:
+    def _url(self, n: int, *, guest: bool) -> str:
+        urls = self.plan.guest_urls if guest else self.plan.host_urls
+        return urls[n % len(urls)] if urls else self.plan.url
+
+    async def _open(self, name: str, url: str) -> tuple[ClientConnection, dict[str, Any]]:
         ws = await connect(
-            self.plan.url,
+            url,
             compression="deflate" if self.plan.deflate else None,
             ping_interval=None,
             max_size=2**20,
@@ -196,7 +206,7 @@ class Fleet:
         return ws, welcome
 
     async def _room(self, n: int) -> None:
-        host_ws, _ = await self._open(f"H{self.worker}-{n}")
+        host_ws, _ = await self._open(f"H{self.worker}-{n}", self._url(n, guest=False))
         options = {"game": {"target": self.plan.target}, "private": True, "spectators": False}
         await host_ws.send(json.dumps({"type": "create_room", "options": options, "id": 1}))
         while True:
@@ -209,7 +219,7 @@ class Fleet:
         host.counts_games = True
         self.players.append(host)
         self.readers.append(asyncio.ensure_future(host.read()))
-        guest_ws, _ = await self._open(f"G{self.worker}-{n}")
+        guest_ws, _ = await self._open(f"G{self.worker}-{n}", self._url(n, guest=True))
         guest = Player(self, guest_ws, random.Random(self.rng.getrandbits(32)))
         self.players.append(guest)
         self.readers.append(asyncio.ensure_future(guest.read()))
@@ -278,7 +288,8 @@ async def _run(
     queue.put(("ready", worker, len(fleet.players), fleet.setup_failures))
     while not go.is_set():
         await asyncio.sleep(0.02)
-    fleet.start()
+    if not plan.idle:
+        fleet.start()
     while not count.is_set():
         await asyncio.sleep(0.02)
     fleet.counting = True

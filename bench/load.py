@@ -12,6 +12,16 @@ a ratio of the echo's CPU per round trip: the headline, since absolute figures d
     python bench/load.py --games 1000,2000 --pace 5 --seconds 60
     python bench/load.py --url ws://HOST:PORT --games 100      # no server CPU/RSS figures
     python bench/load.py --games 200 --pace 1 --profile        # py-spy profile of the server
+    python bench/load.py --cluster 3 --spread same,both --flat-out --games 50   # per move
+    python bench/load.py --cluster 3 --idle --games 1000 --seconds 20           # idle players
+    python bench/load.py --cluster 3 --spread both --games 3000 --pace 5        # capacity
+
+``--cluster N`` starts its own ``redis-server`` on a free port and N server nodes on it, and
+puts each room's two players on one node (``--spread same``) or on two (``--spread both``);
+it runs one plain in-memory server first (``--no-plain`` skips it) and prints the cluster's
+CPU per action as a ratio of the plain server's, all nodes together and node by node.
+``--idle`` seats the rooms and never moves: it prints each server's CPU per second per
+connected player.
 """
 
 from __future__ import annotations
@@ -92,6 +102,7 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
+    parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
     args = parser.parse_args(argv)
     raise_nofile()
     from muggins.server.app import tune_garbage_collector
@@ -116,7 +127,10 @@ def serve_child(argv: list[str]) -> int:
     # Every simulated player connects from this machine: lift the per-address limits.
     unlimited = {"max_connections": 10**6, "max_per_address": 10**6, "max_rooms": 10**6}
     unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
-    config = ServerConfig(port=0, memory=True, **limits, **unlimited)
+    if args.redis:
+        config = ServerConfig(port=0, redis=args.redis, **limits, **unlimited)
+    else:
+        config = ServerConfig(port=0, memory=True, **limits, **unlimited)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -187,6 +201,40 @@ def gc_in_window(pauses: list[list[float]], start: float, end: float) -> dict[st
         }
     figures["share_of_window"] = sum(g["total_ms"] for g in figures.values()) / (end - start) / 1e3
     return figures
+
+
+# --- a redis-server for --cluster ---------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_redis(directory: str, fsync: str) -> tuple[subprocess.Popen[bytes], str]:
+    """redis-server on a free port, its append-only file in ``directory``; wait for PING."""
+    import socket
+
+    port = free_port()
+    command = [
+        "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
+        "--appendonly", "yes", "--appendfsync", fsync, "--save", "", "--daemonize", "no",
+        "--loglevel", "warning", "--maxclients", "10000",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return process, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("redis-server did not answer PING in 10 s")
 
 
 # --- the echo baseline --------------------------------------------------------------------------
@@ -291,24 +339,71 @@ def _where(frame: str) -> str:
     return "(" + place + ")"
 
 
-def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] | None) -> dict:
+def run_load(
+    args: argparse.Namespace,
+    rooms: int,
+    echo_figures: dict[str, Any] | None,
+    *,
+    cluster: int = 0,
+    spread: str = "same",
+) -> dict:
+    """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis."""
+    with contextlib.ExitStack() as stack:
+        return _run_load(args, rooms, echo_figures, stack, cluster=cluster, spread=spread)
+
+
+def _run_load(
+    args: argparse.Namespace,
+    rooms: int,
+    echo_figures: dict[str, Any] | None,
+    stack: contextlib.ExitStack,
+    *,
+    cluster: int,
+    spread: str,
+) -> dict:
     flat = args.pace <= 0
-    child = None
+    children: list[subprocess.Popen[str]] = []
+    redis: subprocess.Popen[bytes] | None = None
     url = args.url
+    host_urls: tuple[str, ...] = ()
+    guest_urls: tuple[str, ...] = ()
+    base_rss = 0
     if url is None:
         command = [sys.executable, str(Path(__file__).resolve()), "_serve"]
         command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
         command += ["--deflate"] * args.deflate + ["--gc-freeze"] * args.gc_freeze
         command += ["--gc-young", str(args.gc_young)] if args.gc_young else []
-        child, port = start_child(command)
-        url = f"ws://127.0.0.1:{port}"
+        if cluster:
+            import tempfile
+
+            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
+            redis, redis_url = start_redis(directory, args.redis_fsync)
+            stack.callback(lambda: (redis.kill(), redis.wait()))
+            command += ["--redis", redis_url]
+        urls = []
+        for _ in range(max(1, cluster)):
+            child, port = start_child(command)
+            children.append(child)
+            urls.append(f"ws://127.0.0.1:{port}")
+        url = urls[0]
+        host_urls = tuple(urls)
+        guest_urls = host_urls if spread == "same" else (*host_urls[1:], *host_urls[:1])
         time.sleep(1.0)
-        base_rss = rss_bytes(child.pid)
+        base_rss = sum(rss_bytes(c.pid) for c in children)
+    child = children[0] if children else None
+    pids = [c.pid for c in children]
     players = rooms * 2
     procs = args.procs or max(1, min(4, math.ceil(players / 6000)))
     mode = "flat out" if flat else f"human pace, a move every {args.pace:g} s ±50 %"
+    if args.idle:
+        mode = "idle (seated, never moving)"
+    where = "one plain server (in memory)"
+    if cluster:
+        both = "on two nodes" if spread == "both" else "on one node"
+        where = f"{cluster} cluster nodes on Redis, each room's players {both}"
     print(
-        f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es)", flush=True
+        f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es), {where}",
+        flush=True,
     )
     ctx = mp.get_context("fork")
     channel: Any = ctx.Queue()
@@ -323,6 +418,9 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
             target=args.target,
             seed=worker,
             deflate=args.deflate,
+            host_urls=host_urls,
+            guest_urls=guest_urls,
+            idle=args.idle,
         )
         process = ctx.Process(
             target=worker_main, args=(plan, worker, channel, go, count, stop, args.uvloop)
@@ -363,27 +461,31 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     warmup = args.warmup if args.warmup is not None else (2.0 if flat else min(args.pace * 1.5, 10))
     go.set()
     _pump_progress(channel, warmup, "warm-up", None)
-    rss_ready = rss_bytes(child.pid) if child else 0
-    cpu0 = cpu_seconds(child.pid) if child else 0.0
+    rss_ready = sum(rss_bytes(p) for p in pids)
+    node_cpu0 = [cpu_seconds(p) for p in pids]
+    cpu0 = sum(node_cpu0)
+    redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
     spy = None
     if args.profile and child is not None:
         spy = profile_server(child.pid, args.seconds, args.profile_out)
     count.set()
-    _pump_progress(channel, args.seconds, "measure", (child.pid if child else None, t0, cpu0))
-    cpu1 = cpu_seconds(child.pid) if child else 0.0
+    _pump_progress(channel, args.seconds, "measure", (pids, t0, cpu0))
+    node_cpu1 = [cpu_seconds(p) for p in pids]
+    cpu1 = sum(node_cpu1)
+    redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
     window_end = time.time()
-    rss_end = rss_bytes(child.pid) if child else 0
+    rss_end = sum(rss_bytes(p) for p in pids)
     abuse_end = window_end
     if args.abuse:
         print(f"  now with {args.abuse} flooders and {args.abuse} slow readers:", flush=True)
         abuse_stop = ctx.Event()
         abuser = ctx.Process(target=abuse_main, args=(url, args.abuse, abuse_stop, channel))
         abuser.start()
-        server = (child.pid, time.perf_counter(), cpu_seconds(child.pid)) if child else None
+        server = (pids, time.perf_counter(), sum(cpu_seconds(p) for p in pids)) if pids else None
         _pump_progress(channel, args.seconds, "abused", server)
         abuse_stop.set()
         abuse_end = time.time()
@@ -401,6 +503,8 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     if spy is not None:
         spy.wait(60)
     gc_figures = None
+    for other in children[1:]:
+        stop_child(other)
     if child is not None:
         base_objects = 0
         for line in stop_child(child).splitlines():
@@ -408,7 +512,8 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
                 base_objects = int(line.split()[1])
             if line.startswith("gc "):
                 gc_figures = json.loads(line[3:])
-                gc_figures["objects_per_player"] = (gc_figures["objects"] - base_objects) / seated
+                per_node = seated / len(children)
+                gc_figures["objects_per_player"] = (gc_figures["objects"] - base_objects) / per_node
                 pauses = gc_figures.pop("pauses")
                 gc_figures["window"] = gc_in_window(pauses, window_start, window_end)
     pairs = array("d")
@@ -425,7 +530,7 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
     figures: dict[str, Any] = {
         "rooms": rooms,
         "players": seated,
-        "mode": "flat-out" if flat else f"pace {args.pace:g} s",
+        "mode": "idle" if args.idle else "flat-out" if flat else f"pace {args.pace:g} s",
         "client_processes": procs,
         "ramp_s": ramp_seconds,
         "window_s": wall,
@@ -459,10 +564,27 @@ def run_load(args: argparse.Namespace, rooms: int, echo_figures: dict[str, Any] 
             "p99_ms": percentile(abused, 0.99),
             "p99_rise_percent": (percentile(abused, 0.99) / figures["p99_ms"] - 1) * 100,
         }
+    figures["cluster_nodes"] = cluster
+    figures["spread"] = spread if cluster else None
     if child is not None:
         cpu = cpu1 - cpu0
         figures["server_cpu_percent"] = cpu / wall * 100
         figures["server_cpu_us_per_action"] = cpu / actions * 1e6 if actions else float("nan")
+        node_cpu = [b - a for a, b in zip(node_cpu0, node_cpu1, strict=True)]
+        figures["node_cpu_percent"] = [c / wall * 100 for c in node_cpu]
+        figures["node_cpu_us_per_action"] = [
+            c / actions * 1e6 if actions else float("nan") for c in node_cpu
+        ]
+        # Each node's CPU a second for each player connected to it (idle: the cost of a player).
+        per_node = seated / len(children)
+        figures["node_cpu_us_per_s_per_player"] = [c / wall / per_node * 1e6 for c in node_cpu]
+        figures["server_cpu_us_per_s_per_player"] = cpu / wall / seated * 1e6
+        if redis is not None:
+            redis_cpu = redis_cpu1 - redis_cpu0
+            figures["redis_cpu_percent"] = redis_cpu / wall * 100
+            figures["redis_cpu_us_per_action"] = (
+                redis_cpu / actions * 1e6 if actions else float("nan")
+            )
         figures["rss_base_mb"] = base_rss / 2**20
         figures["rss_kb_per_player"] = (max(rss_ready, rss_end) - base_rss) / 1024 / seated
         if echo_figures:
@@ -492,15 +614,15 @@ def _pump_progress(channel: Any, seconds: float, label: str, server: Any) -> Non
                 continue
             if message[0] == "progress":
                 latest[message[1]] = message
-        if not latest:
+        if not latest and not server:
             continue
-        actions = sum(m[2] for m in latest.values())
+        actions = sum(m[2] for m in latest.values()) if latest else 0
         errors = sum(m[3] for m in latest.values())
         dropped = sum(m[4] for m in latest.values())
         recent = [m[5] for m in latest.values() if not math.isnan(m[5])]
         cpu_text = ""
         if server and server[0]:
-            now_cpu, now = cpu_seconds(server[0]), time.perf_counter()
+            now_cpu, now = sum(cpu_seconds(p) for p in server[0]), time.perf_counter()
             cpu_text = f", server CPU {(now_cpu - last_cpu) / (now - last_time):4.0%}"
             last_cpu, last_time = now_cpu, now
         p99 = f"{max(recent):6.1f}" if recent else "     -"
@@ -537,6 +659,25 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"{f['server_cpu_us_per_action']:.0f} µs per action; RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
         )
+    if f.get("cluster_nodes"):
+        print(
+            "  per node: "
+            + ", ".join(
+                f"{p:.0f}% CPU, {u:.0f} µs per action"
+                for p, u in zip(f["node_cpu_percent"], f["node_cpu_us_per_action"], strict=True)
+            )
+        )
+        if "redis_cpu_percent" in f:
+            print(
+                f"  redis-server CPU {f['redis_cpu_percent']:.0f}% of one core, "
+                f"{f['redis_cpu_us_per_action']:.0f} µs per action"
+            )
+    if "server_cpu_us_per_s_per_player" in f and f["mode"] == "idle":
+        print(
+            f"  idle: {f['server_cpu_us_per_s_per_player']:.1f} µs of server CPU a second per "
+            "connected player; per node "
+            + ", ".join(f"{u:.1f}" for u in f["node_cpu_us_per_s_per_player"])
+        )
     if f.get("server_gc"):
         g = f["server_gc"]
         print(
@@ -569,6 +710,19 @@ def _print_figures(f: dict[str, Any]) -> None:
         print(
             f"  HEADLINE: server CPU per action = {f['ratio_to_echo']:.1f}x a bare echo round trip"
         )
+
+
+def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
+    """The cluster's server CPU as a ratio of the plain server's, measured in this run."""
+    idle = plain["mode"] == "idle"
+    key = "server_cpu_us_per_s_per_player" if idle else "server_cpu_us_per_action"
+    ratio = cluster[key] / plain[key]
+    cluster["ratio_to_plain"] = ratio
+    what = "a second per idle player" if plain["mode"] == "idle" else "per action"
+    print(
+        f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}): server CPU {what} "
+        f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's {plain[key]:.1f} µs"
+    )
 
 
 def machine() -> dict[str, str]:
@@ -635,6 +789,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-out", type=Path, default=Path("load-profile.txt"))
     parser.add_argument("--ramp-timeout", type=float, default=900.0)
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument(
+        "--cluster", type=int, default=0, metavar="N", help="N nodes on a fresh redis-server"
+    )
+    parser.add_argument(
+        "--spread",
+        default="both",
+        help="cluster: each room's players on one node (same), on two (both), or a list",
+    )
+    parser.add_argument("--no-plain", action="store_true", help="cluster: skip the plain run")
+    parser.add_argument("--redis-fsync", default="always", choices=("always", "everysec", "no"))
+    parser.add_argument(
+        "--idle", action="store_true", help="seat the rooms and never move: CPU per idle player"
+    )
     args = parser.parse_args(argv)
     if args.flat_out:
         args.pace = 0.0
@@ -647,7 +814,17 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     echo_figures = None if args.no_echo else run_echo(args)
-    runs = [run_load(args, int(n), echo_figures) for n in args.games.split(",")]
+    runs = []
+    for n in args.games.split(","):
+        plain = None
+        if not args.cluster or not args.no_plain:
+            plain = run_load(args, int(n), echo_figures)
+            runs.append(plain)
+        for spread in args.spread.split(",") if args.cluster else ():
+            figures = run_load(args, int(n), echo_figures, cluster=args.cluster, spread=spread)
+            runs.append(figures)
+            if plain is not None:
+                _compare(plain, figures)
     if args.json:
         report = {"machine": info, "echo": echo_figures, "runs": runs, "argv": argv}
         args.json.write_text(json.dumps(report, indent=2) + "\n")

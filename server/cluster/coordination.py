@@ -3,8 +3,10 @@
 :class:`ClusterStore` is the Redis store plus the reads and writes only a cluster needs. Keys
 (under the same prefix as the store's):
 
-- ``here:{code}:{seat}``: the node a seated player is connected to, renewed while they are, so it
-  lapses a few seconds after its node dies; ``gone`` for a while after a clean disconnect.
+- ``here:{code}:{seat}``: the node a seated player is connected to; ``gone`` for a while after a
+  clean disconnect. It counts only while that node's heartbeat lives.
+- ``alive:{node}``: a node's heartbeat, renewed every couple of seconds (one write per node, however
+  many players it holds), so it lapses a few seconds after the node dies.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
 - the room hash's ``agreement`` field: a pending restart proposal and rematch wishes.
@@ -34,6 +36,8 @@ class RoomState:
     match: int
     present: tuple[bool, bool]
     """Whether each seat has a live connection on some node."""
+    holders: tuple[str | None, str | None] = (None, None)
+    """The node that holds each seat's connection, as Redis says (alive or not)."""
     left: tuple[bool, bool] = (False, False)
     """Whether each seat's player disconnected cleanly (not merely a presence that lapsed)."""
     agreement: str | None = None
@@ -61,6 +65,10 @@ class ListingPage:
 
 GONE = "gone"
 """A presence key's value after a clean disconnect (a missing key may only have lapsed)."""
+
+
+def _holder(value: str | None) -> str | None:
+    return None if value is None or value == GONE else str(value)
 
 
 class ClusterStore(RedisStore):
@@ -121,34 +129,17 @@ class ClusterStore(RedisStore):
         return len(codes)
 
     async def sweep_rooms(self, *, since: float) -> tuple[list[str], list[tuple[str, str]]]:
-        """One pass over the open rooms: those with no write since ``since`` (wall clock) and
-        nobody connected anywhere (abandoned), and the waiting rooms (no match started) with
-        nobody connected for them, each with since when (Redis's clock) they have been so."""
-        codes = sorted(await self._call("open rooms", lambda: self.redis.smembers(self.open_key)))
-
-        async def read() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for code in codes:
-                    pipe.hmget(self.room_key(code), ["touched", "created", "match"])
-                    pipe.mget([self.presence_key(code, 0), self.presence_key(code, 1)])
-                return list(await pipe.execute())
-
-        rows = await self._call("idle rooms", read)
-        idle: list[str] = []
-        waiting: list[str] = []
-        for i, code in enumerate(codes):
-            (touched, created, number), holders = rows[2 * i], rows[2 * i + 1]
-            last = float(touched or created or 0)
-            present = any(h is not None and h != GONE for h in holders)
-            if last < since and not present:
-                idle.append(code)
-            elif (number or "0") == "0":
-                waiting.extend((code, "0" if present else "1"))
-        if not waiting:
-            return idle, []
-        found = await self._script_list("mark_vacant", [self.vacant_key], waiting)
+        """One pass over the open rooms, in one script (no room is read out to the node): those
+        with no write since ``since`` (wall clock) and nobody connected on a live node
+        (abandoned), and the waiting rooms (no match started) with nobody connected for them,
+        each with since when (Redis's clock) they have been so."""
+        idle, found = await self._script_raw(
+            "sweep_rooms",
+            [self.open_key, self.vacant_key],
+            [self.prefix, self.alive_prefix, repr(since)],
+        )
         vacant = [(str(found[i]), str(found[i + 1])) for i in range(0, len(found), 2)]
-        return idle, vacant
+        return sorted(str(code) for code in idle), vacant
 
     async def close_vacant(self, code: str, *, since: str, grace: float) -> int:
         """Close waiting room ``code`` if it has stayed vacant since ``since`` for ``grace``
@@ -158,18 +149,15 @@ class ClusterStore(RedisStore):
             [
                 self.room_key(code),
                 self.open_key,
+                self.watch_key(code),
+                self.presence_key(code, 0),
+                self.presence_key(code, 1),
                 self.listed_key,
                 self.summary_key,
                 self.vacant_key,
-                self.presence_key(code, 0),
-                self.presence_key(code, 1),
             ],
-            [code, self.channel(code), self.wake("closed"), since, repr(grace)],
+            [*self._waking(code, "closed"), code, since, repr(grace), self.alive_prefix],
         )
-
-    async def _script_list(self, name: str, keys: list[str], args: list[Any]) -> list[Any]:
-        script = self._scripts[name]
-        return list(await self._call(name, lambda: script(keys=keys, args=args)))
 
     async def player_room(self, player: str) -> str | None:
         """The code of the room where ``player`` was last seated (to resume on any node)."""
@@ -193,71 +181,89 @@ class ClusterStore(RedisStore):
     async def room_state(self, code: str) -> RoomState | None:
         """An open room's seats, current match number and which seats are connected somewhere."""
 
-        async def read() -> list[Any]:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hmget(self.room_key(code), ["seats", "closed", "match", "agreement"])
-                pipe.mget([self.presence_key(code, 0), self.presence_key(code, 1)])
-                return list(await pipe.execute())
-
-        (seats, closed, number, agreement), holders = await self._call("room", read)
+        row = await self._script_raw(
+            "room_state",
+            [self.room_key(code), self.presence_key(code, 0), self.presence_key(code, 1)],
+            [self.alive_prefix],
+        )
+        seats, closed, number, agreement, first, first_alive, second, second_alive = row
         if seats is None or closed == "1":
             return None
-        present = (holders[0] not in (None, GONE), holders[1] not in (None, GONE))
-        left = (holders[0] == GONE, holders[1] == GONE)
+        present = (bool(first_alive), bool(second_alive))
+        left = (first == GONE, second == GONE)
         return RoomState(
-            seats_from_json(seats), int(number or 0), present, left=left, agreement=agreement
+            seats_from_json(seats),
+            int(number or 0),
+            present,
+            holders=(_holder(first), _holder(second)),
+            left=left,
+            agreement=agreement,
         )
 
     async def save_agreement(self, code: str, text: str) -> None:
         """A room's pending restart proposal and rematch wishes (JSON), for every node."""
-
-        async def write() -> None:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.hset(self.room_key(code), "agreement", text)
-                pipe.publish(self.channel(code), self.wake("agreement"))
-                await pipe.execute()
-
-        await self._call("agreement", write)
+        await self._script(
+            "save_agreement",
+            [self.room_key(code), self.watch_key(code)],
+            [*self._waking(code, "agreement"), text],
+        )
 
     async def relay(self, code: str, *, node: str, payload: dict[str, Any]) -> None:
         """Pass a passing message (a notice, a chat line) to the room's people on other nodes."""
-        message = self.wake("relay", node=node, payload=payload)
-        await self._call("relay", lambda: self.redis.publish(self.channel(code), message))
-
-    def presence_key(self, code: str, seat: Seat) -> str:
-        return f"{self.prefix}here:{code}:{seat}"
-
-    async def set_presence(self, code: str, seat: Seat, *, node: str, ttl: float) -> None:
-        """Seat ``seat`` has a connection on ``node`` (for ``ttl`` seconds unless renewed)."""
-        key = self.presence_key(code, seat)
-        fresh = await self._call(
-            "presence", lambda: self.redis.set(key, node, px=int(ttl * 1000), get=True)
+        await self._script(
+            "wake_room", [self.watch_key(code)], self._waking(code, "relay", payload=payload)
         )
-        if fresh is None or fresh == GONE:
-            await self._call(
-                "presence", lambda: self.redis.publish(self.channel(code), self.wake("presence"))
-            )
 
-    async def clear_presence(self, code: str, seat: Seat, *, node: str, ttl: float) -> None:
-        """The connection ``node`` had for ``seat`` is gone (another node's is left alone): the
+    async def set_presence(self, code: str, seat: Seat) -> None:
+        """Seat ``seat`` has a connection on this node (while its heartbeat lives)."""
+        await self._script(
+            "set_presence",
+            [self.presence_key(code, seat), self.watch_key(code)],
+            self._waking(code, "presence"),
+        )
+
+    async def clear_presence(self, code: str, seat: Seat, *, ttl: float) -> None:
+        """The connection this node had for ``seat`` is gone (another node's is left alone): the
         key says so for ``ttl`` seconds, so other nodes tell it from a lapse."""
         await self._script(
             "clear_presence",
-            [self.presence_key(code, seat)],
-            [node, self.channel(code), self.wake("presence"), max(1, int(ttl * 1000))],
+            [self.presence_key(code, seat), self.watch_key(code)],
+            [*self._waking(code, "presence"), max(1, int(ttl * 1000))],
         )
 
-    async def renew_presence(self, seats: list[tuple[str, Seat]], *, node: str, ttl: float) -> None:
-        """Renew the presence of every ``(room, seat)`` connected to ``node``, in one step."""
-        if not seats:
+    # --- nodes ---------------------------------------------------------------------------------
+
+    @property
+    def alive_prefix(self) -> str:
+        return f"{self.prefix}alive:"
+
+    async def heartbeat(self, *, ttl: float, others: list[str]) -> list[bool]:
+        """This node lives for ``ttl`` seconds more; whether each of ``others`` lives, in the
+        same round trip."""
+
+        async def beat() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self.alive_prefix + self.node, "1", px=max(1, int(ttl * 1000)))
+                if others:
+                    pipe.mget([self.alive_prefix + n for n in others])
+                return list(await pipe.execute())
+
+        answers = await self._call("heartbeat", beat)
+        return [value is not None for value in answers[1]] if others else []
+
+    async def watch(self, codes: list[str]) -> None:
+        """This node keeps these rooms cached: wake it when they change."""
+        if not codes:
             return
-        await self._script(
-            "renew_presence",
-            [self.presence_key(code, seat) for code, seat in seats],
-            [
-                node,
-                max(1, int(ttl * 1000)),
-                self.wake("presence"),
-                *(self.channel(code) for code, _ in seats),
-            ],
-        )
+
+        async def add() -> None:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for code in codes:
+                    pipe.sadd(self.watch_key(code), self.node)
+                await pipe.execute()
+
+        await self._call("watch", add)
+
+    async def unwatch(self, code: str) -> None:
+        """This node no longer keeps room ``code`` cached."""
+        await self._call("watch", lambda: self.redis.srem(self.watch_key(code), self.node))

@@ -2,9 +2,14 @@
 
 A node keeps only the rooms its own connections use, as caches. A room code, a resume token or a
 room listing is looked up in Redis (:meth:`ClusterLobby.prepare`, before the message is handled),
-so any node can serve any room or player. One pattern subscription receives every room's wake-up;
-a room cached here catches up by index. A poll catches up present rooms every few seconds, so a
-wake-up lost (say while Redis restarts) only delays an update.
+so any node can serve any room or player. A node keeps the rooms it caches in their ``watch``
+sets and hears their wake-ups on its own channel only (not every room's): an action is applied
+from its wake-up, anything else makes the room catch up by index (one catch-up at a time per
+room). Every couple of seconds the node renews its heartbeat and, in the same round trip, reads
+whether the nodes holding its rooms' other players live: a dead node's players are then told
+to their opponents. Each room is also caught up now and then (every ``SAFETY_POLL`` seconds,
+spread out), and all of them when the subscription is made again, so a wake-up lost (say while
+Redis restarts) only delays an update.
 """
 
 from __future__ import annotations
@@ -45,9 +50,11 @@ from muggins.shared.protocol import (
 log = logging.getLogger("muggins.cluster")
 
 POLL = 2.0
-"""Seconds between catch-ups of the rooms this node's connections are in."""
+"""Seconds between heartbeats of this node."""
 PRESENCE_TTL = 3 * POLL
-"""Seconds a player's presence lasts in Redis unless renewed (a dead node's players lapse)."""
+"""Seconds a node's heartbeat lasts in Redis unless renewed (a dead node's players lapse)."""
+SAFETY_POLL = 300.0
+"""Seconds between the catch-ups of each present room that are not woken by anything."""
 STOP_WAIT = 2.0
 """Seconds a stopping node waits for its background tasks to end."""
 EVICT_AFTER = 300.0
@@ -71,7 +78,11 @@ class ClusterLobby(Lobby):
         self.redis = store
         self.accounts.limits = RedisSignInLimits(store)  # counted across the cluster
         self.node = secrets.token_hex(6)
-        """This node's name in claims."""
+        """This node's name in claims, heartbeats, watch sets and its wake-up channel."""
+        store.node = self.node
+        self._alive: dict[str, bool] = {}
+        """Whether each node that holds a player of a room here lived at the last heartbeat."""
+        self._round = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
@@ -119,6 +130,8 @@ class ClusterLobby(Lobby):
             if isinstance(room, ClusterRoom) and not room.closed:
                 await room.sync()
                 return room
+            # Watched before it is read, so no change made after the reading goes unheard.
+            await self.redis.watch([code])
             snapshot = await self.redis.load_room(code)
             if snapshot is None:
                 return None
@@ -193,6 +206,10 @@ class ClusterLobby(Lobby):
 
         Rooms stored before the listing index existed are indexed once (by the first node).
         """
+        try:
+            await self.redis.heartbeat(ttl=PRESENCE_TTL, others=[])
+        except StoreError as error:
+            log.warning("no heartbeat yet (%s); the poll retries", error)
         indexed = await self.redis.index_rooms()
         if indexed:
             log.info("listing index built for %d open rooms", indexed)
@@ -209,9 +226,16 @@ class ClusterLobby(Lobby):
         task.add_done_callback(self._tasks.discard)
 
     def wake(self, code: str) -> None:
+        """Catch room ``code`` up with Redis: at once, or after the catch-up running now."""
         room = self.rooms.get(code)
-        if isinstance(room, ClusterRoom) and not room.closed:
-            self._spawn(self._catch_up(room))
+        if not isinstance(room, ClusterRoom) or room.closed:
+            return
+        room.stale = True
+        if room.catching_up:
+            room.again = True
+            return
+        room.catching_up = True
+        self._spawn(self._catch_up(room))
 
     def relay(self, room: ClusterRoom, payload: dict[str, Any]) -> None:
         """Send a notice or chat line to the room's people on the other nodes (best effort)."""
@@ -236,45 +260,88 @@ class ClusterLobby(Lobby):
     async def _write_presence(self, code: str, seat: int, *, here: bool) -> None:
         try:
             if here:
-                await self.redis.set_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
+                await self.redis.set_presence(code, seat)
             else:
-                await self.redis.clear_presence(code, seat, node=self.node, ttl=PRESENCE_TTL)
+                await self.redis.clear_presence(code, seat, ttl=PRESENCE_TTL)
         except StoreError as error:
             log.info("room %s: presence not written (%s); the poll retries", code, error)
+            return
+        room = self.rooms.get(code)
+        if isinstance(room, ClusterRoom):
+            holders = list(room.holders)
+            if here:
+                holders[seat] = self.node
+            elif holders[seat] == self.node:
+                holders[seat] = None
+            room.holders = (holders[0], holders[1])
 
     async def _catch_up(self, room: ClusterRoom) -> None:
         try:
-            await room.sync()
-        except StoreError as error:
-            log.info("room %s: catch-up failed (%s); the poll retries", room.code, error)
-        except Exception:
-            log.exception("room %s: catch-up failed", room.code)
+            while True:
+                room.again = False
+                try:
+                    await room.sync()
+                except StoreError as error:
+                    log.info("room %s: catch-up failed (%s); a poll retries", room.code, error)
+                except Exception:
+                    log.exception("room %s: catch-up failed", room.code)
+                if not room.again or room.closed or self._stopping:
+                    return
+        finally:
+            room.catching_up = False
 
-    def _heard(self, code: str, data: str) -> None:
+    def _settle(self, room: ClusterRoom) -> None:
+        async def settle() -> None:
+            try:
+                await room.settle_later()
+            except StoreError as error:
+                log.info("room %s: not settled here (%s)", room.code, error)
+            except Exception:
+                log.exception("room %s: not settled here", room.code)
+
+        self._spawn(settle())
+
+    def _heard(self, data: str) -> None:
+        """A wake-up on this node's channel: apply the action it carries, or catch up."""
         try:
             wake = json.loads(data)
-        except ValueError:
-            wake = {}
-        room = self.rooms.get(code)
-        if wake.get("kind") == "relay":
-            if wake.get("node") != self.node and isinstance(room, ClusterRoom):
-                room.deliver(wake.get("payload") or {})
+            code = str(wake["room"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("a wake-up that names no room: %.80s", data)
             return
+        room = self.rooms.get(code)
+        if not isinstance(room, ClusterRoom):
+            return
+        kind = wake.get("kind")
+        if kind == "relay":
+            room.deliver(wake.get("payload") or {})
+            return
+        if kind == "action" and not room.catching_up:
+            try:
+                applied = room.take_action(int(wake["number"]), int(wake["index"]), wake["entry"])
+            except (KeyError, TypeError, ValueError):
+                applied = False
+            if applied is None:
+                self._settle(room)
+            if applied is not False:
+                return
         self.wake(code)
 
     async def _listen(self) -> None:
-        pattern = self.redis.channel("*")
+        channel = self.redis.node_channel(self.node)
         while not self._stopping:
             pubsub = self.redis.redis.pubsub()
             try:
-                await pubsub.psubscribe(pattern)
+                await pubsub.subscribe(channel)
+                # Whatever was missed while not subscribed (and watch sets Redis may have lost).
+                await self.redis.watch(list(self.rooms))
                 for code in list(self.rooms):
-                    self.wake(code)  # whatever was missed while not subscribed
+                    self.wake(code)
                 while not self._stopping:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None and message["type"] == "pmessage":
-                        self._heard(str(message["channel"]).rpartition(":")[2], message["data"])
-            except (RedisError, OSError) as error:
+                    if message is not None and message["type"] == "message":
+                        self._heard(message["data"])
+            except (RedisError, OSError, StoreError) as error:
                 log.warning("wake-ups from Redis lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)
             finally:
@@ -282,24 +349,48 @@ class ClusterLobby(Lobby):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _poll(self) -> None:
+        """Every ``POLL`` seconds: this node's heartbeat, the liveness of the nodes that hold the
+        other players of its rooms (one round trip), and a slice of the safety catch-ups."""
         while not self._stopping:
             await asyncio.sleep(POLL)
-            # Every player connected here is renewed in one step, however many rooms there are.
-            here = [
-                (code, seat)
-                for code, room in list(self.rooms.items())
-                if isinstance(room, ClusterRoom)
-                for seat in room.here()
+            rooms = [
+                room
+                for room in list(self.rooms.values())
+                if isinstance(room, ClusterRoom) and not room.closed and room.present()
             ]
+            others = sorted(
+                {h for room in rooms for h in room.holders if h is not None and h != self.node}
+            )
             try:
-                await self.redis.renew_presence(here, node=self.node, ttl=PRESENCE_TTL)
+                lives = await self.redis.heartbeat(ttl=PRESENCE_TTL, others=others)
             except StoreError as error:
-                log.info("presence not renewed (%s); the next poll retries", error)
-            for code, room in list(self.rooms.items()):
+                log.info("heartbeat not written (%s); the next poll retries", error)
+                continue
+            alive = dict(zip(others, lives, strict=True))
+            before, self._alive = self._alive, alive
+            slices = max(1, round(SAFETY_POLL / POLL))
+            self._round = (self._round + 1) % slices
+            for room in rooms:
                 if self._stopping:
                     return
-                if room.present():
-                    self.wake(code)
+                if self._suspect(room, alive, before) or hash(room.code) % slices == self._round:
+                    self.wake(room.code)
+                for seat in room.here():
+                    if room.holders[seat] != self.node:
+                        self.announce(room, seat, here=True)  # a presence write that failed
+
+    def _suspect(self, room: ClusterRoom, alive: dict[str, bool], before: dict[str, bool]) -> bool:
+        """Whether a seat of ``room`` is held by a node that died (and the room has not told
+        it yet) or that came back to life since the last heartbeat."""
+        for seat, holder in zip(room.seats, room.holders, strict=True):
+            if holder is None or holder == self.node:
+                continue
+            lives = alive.get(holder, True)
+            if not lives and seat.gone_since is None:
+                return True
+            if lives and before.get(holder) is False:
+                return True
+        return False
 
     async def sweep(self) -> None:
         """Close abandoned rooms (one node per round), and forget cached rooms nobody here uses."""
@@ -315,10 +406,17 @@ class ClusterLobby(Lobby):
                     if seat.player is not None and seat.player.room is room:
                         seat.player.room = None
                 del self.rooms[code]
+                self._spawn(self._unwatch(code))
                 self._loading.pop(code, None)
                 self._presence_locks.pop((code, 0), None)
                 self._presence_locks.pop((code, 1), None)
         self.metrics.rooms.set(len(self.rooms))
+
+    async def _unwatch(self, code: str) -> None:
+        try:
+            await self.redis.unwatch(code)
+        except StoreError as error:
+            log.info("room %s: still watched (%s)", code, error)
 
     async def _close_abandoned(self) -> None:
         """Rooms with no move and nobody connected for ``abandon_after`` seconds are closed, and

@@ -17,8 +17,11 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``voided:{code}:{n}`` set: attempts to append that timed out and were then reported as not
   stored (:meth:`RedisStore.confirm_action`); if such a write reaches Redis late, it is refused.
 - ``finished`` sorted set: ``{code}-{n}`` of finished matches by finish time (history).
-- channel ``room:{code}``: a wake-up published after every change; nodes that hold the room's
-  connections catch up by index, so a lost wake-up only costs latency.
+- ``watch:{code}`` set: the nodes that keep the room cached (they hold, or held lately, one of
+  its connections); a change wakes only them.
+- channel ``node:{node}``: a node's wake-ups, one channel per node. Each names its room; an
+  appended action's carries the action, so the other nodes apply it without reading the log.
+  Any other wake-up makes them catch up by index, so a lost wake-up only costs latency.
 
 Every write is one Lua script (:mod:`server.cluster.scripts`), so it is atomic: an action is
 appended only if the log is at the expected index (two nodes can never fork a game), and the
@@ -41,7 +44,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 from muggins.server.cluster.redis_accounts import RedisAccounts
-from muggins.server.cluster.scripts import NO_MATCH, SCRIPTS, VOIDED
+from muggins.server.cluster.scripts import NO_MATCH, NOT_CURRENT, SCRIPTS, VOIDED
 from muggins.server.sqlite_store import seats_from_json, seats_json
 from muggins.server.store import (
     MatchRecord,
@@ -96,6 +99,8 @@ class RedisStore(RedisAccounts):
         self._scripts = {name: self.redis.register_script(text) for name, text in SCRIPTS.items()}
         self._attempts: dict[tuple[str, int, int, str | None], str] = {}
         """The attempt id of each append whose outcome is not known yet."""
+        self.node = ""
+        """The node this store writes for (its wake-ups skip it); set by the node's lobby."""
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -117,8 +122,20 @@ class RedisStore(RedisAccounts):
     def _player_keys(self, seats: tuple[SeatRecord, SeatRecord]) -> list[str]:
         return [self.player_key(s.player) for s in seats if s.kind == "human" and s.player]
 
-    def channel(self, code: str) -> str:
-        return f"{self.prefix}room:{code}"
+    def watch_key(self, code: str) -> str:
+        return f"{self.prefix}watch:{code}"
+
+    @property
+    def node_prefix(self) -> str:
+        """The channel of node ``n`` is this prefix followed by ``n``."""
+        return f"{self.prefix}node:"
+
+    def node_channel(self, node: str) -> str:
+        return self.node_prefix + node
+
+    def _waking(self, code: str, kind: str, **facts: Any) -> list[Any]:
+        """The ARGV head of a script that wakes the room's nodes (see scripts.WAKE)."""
+        return [self.node_prefix, self.wake(kind, room=code, **facts), self.node]
 
     @property
     def open_key(self) -> str:
@@ -149,9 +166,11 @@ class RedisStore(RedisAccounts):
             raise StoreError(f"Redis ({what}): {error}") from error
 
     async def _script(self, name: str, keys: list[str], args: list[Any]) -> int:
+        return int(await self._script_raw(name, keys, args))
+
+    async def _script_raw(self, name: str, keys: list[str], args: list[Any]) -> Any:
         script = self._scripts[name]
-        result = await self._call(name, lambda: script(keys=keys, args=args))
-        return int(result)
+        return await self._call(name, lambda: script(keys=keys, args=args))
 
     @staticmethod
     def wake(kind: str, **facts: Any) -> str:
@@ -171,11 +190,18 @@ class RedisStore(RedisAccounts):
             [
                 self.room_key(room.code),
                 self.open_key,
+                self.watch_key(room.code),
                 self.listed_key,
                 self.summary_key,
                 *self._player_keys(room.seats),
             ],
-            [room.options.model_dump_json(), repr(room.created), seats_json(room.seats), room.code],
+            [
+                room.options.model_dump_json(),
+                repr(room.created),
+                seats_json(room.seats),
+                room.code,
+                self.node,
+            ],
         )
         if not created:
             raise StoreConflict(f"room {room.code} exists")
@@ -192,15 +218,15 @@ class RedisStore(RedisAccounts):
             "save_seats",
             [
                 self.room_key(code),
+                self.watch_key(code),
                 self.listed_key,
                 self.summary_key,
                 self.vacant_key,
                 *self._player_keys(seats),
             ],
             [
+                *self._waking(code, "seats"),
                 seats_json(seats),
-                self.channel(code),
-                self.wake("seats"),
                 code,
                 "" if expected is None else seats_json(expected),
                 repr(time.time()),
@@ -217,17 +243,17 @@ class RedisStore(RedisAccounts):
             [
                 self.room_key(match.room),
                 self.match_key(match.room, match.number),
+                self.watch_key(match.room),
                 self.listed_key,
                 self.summary_key,
             ],
             [
+                *self._waking(match.room, "match", number=match.number),
                 match.number,
                 match.seed.hex(),
                 match.options.model_dump_json(),
                 json.dumps(match.names),
                 repr(match.started),
-                self.channel(match.room),
-                self.wake("match", number=match.number),
                 match.room,
             ],
         )
@@ -251,6 +277,12 @@ class RedisStore(RedisAccounts):
         # move unsaved, this attempt is voided in Redis, in case it is still on its way there.
         attempt = secrets.token_hex(8)
         self._attempts[(code, number, index, key)] = attempt
+        entry = encode_entry(seat, action, seq=seq, key=key)
+        # The wake-up carries the entry as it is stored (written out here, not encoded twice).
+        wake = (
+            f'{{"kind":"action","room":{json.dumps(code)},"number":{number},'
+            f'"index":{index},"entry":{entry}}}'
+        )
         length = await self._script(
             "append_action",
             [
@@ -258,15 +290,18 @@ class RedisStore(RedisAccounts):
                 self.log_key(code, number),
                 self.room_key(code),
                 self.voided_key(code, number),
+                self.watch_key(code),
             ],
             [
+                self.node_prefix,
+                wake,
+                self.node,
                 index,
-                encode_entry(seat, action, seq=seq, key=key),
-                self.channel(code),
-                self.wake("action", number=number, length=index + 1),
+                entry,
                 repr(time.time()),
                 key or "",
                 attempt,
+                number,
             ],
         )
         self._attempts.pop((code, number, index, key), None)
@@ -274,6 +309,8 @@ class RedisStore(RedisAccounts):
             raise StoreError(f"no match {code}-{number}")
         if length == VOIDED:
             raise StoreError(f"action {index} of {code}-{number}: this attempt was voided")
+        if length == NOT_CURRENT:
+            raise StoreConflict(f"room {code} has moved on from match {number}")
         if length < 0:
             raise StoreConflict(
                 f"action {index} of {code}-{number}: the log has {-1 - length}", length=-1 - length
@@ -298,17 +335,17 @@ class RedisStore(RedisAccounts):
             [
                 self.match_key(code, number),
                 self.finished_key,
+                self.watch_key(code),
                 self.room_key(code),
                 self.listed_key,
                 self.summary_key,
             ],
             [
+                *self._waking(code, "finished", number=number),
                 repr(finished),
                 result,
                 "" if winner is None else str(winner),
                 f"{code}-{number}",
-                self.channel(code),
-                self.wake("finished", number=number),
                 str(number),
                 code,
             ],
@@ -322,11 +359,14 @@ class RedisStore(RedisAccounts):
             [
                 self.room_key(code),
                 self.open_key,
+                self.watch_key(code),
+                self.presence_key(code, 0),
+                self.presence_key(code, 1),
                 self.listed_key,
                 self.summary_key,
                 self.vacant_key,
             ],
-            [code, self.channel(code), self.wake("closed")],
+            [*self._waking(code, "closed"), code],
         )
         if not closed:
             raise StoreError(f"no room {code}")
@@ -351,6 +391,9 @@ class RedisStore(RedisAccounts):
             if match is not None:
                 matches.append(match)
         return matches
+
+    def presence_key(self, code: str, seat: Seat) -> str:
+        return f"{self.prefix}here:{code}:{seat}"
 
     async def load_match(self, code: str, number: int) -> MatchRecord | None:
         return await self._match(code, number, with_actions=True)
@@ -443,13 +486,20 @@ def encode_entry(
 
 def decode_tag(raw: bytes | str) -> MoveTag:
     """The seq named and the key of a log entry (None, None for entries from before)."""
-    data = json.loads(raw)
+    return entry_tag(json.loads(raw))
+
+
+def entry_tag(data: dict[str, Any]) -> MoveTag:
     seq, key = data.get("seq"), data.get("key")
     return (int(seq) if seq is not None else None, str(key) if key is not None else None)
 
 
 def decode_entry(raw: bytes | str) -> tuple[Seat, Action]:
-    data = json.loads(raw)
+    return entry_action(json.loads(raw))
+
+
+def entry_action(data: dict[str, Any]) -> tuple[Seat, Action]:
+    """The seat and action of a log entry, parsed (as stored, or as a wake-up carries it)."""
     seat = int(data["seat"])
     if seat not in (0, 1):
         raise StoreError(f"bad seat {seat} in the log")

@@ -1,11 +1,13 @@
 """A room on one node of a cluster: a cache of the room whose truth is in Redis.
 
-Any node can serve any room. Before each change the node catches up from Redis by index (new
-seats, a new match, actions other nodes appended), applying them to its cached match and telling
-its own connections. The change itself is a versioned write: if another node got there first the
-write is refused, the node catches up and tries the move again against the new state, so a move
-that has become illegal gets the ordinary clean error. Timers and computer moves are claimed in
-Redis (``SET NX PX``) so they fire on one node only.
+Any node can serve any room. A node that keeps the room cached is woken by Redis after every
+change another node makes: an action's wake-up carries the action, which the node applies to
+its cached match and tells its own connections; any other wake-up makes it catch up from Redis
+by index (new seats, a new match, actions appended). A move is a versioned write made straight
+from the cache while the cache is current (one round trip to Redis): if another node got there
+first the write is refused, the node catches up and tries the move again against the new state,
+so a move that has become illegal gets the ordinary clean error. Other changes catch up first.
+Timers and computer moves are claimed in Redis (``SET NX PX``) so they fire on one node only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.redis_store import entry_action, entry_tag
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.room import Room
 from muggins.server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
@@ -118,6 +121,14 @@ class ClusterRoom(Room):
         """Since when each seat's presence has been missing (not cleared) in Redis."""
         self.seen = [False, False]
         """Whether each seat's presence has shown in Redis since it was taken."""
+        self.holders: tuple[str | None, str | None] = (None, None)
+        """The node holding each seat's connection, as of the last catch-up."""
+        self.stale = False
+        """Whether this cache may have missed a change (a move then catches up before writing)."""
+        self.catching_up = False
+        """Whether a catch-up is running or queued for this room (at most one at a time)."""
+        self.again = False
+        """Whether another catch-up is wanted after the running one (a wake-up came meanwhile)."""
 
     # --- catching up ---------------------------------------------------------------------------
 
@@ -128,10 +139,19 @@ class ClusterRoom(Room):
 
     async def _sync(self) -> None:
         """Catch up (the caller holds the lock): seats, a newer match, then new actions by index."""
+        self.stale = False
+        try:
+            await self._catch_up()
+        except BaseException:
+            self.stale = True
+            raise
+
+    async def _catch_up(self) -> None:
         state = await self.redis.room_state(self.code)
         if state is None:
             self.close()
             return
+        self.holders = state.holders
         seats, number = state.seats, state.match
         self._take_seats(seats)
         self._take_presence(state.present, state.left)
@@ -167,6 +187,37 @@ class ClusterRoom(Room):
             if match.over:
                 self.send_room()
                 await self.settle()  # once per match, whichever node gets here (see ratings)
+
+    def take_action(self, number: int, index: int, entry: dict[str, Any]) -> bool | None:
+        """An action another node appended, from its wake-up: applied here and told to this
+        node's connections, without reading Redis. False when it cannot be applied in place (the
+        room is busy or behind): then a catch-up is wanted. None when applied and the match
+        is over (the match is settled by a catch-up)."""
+        match = self.match
+        if self.closed or self.lock.locked() or match is None or number != self.match_number:
+            return False
+        if index < len(match.log):
+            return True  # already here (caught up meanwhile)
+        if index > len(match.log):
+            return False  # an earlier wake-up is missing
+        try:
+            seat, action = entry_action(entry)
+            events = match.apply(seat, action)
+        except Exception:
+            log.exception("room %s: action %d from a wake-up not applied", self.code, index)
+            return False
+        self.move_tags.append(entry_tag(entry))
+        self.last_activity = self.clock()
+        self._broadcast(events, origin=None, id=None)
+        if match.over:
+            self.send_room()
+            return None
+        return True
+
+    async def settle_later(self) -> None:
+        """Settle a match that a wake-up finished (once per match, whichever node gets here)."""
+        async with self.lock:
+            await self.settle()
 
     def _take_match(self, record: MatchRecord, previous_actions: int) -> None:
         self.match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
@@ -356,23 +407,33 @@ class ClusterRoom(Room):
 
     # --- versioned changes ---------------------------------------------------------------------
 
-    async def _versioned(self, what: str, change: Any) -> Any:
-        """Run ``change`` after catching up; on a lost race catch up and run it again."""
-        for _ in range(RETRIES):
-            try:
-                async with self.lock:
-                    await self._sync()
-            except StoreError as error:
-                raise Refusal(
-                    "storage", f"The game store is unreachable; {what} was not saved"
-                ) from error
+    async def _versioned(self, what: str, change: Any, *, cached: bool = False) -> Any:
+        """Run ``change`` after catching up; on a lost race catch up and run it again.
+
+        ``cached``: the first try skips the catch-up if the cache is current (a move: the
+        write itself is refused if the log or the match moved on, and then it catches up).
+        """
+        for attempt in range(RETRIES):
+            if not (cached and attempt == 0 and not self.stale):
+                try:
+                    async with self.lock:
+                        await self._sync()
+                except StoreError as error:
+                    raise Refusal(
+                        "storage", f"The game store is unreachable; {what} was not saved"
+                    ) from error
             self.conflicted = False
             try:
                 return await change()
-            except Refusal:
+            except Refusal as refusal:
                 if not self.conflicted:
+                    if refusal.code in ("storage", "unconfirmed"):
+                        self.stale = True
                     raise
                 log.info("room %s: lost a race for %s; catching up", self.code, what)
+            except BaseException:
+                self.stale = True
+                raise
         raise Refusal("storage", f"The room kept changing; {what} was not saved, try again")
 
     async def act(
@@ -391,7 +452,7 @@ class ClusterRoom(Room):
                 self, seat, move, origin=origin, id=id, seq=seq, key=key, applied=applied
             )
 
-        await self._versioned("the move", change)
+        await self._versioned("the move", change, cached=True)
 
     async def sit(self, player: Player, *, id: MessageId = None) -> int:
         async def change() -> int:

@@ -1,11 +1,22 @@
 """The Lua scripts of the Redis store: each write is one script, so it is atomic.
 
-Every script that changes a room also publishes a wake-up on the room's channel in the same step,
-and keeps the room's entry in the listing index (``rooms:listed``, ``rooms:summary``) true: see
+Every script that changes a room also wakes, in the same step, the nodes that watch the room
+(the members of its ``watch`` set, each on its own channel), except the node that wrote, and
+keeps the room's entry in the listing index (``rooms:listed``, ``rooms:summary``) true: see
 :data:`RELIST`.
 """
 
 from __future__ import annotations
+
+# Prepended to every script that wakes a room's nodes. ARGV of the caller: the node channel
+# prefix, the wake-up, the writing node (not woken), given to wake() by position.
+WAKE = """
+local function wake(watch, prefix, message, writer)
+    for _, node in ipairs(redis.call('SMEMBERS', watch)) do
+        if node ~= writer then redis.call('PUBLISH', prefix .. node, message) end
+    end
+end
+"""
 
 # Defines relist(room, listed, summary, code): put the room where the lobby lists it now. The
 # sorted set ``listed`` holds "o:CODE" (a seat is open) or "w:CODE" (full, may be watched), all
@@ -44,6 +55,14 @@ local function relist(room, listed, summary, code)
 end
 """
 
+# Defines present(key, alive): the presence key names a node whose heartbeat (alive .. node) lives.
+PRESENT = """
+local function present(key, alive)
+    local holder = redis.call('GET', key)
+    return holder and holder ~= 'gone' and redis.call('EXISTS', alive .. holder) == 1
+end
+"""
+
 # KEYS: room, listed, summary. ARGV: code. (Indexes a room written before the index existed.)
 RELIST_ROOM = (
     RELIST
@@ -53,8 +72,8 @@ return 1
 """
 )
 
-# KEYS: room, open-set, listed, summary, then one player key per seated person. ARGV: options,
-# created, seats, code.
+# KEYS: room, open-set, watch, listed, summary, then one player key per seated person. ARGV:
+# options, created, seats, code, the creating node (which watches the room from the start).
 CREATE_ROOM = (
     RELIST
     + """
@@ -62,68 +81,77 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
            'closed', '0', 'match', '0', 'status', 'waiting')
 redis.call('SADD', KEYS[2], ARGV[4])
-for i = 5, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
-relist(KEYS[1], KEYS[3], KEYS[4], ARGV[4])
+if ARGV[5] ~= '' then redis.call('SADD', KEYS[3], ARGV[5]) end
+for i = 6, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
+relist(KEYS[1], KEYS[4], KEYS[5], ARGV[4])
 return 1
 """
 )
 
-# KEYS: room, listed, summary, vacant, then one player key per seated person. ARGV: seats,
-# channel, wake-up, code, expected seats ('' to write whatever is there), now. A change of seats
-# ends the room's vacancy (see CLOSE_VACANT).
+# KEYS: room, watch, listed, summary, vacant, then one player key per seated person. ARGV: node
+# channel prefix, wake-up, writer, seats, code, expected seats ('' to write whatever is there),
+# now. A change of seats ends the room's vacancy (see CLOSE_VACANT).
 SAVE_SEATS = (
-    RELIST
+    WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[5] then return -1 end
-redis.call('HSET', KEYS[1], 'seats', ARGV[1], 'touched', ARGV[6])
-for i = 5, #KEYS do redis.call('SET', KEYS[i], ARGV[4]) end
-redis.call('HDEL', KEYS[4], ARGV[4])
-relist(KEYS[1], KEYS[2], KEYS[3], ARGV[4])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[1], 'seats') ~= ARGV[6] then return -1 end
+redis.call('HSET', KEYS[1], 'seats', ARGV[4], 'touched', ARGV[7])
+for i = 6, #KEYS do redis.call('SET', KEYS[i], ARGV[5]) end
+redis.call('HDEL', KEYS[5], ARGV[5])
+relist(KEYS[1], KEYS[3], KEYS[4], ARGV[5])
+wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
 )
 
-# KEYS: room, match, listed, summary. ARGV: number, seed, options, names, started, channel,
-# wake-up, code.
+# KEYS: room, match, watch, listed, summary. ARGV: node channel prefix, wake-up, writer, number,
+# seed, options, names, started, code.
 START_MATCH = (
-    RELIST
+    WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('HSET', KEYS[2], 'seed', ARGV[2], 'options', ARGV[3], 'names', ARGV[4],
-           'started', ARGV[5])
-if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[1]) then
-    redis.call('HSET', KEYS[1], 'match', ARGV[1], 'status', 'playing')
-    relist(KEYS[1], KEYS[3], KEYS[4], ARGV[8])
+redis.call('HSET', KEYS[2], 'seed', ARGV[5], 'options', ARGV[6], 'names', ARGV[7],
+           'started', ARGV[8])
+if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[4]) then
+    redis.call('HSET', KEYS[1], 'match', ARGV[4], 'status', 'playing')
+    relist(KEYS[1], KEYS[4], KEYS[5], ARGV[9])
 end
-redis.call('PUBLISH', ARGV[6], ARGV[7])
+wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
 )
 
-# KEYS: match, log, room, voided. ARGV: index, entry, channel, wake-up, now, key, attempt.
+# KEYS: match, log, room, voided, watch. ARGV: node channel prefix, wake-up, writer, index,
+# entry, now, key, attempt, match number.
 # Returns the new log length; -1 - length when the log is not at the expected index; the
 # expected length when the entry there is this very entry, key included (the same move again:
-# idempotent);
-# VOIDED when CONFIRM_ACTION has voided this attempt (it timed out and was reported unsaved).
-APPEND_ACTION = """
+# idempotent); VOIDED when CONFIRM_ACTION has voided this attempt (it timed out and was reported
+# unsaved); NOT_CURRENT when the room has moved on to another match.
+# The wake-up carries the entry, so the nodes that watch the room apply it without a read.
+APPEND_ACTION = (
+    WAKE
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1000000000 end
-if redis.call('SISMEMBER', KEYS[4], ARGV[7]) == 1 then return -1000000001 end
-local index = tonumber(ARGV[1])
+if redis.call('SISMEMBER', KEYS[4], ARGV[8]) == 1 then return -1000000001 end
+local index = tonumber(ARGV[4])
 local length = redis.call('LLEN', KEYS[2])
 if length ~= index then
-    if ARGV[6] ~= '' and length > index and redis.call('LINDEX', KEYS[2], index) == ARGV[2] then
+    if ARGV[7] ~= '' and length > index and redis.call('LINDEX', KEYS[2], index) == ARGV[5] then
         return index + 1
     end
     return -1 - length
 end
-length = redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('HSET', KEYS[3], 'touched', ARGV[5])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+if redis.call('HGET', KEYS[3], 'match') ~= ARGV[9] then return -1000000002 end
+length = redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('HSET', KEYS[3], 'touched', ARGV[6])
+wake(KEYS[5], ARGV[1], ARGV[2], ARGV[3])
 return length
 """
+)
 
 # KEYS: log, voided. ARGV: index, key, attempt, milliseconds to keep the voided mark.
 # 1 if the entry at index has the key; otherwise 0, and the attempt can never append.
@@ -138,89 +166,151 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 0
 """
 
-# KEYS: match, finished-set, room, listed, summary. ARGV: finished, result, winner, member,
-# channel, wake-up, number, code.
+# KEYS: match, finished-set, watch, room, listed, summary. ARGV: node channel prefix, wake-up,
+# writer, finished, result, winner, member, number, code.
 FINISH_MATCH = (
-    RELIST
+    WAKE
+    + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'finished', ARGV[1], 'result', ARGV[2], 'winner', ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[4])
-if redis.call('HGET', KEYS[3], 'match') == ARGV[7] then
-    redis.call('HSET', KEYS[3], 'status', 'over')
-    relist(KEYS[3], KEYS[4], KEYS[5], ARGV[8])
+redis.call('HSET', KEYS[1], 'finished', ARGV[4], 'result', ARGV[5], 'winner', ARGV[6])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
+if redis.call('HGET', KEYS[4], 'match') == ARGV[8] then
+    redis.call('HSET', KEYS[4], 'status', 'over')
+    relist(KEYS[4], KEYS[5], KEYS[6], ARGV[9])
 end
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
 )
 
-# KEYS: room, open-set, listed, summary, vacant. ARGV: code, channel, wake-up.
+# Defines close(KEYS, code): the end of CLOSE_ROOM and CLOSE_VACANT, whose KEYS are room,
+# open-set, watch, presence of seat 0 and 1, listed, summary, vacant, and whose ARGV start with
+# the node channel prefix, the wake-up and the writer. The room's watchers are woken, then the
+# watch set and presence are forgotten.
+CLOSE = """
+local function close(code)
+    redis.call('HSET', KEYS[1], 'closed', '1')
+    redis.call('SREM', KEYS[2], code)
+    redis.call('HDEL', KEYS[8], code)
+    relist(KEYS[1], KEYS[6], KEYS[7], code)
+    wake(KEYS[3], ARGV[1], ARGV[2], ARGV[3])
+    redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+end
+"""
+
+# KEYS: see CLOSE. ARGV: node channel prefix, wake-up, writer, code.
 CLOSE_ROOM = (
-    RELIST
+    WAKE
+    + RELIST
+    + CLOSE
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'closed', '1')
-redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[5], ARGV[1])
-relist(KEYS[1], KEYS[3], KEYS[4], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+close(ARGV[4])
 return 1
 """
 )
 
-# KEYS: room, open-set, listed, summary, vacant, presence of seat 0, presence of seat 1.
-# ARGV: code, channel, wake-up, since, grace (seconds).
+# KEYS: see CLOSE. ARGV: node channel prefix, wake-up, writer, code, since, grace (seconds),
+# node heartbeat prefix.
 # Closes a waiting room (no match started) that has been vacant (nobody connected for it on any
-# node) since ``since``, if that is still so and ``grace`` has passed since, by Redis's clock:
-# 1 if closed; 0 if not yet; -1 if it is no longer vacant (its vacancy is forgotten).
+# live node) since ``since``, if that is still so and ``grace`` has passed since, by Redis's
+# clock: 1 if closed; 0 if not yet; -1 if it is no longer vacant (its vacancy is forgotten).
 CLOSE_VACANT = (
-    RELIST
+    WAKE
+    + RELIST
+    + PRESENT
+    + CLOSE
     + """
-local since = redis.call('HGET', KEYS[5], ARGV[1])
-if since ~= ARGV[4] then return -1 end
+local code = ARGV[4]
+local since = redis.call('HGET', KEYS[8], code)
+if since ~= ARGV[5] then return -1 end
 local f = redis.call('HMGET', KEYS[1], 'closed', 'match')
 local taken = not f[1] or f[1] == '1' or (f[2] or '0') ~= '0'
-for i = 6, 7 do
-    local holder = redis.call('GET', KEYS[i])
-    if holder and holder ~= 'gone' then taken = true end
-end
+if present(KEYS[4], ARGV[7]) or present(KEYS[5], ARGV[7]) then taken = true end
 if taken then
-    redis.call('HDEL', KEYS[5], ARGV[1])
+    redis.call('HDEL', KEYS[8], code)
     return -1
 end
 local now = redis.call('TIME')
-if tonumber(now[1]) + tonumber(now[2]) / 1000000 - tonumber(since) < tonumber(ARGV[5]) then
+if tonumber(now[1]) + tonumber(now[2]) / 1000000 - tonumber(since) < tonumber(ARGV[6]) then
     return 0
 end
-redis.call('HSET', KEYS[1], 'closed', '1')
-redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[5], ARGV[1])
-relist(KEYS[1], KEYS[3], KEYS[4], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+close(code)
 return 1
 """
 )
 
-# KEYS: vacant. ARGV: pairs of code and whether it is vacant now ('1' or '0').
-# Notes since when (Redis's clock) each room seen vacant has been so; forgets the others.
-# Returns the vacant rooms' codes and since-times, flattened.
-MARK_VACANT = """
+# KEYS: watch. ARGV: node channel prefix, wake-up, writer. A wake-up with no change in Redis
+# (a relayed chat line or notice).
+WAKE_ROOM = (
+    WAKE
+    + """
+wake(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+return 1
+"""
+)
+
+# KEYS: room, watch. ARGV: node channel prefix, wake-up, writer, agreement.
+SAVE_AGREEMENT = (
+    WAKE
+    + """
+redis.call('HSET', KEYS[1], 'agreement', ARGV[4])
+wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 1
+"""
+)
+
+# KEYS: room, presence of seat 0 and 1. ARGV: node heartbeat prefix.
+# What a catch-up checks: seats, closed, match number, agreement, then per seat the node that
+# holds its connection (or 'gone') and whether that node's heartbeat is alive (1) or not (0).
+ROOM_STATE = """
+local fields = redis.call('HMGET', KEYS[1], 'seats', 'closed', 'match', 'agreement')
+local result = {fields[1], fields[2], fields[3], fields[4]}
+for i = 2, 3 do
+    local holder = redis.call('GET', KEYS[i])
+    result[#result + 1] = holder
+    local alive = 0
+    if holder and holder ~= 'gone' and redis.call('EXISTS', ARGV[1] .. holder) == 1 then
+        alive = 1
+    end
+    result[#result + 1] = alive
+end
+return result
+"""
+
+# KEYS: open-set, vacant. ARGV: key prefix, node heartbeat prefix, since (wall clock).
+# One pass of the sweep: returns {idle, vacant}. ``idle``: open rooms with no write since
+# ``since`` and no seat held by a live node. ``vacant``: waiting rooms (no match started) with no
+# seat held by a live node, flattened as code, since when (Redis's clock, noted here the first
+# time the room is seen so); a waiting room seen occupied has its vacancy forgotten.
+SWEEP_ROOMS = (
+    PRESENT
+    + """
 local now = redis.call('TIME')
 local stamp = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
-local found = {}
-for i = 1, #ARGV, 2 do
-    local code = ARGV[i]
-    if ARGV[i + 1] == '1' then
-        redis.call('HSETNX', KEYS[1], code, stamp)
-        found[#found + 1] = code
-        found[#found + 1] = redis.call('HGET', KEYS[1], code)
-    else
-        redis.call('HDEL', KEYS[1], code)
+local idle, vacant = {}, {}
+for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+    local room = ARGV[1] .. 'room:' .. code
+    local f = redis.call('HMGET', room, 'touched', 'created', 'match')
+    local last = tonumber(f[1] or f[2] or '0') or 0
+    local here = ARGV[1] .. 'here:' .. code .. ':'
+    local occupied = present(here .. '0', ARGV[2]) or present(here .. '1', ARGV[2])
+    if last < tonumber(ARGV[3]) and not occupied then
+        idle[#idle + 1] = code
+    elseif (f[3] or '0') == '0' then
+        if occupied then
+            redis.call('HDEL', KEYS[2], code)
+        else
+            redis.call('HSETNX', KEYS[2], code, stamp)
+            vacant[#vacant + 1] = code
+            vacant[#vacant + 1] = redis.call('HGET', KEYS[2], code)
+        end
     end
 end
-return found
+return {idle, vacant}
 """
+)
 
 # KEYS: claim. ARGV: owner, milliseconds.
 CLAIM = """
@@ -235,34 +325,36 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-# KEYS: presence. ARGV: node, channel, wake-up, milliseconds.
-# The key becomes 'gone' (a clean disconnect) rather than disappearing, so other nodes can tell
-# a player who left from a presence that lapsed (a dead node, or a renewal that came late).
-CLEAR_PRESENCE = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], 'gone', 'PX', ARGV[4])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+# KEYS: presence, watch. ARGV: node channel prefix, wake-up, writer (this node).
+# The seat's connection is on this node now (no expiry: the node's heartbeat says it lives).
+# The room's other nodes are woken only when the holder changed.
+SET_PRESENCE = (
+    WAKE
+    + """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 1
 """
+)
 
-# KEYS: presence keys. ARGV: node, milliseconds, wake-up, then one channel per key.
-# Renews this node's players in one step; a key another node holds, or marked gone since, is
-# left alone. A key that had lapsed is written again and its room woken (the player is here).
-RENEW_PRESENCE = """
-local renewed = 0
-for i, key in ipairs(KEYS) do
-    local holder = redis.call('GET', key)
-    if holder == false or holder == ARGV[1] then
-        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-        renewed = renewed + 1
-        if holder == false then redis.call('PUBLISH', ARGV[3 + i], ARGV[3]) end
-    end
-end
-return renewed
+# KEYS: presence, watch. ARGV: node channel prefix, wake-up, writer (this node), milliseconds.
+# The key becomes 'gone' (a clean disconnect) rather than disappearing, so other nodes can tell
+# a player who left from a presence that lapsed (a dead node, or one whose heartbeat came late).
+CLEAR_PRESENCE = (
+    WAKE
+    + """
+if redis.call('GET', KEYS[1]) ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], 'gone', 'PX', ARGV[4])
+wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 1
 """
+)
 
 NO_MATCH = -1_000_000_000
 VOIDED = -1_000_000_001
+NOT_CURRENT = -1_000_000_002
 
 SCRIPTS = {
     "create_room": CREATE_ROOM,
@@ -273,10 +365,13 @@ SCRIPTS = {
     "finish_match": FINISH_MATCH,
     "close_room": CLOSE_ROOM,
     "close_vacant": CLOSE_VACANT,
-    "mark_vacant": MARK_VACANT,
     "relist_room": RELIST_ROOM,
     "claim": CLAIM,
     "release": RELEASE,
+    "wake_room": WAKE_ROOM,
+    "save_agreement": SAVE_AGREEMENT,
+    "room_state": ROOM_STATE,
+    "sweep_rooms": SWEEP_ROOMS,
+    "set_presence": SET_PRESENCE,
     "clear_presence": CLEAR_PRESENCE,
-    "renew_presence": RENEW_PRESENCE,
 }

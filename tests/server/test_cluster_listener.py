@@ -1,0 +1,130 @@
+"""Cluster mode, the Redis traffic of a move: one round trip for the node that writes it, none for
+the node that holds the other player (the wake-up carries the action), and nothing at all for a
+node that holds no player of the room."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cluster_nodes import nodes, settle
+from redis_helpers import RedisServer, running_redis
+from wire_client import WireClient
+
+import muggins.server.cluster.lobby as cluster_lobby
+from muggins.server.app import Server
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.lobby import ClusterLobby
+from muggins.server.cluster.room import ClusterRoom
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+def count_round_trips(server: Server) -> Counter[str]:
+    """Every Redis request ``server`` makes from now on, by what it was for, except the node's
+    own rounds (its heartbeat, the matchmaking queue): one each per node, not per player."""
+    lobby = server.lobby
+    assert isinstance(lobby, ClusterLobby)
+    store: ClusterStore = lobby.redis
+    counts: Counter[str] = Counter()
+    plain = store._call
+
+    async def counting(what: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        if what not in ("heartbeat", "queue"):
+            counts[what] += 1
+        return await plain(what, make)
+
+    store._call = counting  # type: ignore[method-assign]
+    return counts
+
+
+async def quiet(*servers: Server) -> None:
+    """Wait until no room of these nodes has a catch-up running or queued."""
+    async with asyncio.timeout(10):
+        while True:
+            await asyncio.sleep(0.3)
+            rooms = [r for s in servers for r in s.lobby.rooms.values()]
+            if not any(isinstance(r, ClusterRoom) and r.catching_up for r in rooms):
+                return
+
+
+async def test_a_move_costs_its_node_one_round_trip_and_the_other_node_none(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)  # no safety catch-up meanwhile
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        await quiet(a, b)
+        on_a, on_b = count_round_trips(a), count_round_trips(b)
+        rng = random.Random(5)
+        assert alice.state is not None
+        seq = alice.state["seq"]
+        moves = {"Alice": 0, "Bob": 0}
+        for _ in range(16):
+            mover = alice if alice.my_turn() else bob
+            assert mover.my_turn() and mover.state is not None
+            before_a, before_b = on_a.total(), on_b.total()
+            await mover.send(**rng.choice(mover.state["view"]["legal"]))
+            seq += 1
+            await settle([alice, bob], seq)
+            await quiet(a, b)
+            writer, other = (on_a, on_b) if mover is alice else (on_b, on_a)
+            wrote = (on_a.total() - before_a, on_b.total() - before_b)
+            if mover is bob:
+                wrote = (wrote[1], wrote[0])
+            assert wrote == (1, 0), (mover.name, dict(writer), dict(other))
+            moves[mover.name] += 1
+        assert moves["Alice"] and moves["Bob"]
+        assert set(on_a) == {"append_action"} and set(on_b) == {"append_action"}
+        # Both players saw every state, with the same view of the table as the store's order.
+        assert alice.state is not None and bob.state is not None
+        assert alice.state["seq"] == bob.state["seq"] == seq
+        for client in (alice, bob):
+            await client.close()
+
+
+async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    async with nodes(redis_server, 3) as (a, b, c):
+        heard: list[str] = []
+        lobby_c = c.lobby
+        assert isinstance(lobby_c, ClusterLobby)
+        plain = lobby_c._heard
+        lobby_c._heard = lambda data: (heard.append(data), plain(data))[1]  # type: ignore[method-assign]
+        on_c = count_round_trips(c)
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        rng = random.Random(7)
+        for _ in range(6):
+            mover = alice if alice.my_turn() else bob
+            assert mover.state is not None
+            seq = mover.state["seq"]
+            await mover.send(**rng.choice(mover.state["view"]["legal"]))
+            await settle([alice, bob], seq + 1)
+        await bob.request(type="chat", text="hello")
+        await alice.expect("chat")
+        assert heard == [] and not on_c
+        watchers = await a.lobby.redis.redis.smembers(  # type: ignore[attr-defined]
+            a.lobby.redis.watch_key(created["code"])  # type: ignore[attr-defined]
+        )
+        assert watchers == {a.lobby.node, b.lobby.node}  # type: ignore[attr-defined]
+        for client in (alice, bob):
+            await client.close()

@@ -1,0 +1,187 @@
+"""Cluster mode, wake-ups and presence: an action applied from its wake-up, a wake-up lost, a move
+from a cache that missed a new match, a dead node's players, and what an idle node costs Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from cluster_nodes import Node, nodes, settle, stored_log
+from redis_helpers import RedisServer, running_redis
+from test_cluster_listener import count_round_trips, quiet
+from wire_client import WireClient
+
+import muggins.server.cluster.lobby as cluster_lobby
+from muggins.server.cluster.lobby import ClusterLobby
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.store import MatchRecord, RoomRecord, SeatRecord, StoreConflict
+from muggins.shared.actions import GameOptions
+from muggins.shared.match import Match
+from muggins.shared.protocol import RoomOptions
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def test_a_lost_action_wake_up_is_made_good_by_the_next(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nodes B (Bob's) and C (a spectator's) miss the wake-up of Alice's discard. Bob's own
+    discard, written from B's cache, loses the race for its index: B catches up and writes it
+    again. C hears of Bob's discard, which is ahead of its cache: C catches up from the log.
+    Everyone gets every state, in order."""
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    async with nodes(redis_server, 3) as (a, b, c):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        watcher = await WireClient.open(c.url, name="Watcher")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await watcher.request(type="spectate", code=created["code"])
+        await settle([alice, bob, watcher], 1)
+        await quiet(a, b, c)
+        dropped: list[str] = []
+
+        def deaf_once(plain: Callable[[str], None]) -> Callable[[str], None]:
+            """``plain``, except that the first action wake-up is dropped."""
+            mine: list[str] = []
+
+            def heard(data: str) -> None:
+                if not mine and '"kind":"action"' in data:
+                    mine.append(data)
+                    dropped.append(data)
+                    return
+                plain(data)
+
+            return heard
+
+        for node in (b, c):
+            lobby = node.lobby
+            assert isinstance(lobby, ClusterLobby)
+            lobby._heard = deaf_once(lobby._heard)  # type: ignore[method-assign]
+        assert alice.state is not None and bob.state is not None
+        first = bob.state["seq"]
+        await alice.send(**alice.state["view"]["legal"][0])
+        await settle([alice], first + 1)
+        async with asyncio.timeout(5):
+            while len(dropped) < 2:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
+        assert bob.state["seq"] == first  # B did not hear of it
+        await bob.send(**bob.state["view"]["legal"][0])
+        await settle([alice, bob, watcher], first + 2)
+        match = await stored_log(redis_server, created["code"])
+        assert [seat for seat, _ in match.log] == [0, 1]
+        for client in (bob, watcher):
+            seqs = [f["seq"] for f in client.frames if f["type"] == "state"]
+            assert seqs == sorted(seqs) and seqs[-1] == first + 2, seqs
+        assert bob.state is not None and not [f for f in bob.frames if f["type"] == "error"]
+        for client in (alice, bob, watcher):
+            await client.close()
+
+
+async def test_a_move_from_a_cache_that_missed_a_new_match_is_refused(
+    redis_server: RedisServer,
+) -> None:
+    """The log of the old match still has room at the index, but the room moved on: Redis
+    refuses the write as a lost race (the node then catches up), rather than storing it."""
+    store = RedisStore(redis_server.url)
+    try:
+        seats = (SeatRecord(0, kind="human", player="p1", name="A"), SeatRecord(1))
+        await store.create_room(RoomRecord("ROOMAA", RoomOptions(), time.time(), seats))
+        options = GameOptions()
+        seed = bytes(32)
+        for number in (1, 2):
+            record = MatchRecord("ROOMAA", number, seed, options, ("A", "B"), time.time())
+            await store.start_match(record)
+        match = Match(seed=seed, options=options)
+        seat = match.waiting_for()[0]
+        action = match.legal_actions(seat)[0]
+        with pytest.raises(StoreConflict):
+            await store.append_action("ROOMAA", 1, 0, seat, action, key="k")
+        await store.append_action("ROOMAA", 2, 0, seat, action, key="k")
+        assert len(await store.moves_since("ROOMAA", 1, 0)) == 0
+        assert len(await store.moves_since("ROOMAA", 2, 0)) == 1
+    finally:
+        await store.close()
+
+
+async def test_the_opponent_is_told_within_seconds_when_a_node_is_killed(
+    redis_server: RedisServer,
+) -> None:
+    """Alice's node dies (SIGKILL): its heartbeat lapses, and Bob on node B is told she lost
+    the connection within a few seconds (the heartbeat's life plus the lapse's confirmation)."""
+    node_a = Node(redis_server)
+    try:
+        async with nodes(redis_server, 1) as (b,):
+            alice = await WireClient.open(node_a.url, name="Alice")
+            bob = await WireClient.open(b.url, name="Bob")
+            created = await alice.request(type="create_room", options={"game": {"target": 121}})
+            await bob.request(type="join_room", code=created["code"])
+            await settle([alice, bob], 1)
+            room = b.lobby.rooms[created["code"]]
+            async with asyncio.timeout(5):
+                while not room.seen[0]:  # type: ignore[attr-defined]
+                    await asyncio.sleep(0.01)
+            killed = time.monotonic()
+            node_a.kill()
+            notice = await bob.expect("notice", timeout=20)
+            while notice["code"] != "disconnected":  # notices sent before the kill come first
+                assert time.monotonic() - killed < 20, notice
+                notice = await bob.expect("notice", timeout=20)
+            took = time.monotonic() - killed
+            assert notice["code"] == "disconnected" and "Alice" in notice["text"]
+            lapse = cluster_lobby.PRESENCE_TTL + cluster_lobby.POLL
+            assert took < lapse + 6.0 + 2 * cluster_lobby.POLL, took
+            assert took > 5.0, took  # not at once: a lapse is confirmed before it is told
+            status = await bob.expect("room")
+            assert status["seats"][0]["connected"] is False
+            await bob.close()
+    finally:
+        node_a.stop()
+
+
+async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_players(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve idle players in six rooms over two nodes: in six seconds the nodes make no request
+    but their heartbeats (and the matchmaking round), however many players they hold."""
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    async with nodes(redis_server, 2) as (a, b):
+        clients = []
+        for n in range(6):
+            host = await WireClient.open(a.url, name=f"H{n}")
+            guest = await WireClient.open(b.url, name=f"G{n}")
+            created = await host.request(type="create_room", options={"game": {"target": 121}})
+            await guest.request(type="join_room", code=created["code"])
+            await settle([host, guest], 1)
+            clients += [host, guest]
+        await quiet(a, b)
+        on_a, on_b = count_round_trips(a), count_round_trips(b)
+        beats = {"n": 0}
+        lobby = a.lobby
+        assert isinstance(lobby, ClusterLobby)
+        heartbeat = lobby.redis.heartbeat
+
+        async def counted(**kwargs: object) -> list[bool]:
+            beats["n"] += 1
+            return await heartbeat(**kwargs)  # type: ignore[arg-type]
+
+        lobby.redis.heartbeat = counted  # type: ignore[method-assign]
+        await asyncio.sleep(6.0)
+        assert not on_a and not on_b, (dict(on_a), dict(on_b))
+        assert 2 <= beats["n"] <= 4
+        rng = random.Random(1)
+        mover = next(c for c in clients if c.my_turn())
+        assert mover.state is not None
+        await mover.send(**rng.choice(mover.state["view"]["legal"]))
+        await mover.expect("state")
+        for client in clients:
+            await client.close()
