@@ -247,7 +247,9 @@ async def test_no_frame_to_any_seat_or_spectator_holds_a_hidden_card(server: Ser
             return await one_game(server, n)
 
     checked = await asyncio.gather(*(gated(n) for n in range(GAMES)))
-    assert len(checked) == GAMES and min(checked) > 50
+    # One state per step since protocol 3: a muggins game to 61 with wild claims can end after
+    # two deals, so the floor per game is low; the average shows the games really were played.
+    assert len(checked) == GAMES and min(checked) > 20 and sum(checked) > 50 * GAMES
 
 
 def test_the_checker_catches_a_leaked_hand() -> None:
