@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.sqlite_store import seats_from_json
-from muggins.server.store import SeatRecord
+from muggins.server.store import SeatRecord, StoreConflict
 from muggins.shared.actions import Seat
 from muggins.shared.protocol import RoomOptions
 
@@ -200,13 +200,16 @@ class ClusterStore(RedisStore):
             agreement=agreement,
         )
 
-    async def save_agreement(self, code: str, text: str) -> None:
-        """A room's pending restart proposal and rematch wishes (JSON), for every node."""
-        await self._script(
+    async def save_agreement(self, code: str, text: str, *, expected: str) -> None:
+        """A room's pending restart proposal and rematch wishes (JSON), for every node; only if
+        the stored agreement is still ``expected`` ('' for none), else :class:`StoreConflict`."""
+        saved = await self._script(
             "save_agreement",
             [self.room_key(code), self.watch_key(code)],
-            [*self._waking(code, "agreement"), text],
+            [*self._waking(code, "agreement"), text, expected],
         )
+        if saved < 0:
+            raise StoreConflict(f"the agreement of room {code} changed meanwhile")
 
     async def relay(self, code: str, *, node: str, payload: dict[str, Any]) -> None:
         """Pass a passing message (a notice, a chat line) to the room's people on other nodes."""

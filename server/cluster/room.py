@@ -129,6 +129,9 @@ class ClusterRoom(Room):
         """Whether a catch-up is running or queued for this room (at most one at a time)."""
         self.again = False
         """Whether another catch-up is wanted after the running one (a wake-up came meanwhile)."""
+        self.agreement_text = ""
+        """The agreement as last read from or written to Redis ('' for none): the expected value
+        of the next compare-and-set write."""
 
     # --- catching up ---------------------------------------------------------------------------
 
@@ -282,6 +285,7 @@ class ClusterRoom(Room):
         """A restart proposal or rematch wish made through another node."""
         if text is None:
             return
+        self.agreement_text = text
         data = json.loads(text)
         if data.get("match") != self.match_number:
             return  # about an earlier match
@@ -297,9 +301,15 @@ class ClusterRoom(Room):
             {"match": self.match_number, "restart_by": self.restart_by, "rematch": self.rematch}
         )
         try:
-            await self.redis.save_agreement(self.code, text)
+            await self.redis.save_agreement(self.code, text, expected=self.agreement_text)
+        except StoreConflict as error:
+            # Another node wrote meanwhile (both players asked for a rematch at once): catch up,
+            # which reads its wish, and try again (see _versioned).
+            self.conflicted = True
+            raise Refusal("storage", "The room changed meanwhile; try again") from error
         except StoreError as error:
             raise Refusal("storage", "The game store is unreachable; try again") from error
+        self.agreement_text = text
 
     async def propose_restart(
         self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None

@@ -251,10 +251,13 @@ return 1
 """
 )
 
-# KEYS: room, watch. ARGV: node channel prefix, wake-up, writer, agreement.
+# KEYS: room, watch. ARGV: node channel prefix, wake-up, writer, agreement, the agreement the
+# writer last read ('' for none). Compare-and-set: two nodes writing rematch wishes at once must
+# not lose one (the room would wait for ever); -1 when the stored agreement changed meanwhile.
 SAVE_AGREEMENT = (
     WAKE
     + """
+if (redis.call('HGET', KEYS[1], 'agreement') or '') ~= ARGV[5] then return -1 end
 redis.call('HSET', KEYS[1], 'agreement', ARGV[4])
 wake(KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 1

@@ -156,6 +156,37 @@ async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: Red
         await bob.close()
 
 
+async def test_rematch_wishes_made_at_once_on_two_nodes_are_both_kept(
+    redis_server: RedisServer,
+) -> None:
+    """Alice (node A) and Bob (node B) ask for a rematch at the same moment, match after match:
+    each time the new match starts (a blind write of the wishes lost one, and the room waited
+    for ever: found by the flat-out cluster bench with each room's players on two nodes)."""
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 61}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        for number in range(1, 9):
+            for client in (alice, bob):
+                while client.room is None or client.room["match_number"] != number:
+                    await client.recv()
+            while alice.state is None or alice.state["view"]["phase"] == "match_over":
+                await alice.recv()
+            await alice.request(type="resign")
+            for client in (alice, bob):
+                while client.state is None or client.state["view"]["phase"] != "match_over":
+                    await client.recv()
+            await asyncio.gather(alice.send(type="rematch"), bob.send(type="rematch"))
+            async with asyncio.timeout(15):
+                for client in (alice, bob):
+                    while client.room is None or client.room["match_number"] != number + 1:
+                        await client.recv()
+        await alice.close()
+        await bob.close()
+
+
 async def test_two_joiners_on_two_nodes_race_for_the_last_seat(redis_server: RedisServer) -> None:
     """Bob (node A) and Carol (node B) join the same room at once: one sits, the other is told
     the room is full, and every node agrees on who sits."""
