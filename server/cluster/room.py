@@ -132,6 +132,8 @@ class ClusterRoom(Room):
         self.agreement_text = ""
         """The agreement as last read from or written to Redis ('' for none): the expected value
         of the next compare-and-set write."""
+        self.agreement_lock = asyncio.Lock()
+        """Serialises this node's agreement writes (two on one node must not refuse each other)."""
 
     # --- catching up ---------------------------------------------------------------------------
 
@@ -297,19 +299,22 @@ class ClusterRoom(Room):
             self.send_room()
 
     async def _save_agreement(self) -> None:
-        text = json.dumps(
-            {"match": self.match_number, "restart_by": self.restart_by, "rematch": self.rematch}
-        )
-        try:
-            await self.redis.save_agreement(self.code, text, expected=self.agreement_text)
-        except StoreConflict as error:
-            # Another node wrote meanwhile (both players asked for a rematch at once): catch up,
-            # which reads its wish, and try again (see _versioned).
-            self.conflicted = True
-            raise Refusal("storage", "The room changed meanwhile; try again") from error
-        except StoreError as error:
-            raise Refusal("storage", "The game store is unreachable; try again") from error
-        self.agreement_text = text
+        async with self.agreement_lock:
+            text = json.dumps(
+                {"match": self.match_number, "restart_by": self.restart_by, "rematch": self.rematch}
+            )
+            if text == self.agreement_text:
+                return  # Redis has it already
+            try:
+                await self.redis.save_agreement(self.code, text, expected=self.agreement_text)
+            except StoreConflict as error:
+                # Another node wrote meanwhile (both players asked for a rematch at once): catch
+                # up, which reads its wish, and try again (see _versioned).
+                self.conflicted = True
+                raise Refusal("storage", "The room changed meanwhile; try again") from error
+            except StoreError as error:
+                raise Refusal("storage", "The game store is unreachable; try again") from error
+            self.agreement_text = text
 
     async def propose_restart(
         self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
@@ -338,7 +343,13 @@ class ClusterRoom(Room):
     async def ask_rematch(
         self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
     ) -> None:
+        number = self.match_number
+
         async def change() -> None:
+            if self.match_number != number and self.match is not None and not self.match.over:
+                # Tried again after a lost race, and the rematch has begun meanwhile.
+                self.send_room(origin=origin, id=id)
+                return
             await Room.ask_rematch(self, seat, origin=origin, id=id, seq=seq)
             await self._save_agreement()
 
