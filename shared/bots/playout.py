@@ -75,6 +75,7 @@ _MEMOS: dict[tuple[float, float], Memo] = {}
 def clear() -> None:
     """Forget every remembered state."""
     _MEMOS.clear()
+    _MOVES.clear()
 
 
 def _memo(weights: tuple[float, float]) -> Memo:
@@ -132,14 +133,9 @@ def _after(
     turn: int,
     rank: int,
     weights: tuple[float, float],
-    alpha: float = -INF,
-    beta: float = INF,
-    scored: int | None = None,
 ) -> float:
-    """The balance when ``turn`` plays ``rank`` now (exact within ``alpha``..``beta``);
-    ``scored`` is what the card pegs, when the caller already knows it."""
-    if scored is None:
-        scored = _points(pile, count, rank)
+    """The balance when ``turn`` plays ``rank`` onto any ``pile`` now (the roots of a search)."""
+    scored = _points(pile, count, rank)
     if turn == 0:
         points = scored * weights[0]
         i = mine.index(rank)
@@ -150,13 +146,49 @@ def _after(
         theirs = theirs[:i] + theirs[i + 1 :]
     count += PIP[rank]
     if count == 31:
-        return points + _solve(
-            memo, mine, theirs, (), 0, 1 - turn, None, weights, alpha - points, beta - points
-        )
+        return points + _solve(memo, mine, theirs, (), 0, 1 - turn, None, weights, -INF, INF)
     pile = _relevant((*pile, rank))
-    return points + _solve(
-        memo, mine, theirs, pile, count, 1 - turn, turn, weights, alpha - points, beta - points
-    )
+    return points + _solve(memo, mine, theirs, pile, count, 1 - turn, turn, weights, -INF, INF)
+
+
+Move = tuple[int, int, Ranks, Ranks, int]
+_MOVES: dict[tuple[Ranks, Ranks, int], tuple[Move, ...]] = {}
+MOVES_LIMIT = 200_000
+"""Move lists remembered before that cache starts afresh."""
+
+
+def _moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
+    """The distinct ranks of ``hand`` that fit under 31, most points first (the best move is
+    usually among them, so more is cut off), each as (points pegged, rank, the hand left, the
+    pile that can still score after it, the count after it: 0 when it makes 31). Remembered:
+    the search asks for the same few lists again and again."""
+    key = (hand, pile, count)
+    moves = _MOVES.get(key)
+    if moves is not None:
+        return moves
+    room = 31 - count
+    found: list[tuple[int, int, int]] = []
+    previous = 0
+    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
+        if r == previous:
+            continue
+        previous = r
+        if PIP[r] > room:
+            break
+        found.append((-_points(pile, count, r), r, i))
+    found.sort()
+    out: list[Move] = []
+    for minus, r, i in found:
+        after = count + PIP[r]
+        rest = hand[:i] + hand[i + 1 :]
+        if after == 31:
+            out.append((-minus, r, rest, (), 0))
+        else:
+            out.append((-minus, r, rest, _relevant((*pile, r)), after))
+    if len(_MOVES) > MOVES_LIMIT:
+        _MOVES.clear()
+    moves = _MOVES[key] = tuple(out)
+    return moves
 
 
 def _solve(
@@ -178,29 +210,59 @@ def _solve(
         value, kind = entry
         if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
             return value
-    value = _search(memo, mine, theirs, pile, count, turn, last, weights, alpha, beta)
+    a, b = alpha, beta
+    if turn == 0:
+        moves = _moves(mine, pile, count)
+        if moves:
+            w = weights[0]
+            value = -INF
+            for scored, _, rest, after_pile, after in moves:
+                points = scored * w
+                if after:
+                    v = points + _solve(
+                        memo, rest, theirs, after_pile, after, 1, 0, weights, a - points, b - points
+                    )
+                else:
+                    v = points + _solve(
+                        memo, rest, theirs, (), 0, 1, None, weights, a - points, b - points
+                    )
+                if v > value:
+                    value = v
+                    if value > a:
+                        a = value
+                        if a >= b:
+                            break
+            memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
+            return value
+    else:
+        moves = _moves(theirs, pile, count)
+        if moves:
+            w = weights[1]
+            value = INF
+            for scored, _, rest, after_pile, after in moves:
+                points = -scored * w
+                if after:
+                    v = points + _solve(
+                        memo, mine, rest, after_pile, after, 0, 1, weights, a - points, b - points
+                    )
+                else:
+                    v = points + _solve(
+                        memo, mine, rest, (), 0, 0, None, weights, a - points, b - points
+                    )
+                if v < value:
+                    value = v
+                    if value < b:
+                        b = value
+                        if a >= b:
+                            break
+            memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
+            return value
+    value = _no_move(memo, mine, theirs, pile, count, turn, last, weights, alpha, beta)
     memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
     return value
 
 
-def _moves(hand: Ranks, pile: Ranks, count: int) -> list[tuple[int, int]]:
-    """The distinct ranks of ``hand`` that fit under 31 with what each pegs, most points first
-    (the best move is usually among them, so more is cut off)."""
-    room = 31 - count
-    moves: list[tuple[int, int]] = []
-    previous = 0
-    for r in hand:  # sorted, so repeats are adjacent
-        if r == previous:
-            continue
-        previous = r
-        if PIP[r] > room:
-            break
-        moves.append((-_points(pile, count, r), r))
-    moves.sort()
-    return moves
-
-
-def _search(
+def _no_move(
     memo: Memo,
     mine: Ranks,
     theirs: Ranks,
@@ -212,29 +274,7 @@ def _search(
     alpha: float,
     beta: float,
 ) -> float:
-    moves = _moves(mine if turn == 0 else theirs, pile, count)
-    if moves:
-        if turn == 0:
-            best = -INF
-            for scored, r in moves:
-                value = _after(memo, mine, theirs, pile, count, 0, r, weights, alpha, beta, -scored)
-                if value > best:
-                    best = value
-                    if best > alpha:
-                        alpha = best
-                        if alpha >= beta:
-                            break
-            return best
-        best = INF
-        for scored, r in moves:
-            value = _after(memo, mine, theirs, pile, count, 1, r, weights, alpha, beta, -scored)
-            if value < best:
-                best = value
-                if best < beta:
-                    beta = best
-                    if alpha >= beta:
-                        break
-        return best
+    """The side to play has no card that fits: the other plays on, or a go ends the count."""
     other = theirs if turn == 0 else mine
     if other and PIP[other[0]] <= 31 - count:  # sorted: the lowest card fits or none does
         return _solve(memo, mine, theirs, pile, count, 1 - turn, last, weights, alpha, beta)

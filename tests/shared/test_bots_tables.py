@@ -14,7 +14,8 @@ from types import ModuleType
 import pytest
 
 from muggins.shared.bots.belief import Belief
-from muggins.shared.bots.expert import lead_table, lead_value, play_tables
+from muggins.shared.bots.evaluation import play_points
+from muggins.shared.bots.expert import lead_table, lead_value, play_tables, reply_table
 from tests.shared.test_bots_playout import brute
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -81,6 +82,34 @@ def test_lead_entries_match_plain_minimax(hand: tuple[int, ...]) -> None:
                 brute(tuple(rest), theirs, (lead,), min(lead, 10), 1, 0, w) for theirs in draws
             )
             assert lead_table()[hand][lead][k] == pytest.approx(total / 48, abs=0.001)
+
+
+@pytest.mark.parametrize(
+    ("hand", "lead"), [((2, 3, 7, 10), 5), ((5, 5, 6, 11), 4), ((1, 1, 8, 13), 7)]
+)
+def test_reply_entries_match_plain_minimax(hand: tuple[int, ...], lead: int) -> None:
+    """A reply entry is the mean, over the tool's seeded pone hands (its three cards after the
+    lead), of each answer's play solved by plain minimax, at each of the three weightings of the
+    dealer's and the pone's points."""
+    assert source("reply") == "tools/reply_table.py --draws 32 --seed 1"
+    unseen = [0] + [4] * 13
+    for r in (*hand, lead):
+        unseen[r] -= 1
+    belief = Belief(unseen=tuple(unseen), cards=3, weights=play_tables().keep["pone"])
+    draws = belief.sample(random.Random(f"reply-table:1:{hand}:{lead}"), 32)
+    entry = reply_table()[(hand, lead)]
+    assert set(entry) == set(hand)
+    for reply in set(hand):
+        rest = list(hand)
+        rest.remove(reply)
+        count = min(lead, 10) + min(reply, 10)
+        for k, w in enumerate([(0.5, 1.0), (1.0, 1.0), (1.0, 0.5)]):
+            total = sum(
+                play_points((lead,), min(lead, 10), reply) * w[0]
+                + brute(tuple(rest), theirs, (lead, reply), count, 1, 0, w)
+                for theirs in draws
+            )
+            assert entry[reply][k] == pytest.approx(total / 32, abs=0.001)
 
 
 def test_lead_values_between_the_weightings() -> None:
