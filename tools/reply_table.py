@@ -34,7 +34,7 @@ Hand = tuple[int, ...]
 
 def entries() -> list[tuple[Hand, int]]:
     """Every (dealer's four ranks, pone's lead) that four decks' worth of cards allow."""
-    out = []
+    out: list[tuple[Hand, int]] = []
     for hand in combinations_with_replacement(RANKS, 4):
         for lead in RANKS:
             if hand.count(lead) < 4:
