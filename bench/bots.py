@@ -23,7 +23,7 @@ from muggins.shared.actions import Discard, Play
 from muggins.shared.bots import BASELINES, LEVELS, make_strategy
 from muggins.shared.bots.arena import game_seed
 from muggins.shared.bots.evaluation import crib_table
-from muggins.shared.bots.expert import lead_table, play_tables
+from muggins.shared.bots.expert import lead_table, play_tables, reply_table
 from muggins.shared.match import Match
 
 
@@ -79,6 +79,7 @@ def main() -> None:
     crib_table()  # load the tables before timing
     play_tables()
     lead_table()
+    reply_table()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     levels = [*LEVELS, *BASELINES]
     games = {level: args.expert_games if level == "expert" else args.games for level in levels}
