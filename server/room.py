@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from muggins.server.identity import token_matches
 from muggins.server.moves import anonymous_key, store_action
@@ -24,13 +25,13 @@ from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resig
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
-    EventLine,
     GameMove,
     State,
     to_action,
 )
 from muggins.shared.protocol import GameOver as GameOverMessage
 from muggins.shared.protocol.client import MessageId
+from muggins.shared.protocol.server import built_line, built_state
 
 log = logging.getLogger("muggins.room")
 
@@ -47,14 +48,18 @@ WHOLE_AFTER = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_
 only in a step holding one of them (a new match, a new deal, a deal's reveal, a game's end)."""
 
 
-def step_states(
-    match: Match, seq: int, events: list[Event], names: tuple[str, str]
-) -> Callable[[int | None], State]:
+class StepState(Protocol):
+    def __call__(self, seat: int | None, id: MessageId = None) -> State:
+        """The state for ``seat`` (None: a spectator) answering message ``id``."""
+
+
+def step_states(match: Match, seq: int, events: list[Event], names: tuple[str, str]) -> StepState:
     """The ``state`` each receiver gets after a step: its view, brief unless the step may have
-    changed the parts a brief view leaves out, with the step's events and game end."""
-    # Built without validation (model_construct): the engine made every part valid, and this
-    # runs for every receiver of every move.
-    lines = tuple(EventLine.model_construct(event=e, text=e.describe(names)) for e in events)
+    changed the parts a brief view leaves out, with the step's events and game end; the second
+    argument is the ``id`` it answers."""
+    # Built without validation: the engine made every part valid, and this runs for every
+    # receiver of every move.
+    lines = tuple(built_line(e, e.describe(names)) for e in events)
     over = None
     for e in events:
         if isinstance(e, GameOver):
@@ -67,11 +72,11 @@ def step_states(
             )
     short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
 
-    def state(seat: int | None) -> State:
+    def state(seat: int | None, id: MessageId = None) -> State:
         # A brief state keeps the whole view object: encode() leaves the brief parts out of
         # the text, and receivers in this process (the computer) read it whole.
-        return State.model_construct(
-            seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
+        return built_state(
+            id=id, seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
         )
 
     return state
@@ -85,15 +90,14 @@ class Room(Table):
         :func:`step_states`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
         make = step_states(self.match, self.seq, events, self.names())
-        spectator = make(None) if self.spectators else None
+        spectator = make(None, None) if self.spectators else None
         with encoded_once([spectator] if spectator else []):
             for seat, peer in self.receivers():
                 if seat is None:
                     assert spectator is not None
                     peer.send(spectator)
                 else:
-                    state = make(seat)
-                    peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
+                    peer.send(make(seat, id if peer is origin else None))
         self._arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------
