@@ -104,7 +104,7 @@ def encode(message: BaseModel) -> str:
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_events_kept: list[Any] = [None, ""]
+_events_kept: list[tuple[Any, str]] = [(None, "")]
 """The events of the latest state encoded and their text: every receiver of a step gets the
 same tuple of event lines, so it is written once per step."""
 
@@ -119,18 +119,21 @@ def _encode_state(state: State) -> str:
     view = state.view
     view_text = writer.view_text(view, brief=state.brief)
     lines = state.events
-    if _events_kept[0] is lines:
-        events = _events_kept[1]
+    kept = _events_kept[0]  # one read and one write of the pair: safe from any thread
+    if kept[0] is lines:
+        events = kept[1]
     else:
         events = ",".join(
-            f'{{"event":{line.event.model_dump_json()},"text":{_dumps(line.text)}}}'
+            f'{{"event":{writer.event_text(line.event)},"text":{_dumps(line.text)}}}'
             for line in lines
         )
-        if type(lines) is tuple:
-            _events_kept[0], _events_kept[1] = lines, events
+        if type(lines) is tuple:  # immutable, and held here: the same object, the same text
+            _events_kept[0] = (lines, events)
     over = "null" if state.game_over is None else state.game_over.model_dump_json()
+    id = state.id
     return (
-        f'{{"id":{_dumps(state.id)},"type":"state","seq":{state.seq},'
+        f'{{"id":{"null" if id is None else id if type(id) is int else _dumps(id)},'
+        f'"type":"state","seq":{state.seq},'
         f'"brief":{"true" if state.brief else "false"},"view":{view_text},'
         f'"events":[{events}],"game_over":{over}}}'
     )

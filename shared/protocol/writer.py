@@ -21,21 +21,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from operator import itemgetter
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
 from muggins.shared.actions import (
     Accept,
+    CardPlayed,
     Challenge,
     Count,
+    CountReset,
     Discard,
+    Discarded,
     GameOptions,
+    Go,
     Muggins,
     Outcome,
     Play,
     Points,
     Resign,
+    Scored,
+    StarterCut,
 )
 from muggins.shared.cards import Card
 from muggins.shared.view import BriefView, DealSummary, PlayedCard, SeatView, ShowResult
@@ -99,7 +106,7 @@ def _points(part: Points) -> str:
 
 
 def _parts(parts: Iterable[Points]) -> str:
-    return "[" + ",".join([_kept(p, _points) for p in parts]) + "]"
+    return "[" + ",".join([_points(p) for p in parts]) + "]"
 
 
 def _played(played: PlayedCard) -> str:
@@ -167,7 +174,117 @@ def _cut(rounds: tuple[tuple[Card, Card], ...]) -> str:
     return "[" + ",".join([_cards(pair) for pair in rounds]) + "]"
 
 
+# --- events ---------------------------------------------------------------------------------
+
+
+def event_text(event: BaseModel) -> str:
+    """The JSON of an engine event: the commonest written here, the rest by pydantic."""
+    kind = type(event)
+    if kind is CardPlayed:
+        e = cast(CardPlayed, event)
+        return (
+            f'{{"type":"card_played","seat":{e.seat},"card":"{e.card.text}","count":{e.count},'
+            f'"points":{e.points},"parts":{_parts(e.parts)},"spoken":{_dumps(e.spoken)},'
+            f'"score":{e.score}}}'
+        )
+    if kind is Go:
+        return f'{{"type":"go","seat":{cast(Go, event).seat}}}'
+    if kind is Discarded:
+        return f'{{"type":"discarded","seat":{cast(Discarded, event).seat}}}'
+    if kind is CountReset:
+        return f'{{"type":"count_reset","leader":{cast(CountReset, event).leader}}}'
+    if kind is Scored:
+        s = cast(Scored, event)
+        return (
+            f'{{"type":"scored","seat":{s.seat},"reason":"{s.reason}","points":{s.points},'
+            f'"parts":{_parts(s.parts)},"score":{s.score}}}'
+        )
+    if kind is StarterCut:
+        c = cast(StarterCut, event)
+        return f'{{"type":"starter_cut","card":"{c.card.text}","heels":{_TF[c.heels]}}}'
+    return event.model_dump_json()
+
+
 # --- the view --------------------------------------------------------------------------------
+
+
+_COMMON = (
+    "phase",
+    "game_number",
+    "deal_number",
+    "dealer",
+    "turn",
+    "waiting_for",
+    "scores",
+    "previous_scores",
+    "match_points",
+    "hand_counts",
+    "discarded",
+    "crib_count",
+    "crib",
+    "starter",
+    "count",
+    "pile",
+    "played",
+    "said_go",
+    "show",
+    "outcome",
+    "games",
+    "match_winner",
+)
+"""The fields every receiver of a step sees alike (all but the seat, its hand, its discards and
+its legal moves)."""
+_common_of = itemgetter(*_COMMON)
+_last: list[tuple[Any, tuple[str, str, str]]] = [(None, ("", "", ""))]
+"""The common fields of the latest view written and their text in three pieces: the views of
+one step's receivers differ only in their own fields, so the second one reuses the text. Kept
+by equality of the values, never by identity, so a view equal in every common field (whoever
+built it) gets exactly the text it would have been written."""
+
+
+def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
+    scores, previous, points, counts, discarded, said_go = (
+        v["scores"],
+        v["previous_scores"],
+        v["match_points"],
+        v["hand_counts"],
+        v["discarded"],
+        v["said_go"],
+    )
+    turn, crib, starter, outcome, winner = (
+        v["turn"],
+        v["crib"],
+        v["starter"],
+        v["outcome"],
+        v["match_winner"],
+    )
+    show = v["show"]
+    games = v["games"]
+    starter_text = "null" if starter is None else '"' + starter.text + '"'
+    head = (
+        f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
+        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
+        f'"turn":{"null" if turn is None else turn},'
+        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],'
+        f'"scores":[{scores[0]},{scores[1]}],"previous_scores":[{previous[0]},{previous[1]}],'
+        f'"match_points":[{points[0]},{points[1]}],'
+    )
+    middle = (
+        f'"hand_counts":[{counts[0]},{counts[1]}],'
+        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
+        f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
+        f'"starter":{starter_text},"count":{v["count"]},'
+        f'"pile":[{",".join([_PLAYED.format(p.seat, p.card.text) for p in v["pile"]])}],'
+        f'"played":[{",".join([_PLAYED.format(p.seat, p.card.text) for p in v["played"]])}],'
+        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
+        f'"show":{_show(show) if show else "[]"},'
+    )
+    tail = (
+        f'"outcome":{"null" if outcome is None else _kept(outcome, _outcome)},'
+        f'"games":[{",".join([_kept(o, _outcome) for o in games]) if games else ""}],'
+        f'"match_winner":{"null" if winner is None else winner}'
+    )
+    return head, middle, tail
 
 
 def view_text(view: BriefView, *, brief: bool) -> str:
@@ -176,24 +293,20 @@ def view_text(view: BriefView, *, brief: bool) -> str:
     Equal to ``model_dump_json()`` of the view (of :func:`shared.view.brief` of it, for brief).
     """
     v = view.__dict__
-    crib = v["crib"]
-    outcome = v["outcome"]
+    common = _common_of(v)
+    kept = _last[0]  # one read and one write of the pair: safe from any thread
+    if common == kept[0]:
+        head, middle, tail = kept[1]
+    else:
+        head, middle, tail = _common_text(v)
+        _last[0] = (common, (head, middle, tail))
+    seat = v["seat"]
+    hand = [c.text for c in v["hand"]]
+    discards = [c.text for c in v["discards"]]
     text = (
-        f'{{"seat":{_int(v["seat"])},"phase":"{v["phase"]}","game_number":{v["game_number"]},'
-        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},"turn":{_int(v["turn"])},'
-        f'"waiting_for":{_ints(v["waiting_for"])},"scores":{_pair(v["scores"])},'
-        f'"previous_scores":{_pair(v["previous_scores"])},'
-        f'"match_points":{_pair(v["match_points"])},"hand":{_cards(v["hand"])},'
-        f'"discards":{_cards(v["discards"])},"hand_counts":{_pair(v["hand_counts"])},'
-        f'"discarded":{_pair(v["discarded"])},"crib_count":{v["crib_count"]},'
-        f'"crib":{"null" if crib is None else _cards(crib)},"starter":{_card(v["starter"])},'
-        f'"count":{v["count"]},"pile":{_played_cards(v["pile"])},'
-        f'"played":{_played_cards(v["played"])},"said_go":{_pair(v["said_go"])},'
-        f'"show":{_show(v["show"])},'
-        f'"legal":[{",".join([_kept(a, _action) for a in v["legal"]])}],'
-        f'"outcome":{"null" if outcome is None else _kept(outcome, _outcome)},'
-        f'"games":[{",".join([_kept(o, _outcome) for o in v["games"]])}],'
-        f'"match_winner":{_int(v["match_winner"])}'
+        f'{{"seat":{"null" if seat is None else seat},{head}'
+        f'"hand":{_texts(hand)},"discards":{_texts(discards)},{middle}'
+        f'"legal":[{",".join([_kept(a, _action) for a in v["legal"]])}],{tail}'
     )
     if brief or not isinstance(view, SeatView):
         return text + "}"
@@ -204,3 +317,12 @@ def view_text(view: BriefView, *, brief: bool) -> str:
         f'"cut_for_deal":{_kept(v["cut_for_deal"], _cut)},'
         f'"last_deal":{"null" if last is None else _kept(last, _last_deal)}}}'
     )
+
+
+def _texts(texts: list[str]) -> str:
+    return '["' + '","'.join(texts) + '"]' if texts else "[]"
+
+
+_TF = ("false", "true")
+"""JSON of a bool, by indexing (False is 0, True is 1)."""
+_PLAYED = '{{"seat":{},"card":"{}"}}'

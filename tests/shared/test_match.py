@@ -169,6 +169,27 @@ def test_view_round_trips_through_json() -> None:
     assert SeatView.model_validate_json(view.model_dump_json()) == view
 
 
+def test_views_are_what_validation_would_build() -> None:
+    """The view is built without validation: at every step of random matches, for both seats
+    and a spectator, it equals the view pydantic validates from its values, with the fields in
+    the model's order and every field set (as SeatView.trusted would make it)."""
+    for seed, options in enumerate([GameOptions(), GameOptions(muggins=True, match_to=3)]):
+        match = Match(seed=seed, options=options)
+        rng = random.Random(seed)
+        while True:
+            for seat in (0, 1, None):
+                view = match.view(seat)
+                assert type(view) is SeatView
+                assert list(view.__dict__) == list(SeatView.model_fields)
+                assert view.model_fields_set == set(SeatView.model_fields)
+                assert view == SeatView.model_validate(view.__dict__, strict=False)
+                assert view == SeatView.trusted(**view.__dict__)
+            if match.over:
+                break
+            seat = rng.choice(match.waiting_for())
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
 # --- replay ----------------------------------------------------------------------------------
 
 
