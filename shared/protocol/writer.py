@@ -53,9 +53,11 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 T = TypeVar("T")
 
 _KEPT: dict[int, tuple[Any, str]] = {}
-_KEPT_MAX = 20_000
+_KEPT_MAX = 2_000
 """Texts kept by object identity; the object is held with its text, so its id is not reused
-while the entry lives. Emptied when full (the engine's shared parts come back at once)."""
+while the entry lives. Emptied when full: the parts that recur (legal moves, the shown hands
+and the previous deal of the rooms playing now) come back at once, and what a server holds
+for this stays under a megabyte however many rooms it has."""
 
 
 def _kept(obj: T, write: Callable[[T], str]) -> str:
