@@ -9,9 +9,10 @@ spectator, brief and whole), by hand for the view and its parts:
 - fields in the models' order, defaults included, ``null`` for None, no spaces;
 - free text (names, sentences, the salt) through :mod:`json` with ``ensure_ascii`` off, which
   escapes exactly as pydantic does; tags, cards and numbers need no escaping;
-- the engine's frozen parts that recur from state to state (played cards, legal moves, shown
-  hands, the previous deal, outcomes, the options) are written once and their text kept while
-  the object lives (see :func:`_kept`).
+- what every receiver of a step sees alike is written once for the step: the text of the
+  latest view's common fields (and of a whole view's deal-long parts) is kept and reused for
+  the next view whose fields are equal (:data:`_last`); the legal moves, which the engine makes
+  once each and shares, are written once each (:func:`_kept`).
 
 It only writes what :meth:`shared.match.Match.view` decided a seat may see: it is handed the
 view, never the match.
@@ -45,7 +46,7 @@ from muggins.shared.actions import (
     StarterCut,
 )
 from muggins.shared.cards import Card
-from muggins.shared.view import BriefView, DealSummary, PlayedCard, SeatView, ShowResult
+from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 """Free text as pydantic writes it (the same escapes; non-ASCII as it is)."""
@@ -54,10 +55,9 @@ T = TypeVar("T")
 
 _KEPT: dict[int, tuple[Any, str]] = {}
 _KEPT_MAX = 2_000
-"""Texts kept by object identity; the object is held with its text, so its id is not reused
-while the entry lives. Emptied when full: the parts that recur (legal moves, the shown hands
-and the previous deal of the rooms playing now) come back at once, and what a server holds
-for this stays under a megabyte however many rooms it has."""
+"""Texts kept by object identity (the legal moves, which the engine makes once each and
+shares); the object is held with its text, so its id is not reused while the entry lives.
+Emptied when full, which the engine's moves alone never fill."""
 
 
 def _kept(obj: T, write: Callable[[T], str]) -> str:
@@ -111,14 +111,6 @@ def _parts(parts: Iterable[Points]) -> str:
     return "[" + ",".join([_points(p) for p in parts]) + "]"
 
 
-def _played(played: PlayedCard) -> str:
-    return f'{{"seat":{played.seat},"card":"{played.card.text}"}}'
-
-
-def _played_cards(cards: Iterable[PlayedCard]) -> str:
-    return "[" + ",".join([_kept(p, _played) for p in cards]) + "]"
-
-
 def _show_result(r: ShowResult) -> str:
     answer = "null" if r.answer is None else f'"{r.answer}"'
     return (
@@ -130,7 +122,7 @@ def _show_result(r: ShowResult) -> str:
 
 
 def _show(results: Iterable[ShowResult]) -> str:
-    return "[" + ",".join([_kept(r, _show_result) for r in results]) + "]"
+    return "[" + ",".join([_show_result(r) for r in results]) + "]"
 
 
 def _outcome(o: Outcome) -> str:
@@ -282,8 +274,8 @@ def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
         f'"show":{_show(show) if show else "[]"},'
     )
     tail = (
-        f'"outcome":{"null" if outcome is None else _kept(outcome, _outcome)},'
-        f'"games":[{",".join([_kept(o, _outcome) for o in games]) if games else ""}],'
+        f'"outcome":{"null" if outcome is None else _outcome(outcome)},'
+        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}],'
         f'"match_winner":{"null" if winner is None else winner}'
     )
     return head, middle, tail
@@ -312,13 +304,24 @@ def view_text(view: BriefView, *, brief: bool) -> str:
     )
     if brief or not isinstance(view, SeatView):
         return text + "}"
-    last = v["last_deal"]
-    return (
-        f'{text},"options":{_kept(v["options"], _options)},'
-        f'"commitment":{_dumps(v["commitment"])},'
-        f'"cut_for_deal":{_kept(v["cut_for_deal"], _cut)},'
-        f'"last_deal":{"null" if last is None else _kept(last, _last_deal)}}}'
-    )
+    whole = _whole_of(v)
+    kept_whole = _last_whole[0]
+    if whole == kept_whole[0]:
+        rest = kept_whole[1]
+    else:
+        options, commitment, cut, last = whole
+        last_text = "null" if last is None else _last_deal(last)
+        rest = (
+            f',"options":{_options(options)},"commitment":{_dumps(commitment)},'
+            f'"cut_for_deal":{_cut(cut)},"last_deal":{last_text}}}'
+        )
+        _last_whole[0] = (whole, rest)
+    return text + rest
+
+
+_whole_of = itemgetter("options", "commitment", "cut_for_deal", "last_deal")
+_last_whole: list[tuple[Any, str]] = [(None, "")]
+"""The same for the parts only a whole view carries (they change only between deals)."""
 
 
 def _texts(texts: list[str]) -> str:
