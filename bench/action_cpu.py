@@ -84,7 +84,7 @@ async def run(rooms: int, actions: int, seed: int) -> tuple[float, int, int]:
             store=store,
             grace=60.0,
             make_bot=no_bots,
-            on_action=metrics.action_latency.observe,
+            on_action=metrics.observe_action,
         )
         await store.create_room(room.record())
         seats = [Seat(), Seat()]
@@ -115,7 +115,7 @@ async def run(rooms: int, actions: int, seed: int) -> tuple[float, int, int]:
             t0 = clock()
             # What Connection._read and _handle do for a move, short of the awaits on the socket.
             message = parse_client(seat.read(data))
-            metrics.messages.labels(message.type).inc()
+            metrics.message(message.type)
             assert isinstance(message, GAME_MOVES)
             await room.act(index, message, origin=seat, id=message.id)
             spent += clock() - t0

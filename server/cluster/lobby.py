@@ -102,7 +102,7 @@ class ClusterLobby(Lobby):
             make_bot=self._make_bot,
             created=created,
             clock=self.clock,
-            on_action=self.metrics.action_latency.observe,
+            on_action=self.metrics.observe_action,
             lobby=self,
             redis=self.redis,
         )
