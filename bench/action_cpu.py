@@ -5,8 +5,8 @@
 Plays random legal moves in ``--rooms`` rooms of two seats, in one process, through the same
 code a connection runs for a move: the client frame is framed by websockets' client protocol
 and read by its server protocol, parsed (``parse_client``), counted in the metrics, applied by
-``Room.act`` (engine, store, one ``state`` per seat) and each state is encoded and framed by
-websockets' server protocol, as ``Connection.send`` does. What is left out is the kernel (the
+``Room.act`` (engine, store, one ``state`` per seat) and each state is encoded and framed as
+``Connection.send`` does. What is left out is the kernel (the
 ``send`` and ``recv`` calls) and asyncio's scheduling. It prints the thread CPU time per action
 of that work: a figure far steadier on a shared machine than the load benchmark's, for
 comparing two versions of the code (``bench/load.py`` remains the headline).
@@ -24,6 +24,7 @@ from typing import Any
 from websockets.frames import Frame
 from websockets.protocol import Protocol, Side
 
+from muggins.server.frames import text_frame
 from muggins.server.memory_store import MemoryStore
 from muggins.server.metrics import Metrics
 from muggins.server.players import Player, encoded
@@ -42,7 +43,6 @@ class Seat:
     """A connection's sending half: encodes and frames each message, keeps the last state."""
 
     def __init__(self) -> None:
-        self.out = Protocol(Side.SERVER)
         self.client = Protocol(Side.CLIENT)
         self.reader = Protocol(Side.SERVER, max_size=4096)
         self.last: State | None = None
@@ -50,9 +50,7 @@ class Seat:
 
     def send(self, message: ServerMessage) -> None:
         text = encoded(message)
-        self.out.send_text(text.encode())
-        for chunk in self.out.data_to_send():
-            self.bytes += len(chunk)
+        self.bytes += len(text_frame(text.encode()))  # as Connection.send writes it
         if isinstance(message, State):
             self.last = message
 

@@ -12,7 +12,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 from muggins.server.identity import token_matches
 from muggins.server.moves import anonymous_key, store_action
@@ -32,6 +31,7 @@ from muggins.shared.protocol import (
 from muggins.shared.protocol import GameOver as GameOverMessage
 from muggins.shared.protocol.client import MessageId
 from muggins.shared.protocol.server import built_line, built_state
+from muggins.shared.view import SeatView
 
 log = logging.getLogger("muggins.room")
 
@@ -48,38 +48,49 @@ WHOLE_AFTER = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_
 only in a step holding one of them (a new match, a new deal, a deal's reveal, a game's end)."""
 
 
-class StepState(Protocol):
-    def __call__(self, seat: int | None, id: MessageId = None) -> State:
-        """The state for ``seat`` (None: a spectator) answering message ``id``."""
-
-
-def step_states(match: Match, seq: int, events: list[Event], names: tuple[str, str]) -> StepState:
+class StepStates:
     """The ``state`` each receiver gets after a step: its view, brief unless the step may have
-    changed the parts a brief view leaves out, with the step's events and game end; the second
-    argument is the ``id`` it answers."""
-    # Built without validation: the engine made every part valid, and this runs for every
-    # receiver of every move.
-    lines = tuple(built_line(e, e.describe(names)) for e in events)
-    over = None
-    for e in events:
-        if isinstance(e, GameOver):
-            over = GameOverMessage.model_construct(
-                outcome=e.outcome,
-                winner=names[e.outcome.winner],
-                match_points=e.match_points,
-                match_over=e.match_over,
-                text=e.describe(names),
-            )
-    short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
+    changed the parts a brief view leaves out, with the step's events and game end.
 
-    def state(seat: int | None, id: MessageId = None) -> State:
+    Called with a seat (None: a spectator) and the ``id`` it answers, it makes that receiver's
+    state from the match as it is now; :meth:`many` makes several at once.
+    """
+
+    def __init__(self, match: Match, seq: int, events: list[Event], names: tuple[str, str]) -> None:
+        # Built without validation: the engine made every part valid, and this runs for every
+        # receiver of every move.
+        self.match, self.seq = match, seq
+        self.lines = tuple(built_line(e, e.describe(names)) for e in events)
+        over = None
+        for e in events:
+            if isinstance(e, GameOver):
+                over = GameOverMessage.model_construct(
+                    outcome=e.outcome,
+                    winner=names[e.outcome.winner],
+                    match_points=e.match_points,
+                    match_over=e.match_over,
+                    text=e.describe(names),
+                )
+        self.over = over
+        self.short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
+
+    def __call__(self, seat: int | None, id: MessageId = None) -> State:
+        return self._state(self.match.view(seat), id)
+
+    def many(self, asked: list[tuple[int | None, MessageId]]) -> list[State]:
+        """The states of several (seat, id) at once: their views are made together."""
+        views = self.match.views([seat for seat, _ in asked])
+        return [self._state(view, id) for view, (_, id) in zip(views, asked, strict=True)]
+
+    def _state(self, view: SeatView, id: MessageId) -> State:
         # A brief state keeps the whole view object: encode() leaves the brief parts out of
         # the text, and receivers in this process (the computer) read it whole.
         return built_state(
-            id=id, seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
+            id=id, seq=self.seq, brief=self.short, view=view, events=self.lines, game_over=self.over
         )
 
-    return state
+
+step_states = StepStates
 
 
 class Room(Table):
@@ -89,15 +100,22 @@ class Room(Table):
         """One ``state`` to everyone in the room, carrying the step's events (see
         :func:`step_states`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
-        make = step_states(self.match, self.seq, events, self.names())
-        spectator = make(None, None) if self.spectators else None
+        make = StepStates(self.match, self.seq, events, self.names())
+        receivers = list(self.receivers())
+        seated = [(seat, id if peer is origin else None) for seat, peer in receivers]
+        watched = bool(seated) and seated[-1][0] is None  # spectators last: one state for all
+        if watched:
+            seated = [(seat, answers) for seat, answers in seated if seat is not None]
+        states = make.many([*seated, (None, None)] if watched else seated)
+        spectator = states.pop() if watched else None
         with encoded_once([spectator] if spectator else []):
-            for seat, peer in self.receivers():
+            mine = iter(states)
+            for seat, peer in receivers:
                 if seat is None:
                     assert spectator is not None
                     peer.send(spectator)
                 else:
-                    peer.send(make(seat, id if peer is origin else None))
+                    peer.send(next(mine))
         self._arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------

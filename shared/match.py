@@ -135,11 +135,20 @@ class Match:
 
     def view(self, seat: Seat | None) -> SeatView:
         """Exactly what ``seat`` (or a spectator, for None) may see. The only path to a client."""
+        return self.views((seat,))[0]
+
+    def views(self, seats: Iterable[Seat | None]) -> list[SeatView]:
+        """``[self.view(seat) for seat in seats]``, the parts every seat sees alike made once.
+
+        The engine builds only valid states, so a view skips validating them (views are made for
+        every receiver of every move; validation would cost more than the move itself). The
+        values, in the fields' order, are those of ``SeatView.trusted(...)``: the test
+        tests/shared/test_match.py compares them with what validation builds.
+        """
         g = self.game
         points = self.match_points
         match_to = self.options.match_to
         winner = 0 if points[0] >= match_to else 1 if points[1] >= match_to else None
-        own = seat == 0 or seat == 1
         phase: Phase
         if winner is not None:
             phase = "match_over"
@@ -156,12 +165,7 @@ class Match:
         )
         games = self.games
         crib = g.crib
-        # The engine builds only valid states, so the view skips validating them (it is called
-        # for every receiver of every move; validation would cost more than the move itself).
-        # The values, in the fields' order, are those of SeatView.trusted(...): the test
-        # tests/shared/test_match.py compares the two.
-        values = {
-            "seat": seat,
+        head = {
             "phase": phase,
             "game_number": g.game_number,
             "deal_number": g.deal_number,
@@ -171,8 +175,8 @@ class Match:
             "scores": (scores[0], scores[1]),
             "previous_scores": (previous[0], previous[1]),
             "match_points": (points[0], points[1]),
-            "hand": tuple(sorted(hands[seat], key=_CARD_ORDER)) if own and seat is not None else (),
-            "discards": discards[seat] if own and seat is not None else (),
+        }
+        middle = {
             "hand_counts": (len(hands[0]), len(hands[1])),
             "discarded": (bool(discards[0]), bool(discards[1])),
             "crib_count": len(crib) if crib else len(discards[0]) + len(discards[1]),
@@ -183,9 +187,8 @@ class Match:
             "played": tuple(g.played),
             "said_go": (said_go[0], said_go[1]),
             "show": tuple(g.show),
-            "legal": (
-                tuple(g.legal_actions(seat)) if own and seat is not None and winner is None else ()
-            ),
+        }
+        tail = {
             "outcome": games[-1] if games else None,
             "games": tuple(games),
             "match_winner": winner,
@@ -194,12 +197,31 @@ class Match:
             "cut_for_deal": self.cut_rounds,
             "last_deal": g.last_deal,
         }
-        view = _new(SeatView)
-        _set(view, "__dict__", values)
-        _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
-        _set(view, "__pydantic_extra__", None)
-        _set(view, "__pydantic_private__", None)
-        return view
+        made = []
+        for seat in seats:
+            if seat == 0 or seat == 1:
+                hand = tuple(sorted(hands[seat], key=_CARD_ORDER))
+                legal = () if winner is not None else tuple(g.legal_actions(seat))
+                values = {
+                    "seat": seat,
+                    **head,
+                    "hand": hand,
+                    "discards": discards[seat],
+                    **middle,
+                    "legal": legal,
+                    **tail,
+                }
+            else:
+                values = {"seat": seat, **head, "hand": (), "discards": (), **middle}
+                values["legal"] = ()
+                values.update(tail)
+            view = _new(SeatView)
+            _set(view, "__dict__", values)
+            _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
+            _set(view, "__pydantic_extra__", None)
+            _set(view, "__pydantic_private__", None)
+            made.append(view)
+        return made
 
 
 _new = object.__new__

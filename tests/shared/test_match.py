@@ -184,6 +184,7 @@ def test_views_are_what_validation_would_build() -> None:
                 assert view.model_fields_set == set(SeatView.model_fields)
                 assert view == SeatView.model_validate(view.__dict__, strict=False)
                 assert view == SeatView.trusted(**view.__dict__)
+            assert match.views((0, 1, None, 1)) == [match.view(s) for s in (0, 1, None, 1)]
             if match.over:
                 break
             seat = rng.choice(match.waiting_for())
