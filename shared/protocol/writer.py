@@ -32,16 +32,25 @@ from muggins.shared.actions import (
     CardPlayed,
     Challenge,
     Count,
+    CountAnswered,
+    CountClaimed,
     CountReset,
+    CutForDeal,
+    DealRevealed,
+    DealStarted,
     Discard,
     Discarded,
     GameOptions,
+    GameOver,
     Go,
+    HandScored,
+    HandShown,
     Muggins,
     Outcome,
     Play,
     Points,
     Resign,
+    Resigned,
     Scored,
     StarterCut,
 )
@@ -196,6 +205,54 @@ def event_text(event: BaseModel) -> str:
     if kind is StarterCut:
         c = cast(StarterCut, event)
         return f'{{"type":"starter_cut","card":"{c.card.text}","heels":{_TF[c.heels]}}}'
+    if kind is HandShown:
+        h = cast(HandShown, event)
+        return (
+            f'{{"type":"hand_shown","seat":{h.seat},"kind":"{h.kind}","cards":{_cards(h.cards)},'
+            f'"starter":"{h.starter.text}"}}'
+        )
+    if kind is HandScored:
+        r = cast(HandScored, event)
+        return (
+            f'{{"type":"hand_scored","seat":{r.seat},"kind":"{r.kind}","total":{r.total},'
+            f'"parts":{_parts(r.parts)},"spoken":{_dumps(r.spoken)}}}'
+        )
+    if kind is DealStarted:
+        d = cast(DealStarted, event)
+        return (
+            f'{{"type":"deal_started","game_number":{d.game_number},'
+            f'"deal_number":{d.deal_number},"dealer":{d.dealer},'
+            f'"commitment":{_dumps(d.commitment)}}}'
+        )
+    if kind is DealRevealed:
+        v = cast(DealRevealed, event)
+        return (
+            f'{{"type":"deal_revealed","deal_number":{v.deal_number},'
+            f'"commitment":{_dumps(v.commitment)},"deck":{_cards(v.deck)},'
+            f'"salt":{_dumps(v.salt)}}}'
+        )
+    if kind is CountClaimed:
+        k = cast(CountClaimed, event)
+        return f'{{"type":"count_claimed","seat":{k.seat},"kind":"{k.kind}","claimed":{k.claimed}}}'
+    if kind is CountAnswered:
+        a = cast(CountAnswered, event)
+        right = "null" if a.right is None else _TF[a.right]
+        return (
+            f'{{"type":"count_answered","seat":{a.seat},"kind":"{a.kind}",'
+            f'"answer":"{a.answer}","claimed":{a.claimed},"total":{a.total},"right":{right}}}'
+        )
+    if kind is Resigned:
+        return f'{{"type":"resigned","seat":{cast(Resigned, event).seat}}}'
+    if kind is GameOver:
+        o = cast(GameOver, event)
+        points = o.match_points
+        return (
+            f'{{"type":"game_over","outcome":{_outcome(o.outcome)},'
+            f'"match_points":[{points[0]},{points[1]}],"match_over":{_TF[o.match_over]}}}'
+        )
+    if kind is CutForDeal:
+        f = cast(CutForDeal, event)
+        return f'{{"type":"cut_for_deal","rounds":{_cut(f.rounds)},"dealer":{f.dealer}}}'
     return event.model_dump_json()
 
 

@@ -8,6 +8,7 @@ import pytest
 from stacked import discard, play_all, stacked_match
 
 from muggins.shared.actions import (
+    EVENT,
     Accept,
     Count,
     CutForDeal,
@@ -189,6 +190,23 @@ def test_views_are_what_validation_would_build() -> None:
                 break
             seat = rng.choice(match.waiting_for())
             match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
+def test_events_are_what_validation_would_build() -> None:
+    """Events are built without validation too: each equals the event pydantic validates from
+    its JSON, in automatic and muggins counting, with resignations."""
+    for seed, options in enumerate([GameOptions(), GameOptions(muggins=True, match_to=3)]):
+        match = Match(seed=seed, options=options)
+        rng = random.Random(seed)
+        steps = 0
+        while not match.over:
+            seat = rng.choice(match.waiting_for())
+            steps += 1
+            action = Resign() if steps % 97 == 0 else rng.choice(match.legal_actions(seat))
+            match.apply(seat, action)
+        assert len(match.events) > 100
+        for event in match.events:
+            assert EVENT.validate_json(event.model_dump_json(), strict=True) == event
 
 
 # --- replay ----------------------------------------------------------------------------------
