@@ -41,14 +41,15 @@ from muggins.shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 # Played cards are frozen values, so the engine makes each one once and shares it (actions too:
 # see shared.actions.play_action); the views around every move would otherwise build them again.
-_PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
+_PLAYED: dict[tuple[Seat, str], PlayedCard] = {}
+"""By seat and the card's text (a string hashes in C, a Card in Python)."""
 _PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
 
 
 def _played_card(seat: Seat, card: Card) -> PlayedCard:
-    played = _PLAYED.get((seat, card))
+    played = _PLAYED.get((seat, card.text))
     if played is None:
-        played = _PLAYED[seat, card] = PlayedCard.trusted(seat=seat, card=card)
+        played = _PLAYED[seat, card.text] = PlayedCard.trusted(seat=seat, card=card)
     return played
 
 

@@ -124,7 +124,7 @@ def _encode_state(state: State) -> str:
         events = kept[1]
     else:
         events = ",".join(
-            f'{{"event":{writer.event_text(line.event)},"text":{_dumps(line.text)}}}'
+            f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
             for line in lines
         )
         if type(lines) is tuple:  # immutable, and held here: the same object, the same text

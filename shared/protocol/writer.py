@@ -20,7 +20,7 @@ view, never the match.
 
 from __future__ import annotations
 
-import json
+import json.encoder
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, TypeVar, cast
@@ -57,8 +57,9 @@ from muggins.shared.actions import (
 from muggins.shared.cards import Card
 from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""Free text as pydantic writes it (the same escapes; non-ASCII as it is)."""
+_dumps = json.encoder.encode_basestring
+"""Free text as pydantic writes it (the same escapes; non-ASCII as it is): the C function that
+``json.JSONEncoder(ensure_ascii=False).encode`` calls for a string, without the method around it."""
 
 T = TypeVar("T")
 
@@ -67,6 +68,11 @@ _KEPT_MAX = 2_000
 """Texts kept by object identity (the legal moves, which the engine makes once each and
 shares); the object is held with its text, so its id is not reused while the entry lives.
 Emptied when full, which the engine's moves alone never fill."""
+
+
+def string(text: str) -> str:
+    """The JSON of a string, as pydantic writes it."""
+    return _dumps(text)
 
 
 def _kept(obj: T, write: Callable[[T], str]) -> str:
