@@ -24,6 +24,7 @@ from typing import Any
 from websockets.frames import Frame
 from websockets.protocol import Protocol, Side
 
+from muggins.server.app import tune_garbage_collector
 from muggins.server.frames import text_frame
 from muggins.server.memory_store import MemoryStore
 from muggins.server.metrics import Metrics
@@ -136,6 +137,7 @@ def main() -> None:
         asyncio.run(run(args.rooms, args.actions, args.seed))
         profiler.disable()
         profiler.dump_stats(args.profile)
+    tune_garbage_collector()  # as the server does
     results = [asyncio.run(run(args.rooms, args.actions, args.seed)) for _ in range(args.repeat)]
     best = min(r[0] for r in results)
     each = ", ".join(f"{r[0]:.1f}" for r in results)
