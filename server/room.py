@@ -107,15 +107,15 @@ class Room(Table):
         if watched:
             seated = [(seat, answers) for seat, answers in seated if seat is not None]
         states = make.many([*seated, (None, None)] if watched else seated)
-        spectator = states.pop() if watched else None
-        with encoded_once([spectator] if spectator else []):
-            mine = iter(states)
-            for seat, peer in receivers:
-                if seat is None:
-                    assert spectator is not None
-                    peer.send(spectator)
-                else:
-                    peer.send(next(mine))
+        if not watched:
+            for (_, peer), state in zip(receivers, states, strict=True):
+                peer.send(state)
+        else:
+            spectator = states.pop()
+            with encoded_once([spectator]):
+                mine = iter(states)
+                for seat, peer in receivers:
+                    peer.send(spectator if seat is None else next(mine))
         self._arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------
