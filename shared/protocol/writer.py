@@ -318,6 +318,8 @@ def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
     show = v["show"]
     games = v["games"]
     starter_text = "null" if starter is None else '"' + starter.text + '"'
+    pile = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["pile"]])
+    played = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["played"]])
     head = (
         f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
         f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
@@ -331,8 +333,7 @@ def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
         f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
         f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
         f'"starter":{starter_text},"count":{v["count"]},'
-        f'"pile":[{",".join([_PLAYED.format(p.seat, p.card.text) for p in v["pile"]])}],'
-        f'"played":[{",".join([_PLAYED.format(p.seat, p.card.text) for p in v["played"]])}],'
+        f'"pile":[{pile}],"played":[{played}],'
         f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
         f'"show":{_show(show) if show else "[]"},'
     )
@@ -393,4 +394,3 @@ def _texts(texts: list[str]) -> str:
 
 _TF = ("false", "true")
 """JSON of a bool, by indexing (False is 0, True is 1)."""
-_PLAYED = '{{"seat":{},"card":"{}"}}'
