@@ -60,7 +60,7 @@ class StepStates:
         # Built without validation: the engine made every part valid, and this runs for every
         # receiver of every move.
         self.match, self.seq = match, seq
-        self.lines = tuple(built_line(e, e.describe(names)) for e in events)
+        self.lines = tuple([built_line(e, e.describe(names)) for e in events])
         over = None
         for e in events:
             if isinstance(e, GameOver):
@@ -72,7 +72,7 @@ class StepStates:
                     text=e.describe(names),
                 )
         self.over = over
-        self.short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
+        self.short = match.winner is None and WHOLE_AFTER.isdisjoint([e.type for e in events])
 
     def __call__(self, seat: int | None, id: MessageId = None) -> State:
         return self._state(self.match.view(seat), id)

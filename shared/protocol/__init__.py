@@ -124,8 +124,10 @@ def _encode_state(state: State) -> str:
         events = kept[1]
     else:
         events = ",".join(
-            f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
-            for line in lines
+            [
+                f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
+                for line in lines
+            ]
         )
         if type(lines) is tuple:  # immutable, and held here: the same object, the same text
             _events_kept[0] = (lines, events)
