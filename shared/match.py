@@ -165,7 +165,10 @@ class Match:
         )
         games = self.games
         crib = g.crib
-        head = {
+        # Every field in order, the seat's own (seat, hand, discards, legal) as a spectator has
+        # them; each view is a copy with its own filled in (a copy keeps the order).
+        common: dict[str, object] = {
+            "seat": None,
             "phase": phase,
             "game_number": g.game_number,
             "deal_number": g.deal_number,
@@ -175,8 +178,8 @@ class Match:
             "scores": (scores[0], scores[1]),
             "previous_scores": (previous[0], previous[1]),
             "match_points": (points[0], points[1]),
-        }
-        middle = {
+            "hand": (),
+            "discards": (),
             "hand_counts": (len(hands[0]), len(hands[1])),
             "discarded": (bool(discards[0]), bool(discards[1])),
             "crib_count": len(crib) if crib else len(discards[0]) + len(discards[1]),
@@ -187,8 +190,7 @@ class Match:
             "played": tuple(g.played),
             "said_go": (said_go[0], said_go[1]),
             "show": tuple(g.show),
-        }
-        tail = {
+            "legal": (),
             "outcome": games[-1] if games else None,
             "games": tuple(games),
             "match_winner": winner,
@@ -199,22 +201,13 @@ class Match:
         }
         made = []
         for seat in seats:
+            values = common.copy()
+            values["seat"] = seat
             if seat == 0 or seat == 1:
-                hand = tuple(sorted(hands[seat], key=_CARD_ORDER))
-                legal = () if winner is not None else tuple(g.legal_actions(seat))
-                values = {
-                    "seat": seat,
-                    **head,
-                    "hand": hand,
-                    "discards": discards[seat],
-                    **middle,
-                    "legal": legal,
-                    **tail,
-                }
-            else:
-                values = {"seat": seat, **head, "hand": (), "discards": (), **middle}
-                values["legal"] = ()
-                values.update(tail)
+                values["hand"] = tuple(sorted(hands[seat], key=_CARD_ORDER))
+                values["discards"] = discards[seat]
+                if winner is None:
+                    values["legal"] = tuple(g.legal_actions(seat))
             view = _new(SeatView)
             _set(view, "__dict__", values)
             _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
