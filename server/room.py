@@ -91,6 +91,7 @@ class StepStates:
 
 
 step_states = StepStates
+"""The states of a step (the name the tests and the client's fakes use)."""
 
 
 class Room(Table):
@@ -98,7 +99,7 @@ class Room(Table):
 
     def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
         """One ``state`` to everyone in the room, carrying the step's events (see
-        :func:`step_states`); ``origin``'s copy answers its message ``id``."""
+        :class:`StepStates`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
         make = StepStates(self.match, self.seq, events, self.names())
         receivers = list(self.receivers())
