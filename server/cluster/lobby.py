@@ -5,9 +5,11 @@ room listing is looked up in Redis (:meth:`ClusterLobby.prepare`, before the mes
 so any node can serve any room or player. A node keeps the rooms it caches in their ``watch``
 sets and hears their wake-ups on its own channel only (not every room's): an action is applied
 from its wake-up, anything else makes the room catch up by index (one catch-up at a time per
-room). Every couple of seconds the node renews its heartbeat and, in the same round trip, reads
-whether the nodes holding its rooms' other players live: a dead node's players are then told
-to their opponents. Each room is also caught up now and then (every ``SAFETY_POLL`` seconds,
+room). Every second the node renews its heartbeat and, in the same round trip, reads whether
+the nodes holding its rooms' other players run (heartbeat alive and subscribed to their
+wake-ups): a dead node's players are then told to their opponents, within a couple of seconds
+when its process ended (its subscription goes with its connections), after the heartbeat's
+life and a confirmation when it merely stopped answering (a stall is not a drop). Each room is also caught up now and then (every ``SAFETY_POLL`` seconds,
 spread out), and all of them when the subscription is made again, so a wake-up lost (say while
 Redis restarts) only delays an update.
 """
@@ -49,10 +51,15 @@ from muggins.shared.protocol import (
 
 log = logging.getLogger("muggins.cluster")
 
-POLL = 2.0
-"""Seconds between heartbeats of this node."""
-PRESENCE_TTL = 3 * POLL
-"""Seconds a node's heartbeat lasts in Redis unless renewed (a dead node's players lapse)."""
+POLL = 1.0
+"""Seconds between heartbeats of this node (and checks of the nodes holding its rooms' other
+players: a node whose process ended is seen at the next check)."""
+PRESENCE_TTL = 6.0
+"""Seconds a node's heartbeat lasts in Redis unless renewed: a node that stalls (starved, or
+collecting garbage) for less than this keeps its players (a dead machine's players lapse)."""
+SUBSCRIBE_WAIT = 5.0
+"""Seconds a starting node waits to be subscribed to its wake-ups before it serves (other nodes
+count a node without its subscription as ended)."""
 SAFETY_POLL = 300.0
 """Seconds between the catch-ups of each present room that are not woken by anything."""
 STOP_WAIT = 2.0
@@ -87,6 +94,8 @@ class ClusterLobby(Lobby):
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._stopping = False
+        self._subscribed = asyncio.Event()
+        """Set while this node is subscribed to its wake-ups."""
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -215,6 +224,10 @@ class ClusterLobby(Lobby):
             log.info("listing index built for %d open rooms", indexed)
         for job in (self._listen, self._poll):
             self._spawn(job())
+        # Other nodes count a node that is not subscribed as ended: serve once it is.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SUBSCRIBE_WAIT):
+                await self._subscribed.wait()
         return 0
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
@@ -333,6 +346,7 @@ class ClusterLobby(Lobby):
             pubsub = self.redis.redis.pubsub()
             try:
                 await pubsub.subscribe(channel)
+                self._subscribed.set()
                 # Whatever was missed while not subscribed (and watch sets Redis may have lost).
                 await self.redis.watch(list(self.rooms))
                 for code in list(self.rooms):
@@ -342,6 +356,7 @@ class ClusterLobby(Lobby):
                     if message is not None and message["type"] == "message":
                         self._heard(message["data"])
             except (RedisError, OSError, StoreError) as error:
+                self._subscribed.clear()
                 log.warning("wake-ups from Redis lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)
             finally:

@@ -37,7 +37,12 @@ CLAIM_TTL = 3.0
 DERIVED_NOTICES = frozenset({"disconnected", "returned"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
 LAPSE_CONFIRM = 6.0
-"""Seconds a lapsed presence must stay lapsed before the player counts as disconnected."""
+"""Seconds a presence whose node's heartbeat lapsed (the node may only be stalled: starved, or
+collecting garbage) must stay lapsed before the player counts as disconnected."""
+END_CONFIRM = 1.5
+"""Seconds a presence whose node has ended (its subscription to its wake-ups is gone: the process
+died and its connections were closed) must stay so before the player counts as disconnected:
+long enough for a node whose subscription merely dropped to make it again."""
 PRESENCE_LAG = 2.0
 """Seconds a newly seen player counts as connected before their presence must show in Redis."""
 
@@ -159,7 +164,7 @@ class ClusterRoom(Room):
         self.holders = state.holders
         seats, number = state.seats, state.match
         self._take_seats(seats)
-        self._take_presence(state.present, state.left)
+        self._take_presence(state.present, state.left, state.ended)
         self._take_agreement(state.agreement)
         if number != self.match_number:
             snapshot = await self.redis.load_room(self.code)
@@ -242,16 +247,23 @@ class ClusterRoom(Room):
             # A match another node just started: its opening events, as that node sent them.
             self._broadcast(list(self.match.events), origin=None, id=None)
 
-    def _take_presence(self, present: tuple[bool, bool], left: tuple[bool, bool]) -> None:
+    def _take_presence(
+        self,
+        present: tuple[bool, bool],
+        left: tuple[bool, bool],
+        ended: tuple[bool, bool] = (False, False),
+    ) -> None:
         """Connected or not, for the players connected to other nodes (or to none).
 
-        A clean disconnect (``left``) is told at once. A presence that merely lapsed may be a
-        renewal that came late (a node or Redis stalled under load) rather than a drop: it is
-        told only once it has stayed lapsed for ``LAPSE_CONFIRM`` seconds (a dead node's players
-        are told then, unless they are back on another node by that time).
+        A clean disconnect (``left``) is told at once. A presence whose node has ended (its
+        process died: ``ended``) is told once it has stayed so for ``END_CONFIRM`` seconds. A
+        presence that merely lapsed may be a renewal that came late (a node or Redis stalled
+        under load) rather than a drop: it is told only once it has stayed lapsed for
+        ``LAPSE_CONFIRM`` seconds (a vanished machine's players are told then, unless they are
+        back on another node by that time).
         """
         changed = False
-        for seat, here, gone in zip(self.seats, present, left, strict=True):
+        for seat, here, gone, dead in zip(self.seats, present, left, ended, strict=True):
             player = seat.player
             if seat.kind != "human" or player is None or player.peer is not None:
                 self.lapsed_since[seat.index] = None
@@ -264,7 +276,7 @@ class ClusterRoom(Room):
                 if first is None:
                     self.lapsed_since[seat.index] = self.clock()
                     continue
-                if self.clock() - first < LAPSE_CONFIRM:
+                if self.clock() - first < (END_CONFIRM if dead else LAPSE_CONFIRM):
                     continue
             if here and seat.gone_since is not None:
                 seat.gone_since, changed = None, True
