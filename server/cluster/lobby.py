@@ -9,9 +9,10 @@ room). Every second the node renews its heartbeat and, in the same round trip, r
 the nodes holding its rooms' other players run (heartbeat alive and subscribed to their
 wake-ups): a dead node's players are then told to their opponents, within a couple of seconds
 when its process ended (its subscription goes with its connections), after the heartbeat's
-life and a confirmation when it merely stopped answering (a stall is not a drop). Each room is also caught up now and then (every ``SAFETY_POLL`` seconds,
-spread out), and all of them when the subscription is made again, so a wake-up lost (say while
-Redis restarts) only delays an update.
+life and a confirmation when it merely stopped answering (a stall is not a drop). Each room is
+also caught up now and then (every ``SAFETY_POLL`` seconds, spread out), and all of them when
+the subscription is made again, so a wake-up lost (say while Redis restarts) only delays an
+update.
 """
 
 from __future__ import annotations
