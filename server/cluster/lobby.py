@@ -26,10 +26,12 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import ClusterRoom
 from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
@@ -344,25 +346,28 @@ class ClusterLobby(Lobby):
     async def _listen(self) -> None:
         channel = self.redis.node_channel(self.node)
         while not self._stopping:
-            pubsub = self.redis.redis.pubsub()
+            subscription: Subscription | None = None
             try:
-                await pubsub.subscribe(channel)
+                # Each wake-up is handled as it is read (_heard looked up each time).
+                subscription = await Subscription.open(
+                    self.redis.line, channel, lambda data: self._heard(data)
+                )
                 self._subscribed.set()
                 # Whatever was missed while not subscribed (and watch sets Redis may have lost).
                 await self.redis.watch(list(self.rooms))
                 for code in list(self.rooms):
                     self.wake(code)
-                while not self._stopping:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None and message["type"] == "message":
-                        self._heard(message["data"])
+                while not self._stopping and not subscription.lost.done():
+                    await asyncio.wait([subscription.lost], timeout=1.0)
+                if not self._stopping:
+                    raise RedisConnectionError("the subscription's connection closed")
             except (RedisError, OSError, StoreError) as error:
                 self._subscribed.clear()
                 log.warning("wake-ups from Redis lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)
             finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if subscription is not None:
+                    subscription.close()
 
     async def _poll(self) -> None:
         """Every ``POLL`` seconds: this node's heartbeat, the liveness of the nodes that hold the

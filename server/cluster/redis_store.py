@@ -486,7 +486,7 @@ class RedisStore(RedisAccounts):
     ) -> tuple[tuple[Seat, Action, MoveTag], ...]:
         """Like :meth:`actions_since`, each action with its tag (seq named, key)."""
         raw = await self._call(
-            "catch up", lambda: self.redis.lrange(self.log_key(code, number), start, -1)
+            "catch up", lambda: self.line.read("LRANGE", self.log_key(code, number), start, -1)
         )
         return tuple((*decode_entry(item), decode_tag(item)) for item in raw)
 
@@ -529,12 +529,14 @@ async def _pipeline_llen(redis: aioredis.Redis, keys: list[str]) -> list[int]:
 def encode_entry(
     seat: Seat, action: Action, *, seq: int | None = None, key: str | None = None
 ) -> str:
-    data: dict[str, Any] = {"seat": seat, "action": json.loads(ACTION.dump_json(action))}
+    """A log entry: ``{"seat":S,"action":{...},"seq":N,"key":"K"}``, compact, the action as its
+    model writes it (one encoding, not a parse and a second encoding)."""
+    text = f'{{"seat":{int(seat)},"action":{ACTION.dump_json(action).decode()}'
     if seq is not None:
-        data["seq"] = seq
+        text += f',"seq":{int(seq)}'
     if key is not None:
-        data["key"] = key
-    return json.dumps(data, separators=(",", ":"))
+        text += f',"key":{json.dumps(key)}'
+    return text + "}"
 
 
 def decode_tag(raw: bytes | str) -> MoveTag:
