@@ -334,14 +334,32 @@ class ClusterLobby(Lobby):
             return
         if kind == "action" and not room.catching_up:
             try:
-                applied = room.take_action(int(wake["number"]), int(wake["index"]), wake["entry"])
+                number, index, entry = int(wake["number"]), int(wake["index"]), wake["entry"]
             except (KeyError, TypeError, ValueError):
-                applied = False
-            if applied is None:
-                self._settle(room)
-            if applied is not False:
+                self.wake(code)
                 return
+            if room.lock.locked():
+                # Busy (most often this node's own move is on its way to Redis): applied once
+                # the room is free, in the order heard, rather than by a catch-up (two reads).
+                self._spawn(self._take_when_free(room, number, index, entry))
+                return
+            self._took(room, room.take_action(number, index, entry))
+            return
         self.wake(code)
+
+    def _took(self, room: ClusterRoom, applied: bool | None) -> None:
+        if applied is None:
+            self._settle(room)
+        elif applied is False:
+            self.wake(room.code)
+
+    async def _take_when_free(
+        self, room: ClusterRoom, number: int, index: int, entry: dict[str, Any]
+    ) -> None:
+        """An action heard while its room was busy: applied when the room is free, if it is
+        still the next one (one this node caught up with meanwhile is already there)."""
+        async with room.lock:
+            self._took(room, room.take_action(number, index, entry, held=True))
 
     async def _listen(self) -> None:
         channel = self.redis.node_channel(self.node)

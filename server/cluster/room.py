@@ -198,13 +198,16 @@ class ClusterRoom(Room):
                 self.send_room()
                 await self.settle()  # once per match, whichever node gets here (see ratings)
 
-    def take_action(self, number: int, index: int, entry: dict[str, Any]) -> bool | None:
+    def take_action(
+        self, number: int, index: int, entry: dict[str, Any], *, held: bool = False
+    ) -> bool | None:
         """An action another node appended, from its wake-up: applied here and told to this
         node's connections, without reading Redis. False when it cannot be applied in place (the
-        room is busy or behind): then a catch-up is wanted. None when applied and the match
-        is over (the match is settled by a catch-up)."""
+        room is busy, unless the caller ``held`` its lock, or behind): then a catch-up is
+        wanted. None when applied and the match is over (the match is settled by a catch-up)."""
         match = self.match
-        if self.closed or self.lock.locked() or match is None or number != self.match_number:
+        busy = self.lock.locked() and not held
+        if self.closed or busy or match is None or number != self.match_number:
             return False
         if index < len(match.log):
             return True  # already here (caught up meanwhile)

@@ -98,6 +98,42 @@ async def test_a_move_costs_its_node_one_round_trip_and_the_other_node_none(
             await client.close()
 
 
+async def test_a_move_heard_while_the_room_is_busy_is_applied_without_reading_redis(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Node B's room is busy (its lock held, as while Bob's own move is on its way to Redis) when
+    the wake-up of Alice's move comes: B applies it once the room is free, from the wake-up,
+    and makes no Redis request (it caught up with two reads before)."""
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=created["code"])
+        await settle([alice, bob], 1)
+        await quiet(a, b)
+        room = b.lobby.rooms[created["code"]]
+        rng = random.Random(9)
+        await advance([alice, bob], rng, alice_on_turn)
+        await quiet(a, b)
+        on_b = count_round_trips(b)
+        for _ in range(3):
+            assert alice.state is not None and bob.state is not None and alice.my_turn()
+            seq = alice.state["seq"]
+            async with room.lock:
+                await alice.send(**rng.choice(alice.state["view"]["legal"]))
+                await settle([alice], seq + 1)
+                await asyncio.sleep(0.2)  # the wake-up reaches B meanwhile
+                assert bob.state["seq"] == seq
+            await settle([bob], seq + 1)
+            await quiet(a, b)
+            assert not on_b, dict(on_b)
+            if not alice.my_turn():
+                break
+        for client in (alice, bob):
+            await client.close()
+
+
 async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -130,6 +166,13 @@ async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
         assert watchers == {a.lobby.node, b.lobby.node}  # type: ignore[attr-defined]
         for client in (alice, bob):
             await client.close()
+
+
+def alice_on_turn(state: dict[str, object] | None) -> bool:
+    assert state is not None
+    view = state["view"]
+    assert isinstance(view, dict)
+    return bool(view["seat"] in view["waiting_for"])
 
 
 def both_discard(state: dict[str, object] | None) -> bool:
