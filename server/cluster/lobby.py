@@ -60,6 +60,8 @@ players: a node whose process ended is seen at the next check)."""
 PRESENCE_TTL = 6.0
 """Seconds a node's heartbeat lasts in Redis unless renewed: a node that stalls (starved, or
 collecting garbage) for less than this keeps its players (a dead machine's players lapse)."""
+PASS_EVERY = 5
+"""Heartbeats between this node's passes over all its rooms (see ``_poll``)."""
 SUBSCRIBE_WAIT = 5.0
 """Seconds a starting node waits to be subscribed to its wake-ups before it serves (other nodes
 count a node without its subscription as ended)."""
@@ -93,6 +95,9 @@ class ClusterLobby(Lobby):
         self._alive: dict[str, bool] = {}
         """Whether each node that holds a player of a room here lived at the last heartbeat."""
         self._round = 0
+        self._others: set[str] = set()
+        """The nodes that hold the other players of this node's rooms, checked every heartbeat."""
+        self._holders_changed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
@@ -388,18 +393,24 @@ class ClusterLobby(Lobby):
                     subscription.close()
 
     async def _poll(self) -> None:
-        """Every ``POLL`` seconds: this node's heartbeat, the liveness of the nodes that hold the
-        other players of its rooms (one round trip), and a slice of the safety catch-ups."""
+        """Every ``POLL`` seconds: this node's heartbeat and the liveness of the nodes that hold
+        the other players of its rooms (one round trip). Every ``PASS_EVERY`` rounds, and every
+        round while such a node is dead or has just come back, a pass over its rooms: the rooms
+        whose players' node died or came back catch up, presence writes that failed are made
+        again, and a slice of the safety catch-ups runs. (The pass costs per room, so an idle
+        player costs little however often the nodes are checked.)"""
         while not self._stopping:
             await asyncio.sleep(POLL)
-            rooms = [
-                room
-                for room in list(self.rooms.values())
-                if isinstance(room, ClusterRoom) and not room.closed and room.present()
-            ]
-            others = sorted(
-                {h for room in rooms for h in room.holders if h is not None and h != self.node}
-            )
+            self._round += 1
+            full = self._round % PASS_EVERY == 0
+            rooms: list[ClusterRoom] | None = None
+            if full or self._holders_changed:
+                self._holders_changed = False
+                rooms = self._present_rooms()
+                self._others = {
+                    h for room in rooms for h in room.holders if h is not None and h != self.node
+                }
+            others = sorted(self._others)
             try:
                 lives = await self.redis.heartbeat(ttl=PRESENCE_TTL, others=others)
             except StoreError as error:
@@ -407,16 +418,36 @@ class ClusterLobby(Lobby):
                 continue
             alive = dict(zip(others, lives, strict=True))
             before, self._alive = self._alive, alive
-            slices = max(1, round(SAFETY_POLL / POLL))
-            self._round = (self._round + 1) % slices
+            troubled = any(not lives or before.get(node) is False for node, lives in alive.items())
+            if not (full or troubled):
+                continue
+            if rooms is None:
+                rooms = self._present_rooms()
+            slices = max(1, round(SAFETY_POLL / (POLL * PASS_EVERY)))
+            share = (self._round // PASS_EVERY) % slices
             for room in rooms:
                 if self._stopping:
                     return
-                if self._suspect(room, alive, before) or hash(room.code) % slices == self._round:
+                if self._suspect(room, alive, before) or (
+                    full and hash(room.code) % slices == share
+                ):
                     self.wake(room.code)
-                for seat in room.here():
-                    if room.holders[seat] != self.node:
-                        self.announce(room, seat, here=True)  # a presence write that failed
+                if full:
+                    for seat in room.here():
+                        if room.holders[seat] != self.node:
+                            self.announce(room, seat, here=True)  # a presence write that failed
+
+    def _present_rooms(self) -> list[ClusterRoom]:
+        return [
+            room
+            for room in list(self.rooms.values())
+            if isinstance(room, ClusterRoom) and not room.closed and room.present()
+        ]
+
+    def holders_changed(self) -> None:
+        """A room here learnt that its seats are held by other nodes than before: the next
+        heartbeat checks the nodes anew."""
+        self._holders_changed = True
 
     def _suspect(self, room: ClusterRoom, alive: dict[str, bool], before: dict[str, bool]) -> bool:
         """Whether a seat of ``room`` is held by a node that died (and the room has not told

@@ -62,6 +62,9 @@ class Node(Protocol):
     def ghost(self, saved: SeatRecord) -> Player[Room]:
         """The Player for a seat record."""
 
+    def holders_changed(self) -> None:
+        """A room learnt that its seats are held by other nodes than before."""
+
 
 class GuardedStore:
     """The room's view of the Redis store: seat writes are compare-and-set, conflicts are noted."""
@@ -161,7 +164,9 @@ class ClusterRoom(Room):
         if state is None:
             self.close()
             return
-        self.holders = state.holders
+        if state.holders != self.holders:
+            self.holders = state.holders
+            self.lobby.holders_changed()
         seats, number = state.seats, state.match
         self._take_seats(seats)
         self._take_presence(state.present, state.left, state.ended)
