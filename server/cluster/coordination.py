@@ -4,8 +4,9 @@
 (under the same prefix as the store's):
 
 - ``here:{code}:{seat}``: the node a seated player is connected to; ``gone`` for a while after a
-  clean disconnect. It counts only while that node's heartbeat lives.
-- ``alive:{node}``: a node's heartbeat, renewed every couple of seconds (one write per node, however
+  clean disconnect. It counts only while that node runs: its heartbeat lives and it is subscribed
+  to its wake-up channel (a process that died has lost its subscription with its connections).
+- ``alive:{node}``: a node's heartbeat, renewed every second (one write per node, however
   many players it holds), so it lapses a few seconds after the node dies.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
@@ -225,7 +226,7 @@ class ClusterStore(RedisStore):
         )
 
     async def set_presence(self, code: str, seat: Seat) -> None:
-        """Seat ``seat`` has a connection on this node (while its heartbeat lives)."""
+        """Seat ``seat`` has a connection on this node (while this node runs)."""
         await self._script(
             "set_presence",
             [self.presence_key(code, seat), self.watch_key(code)],

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -231,6 +232,24 @@ class ClusterRoom(Room):
             self.send_room()
             return None
         return True
+
+    async def settle(self) -> None:
+        """As on one server, after recording the finish if the node that applied the last move
+        could not (it died between storing the move and recording the finish): every node that
+        sees the match over records it, and the first record stands."""
+        match = self.match
+        if match is not None and match.over:
+            try:
+                await self.redis.finish_match(
+                    self.code,
+                    self.match_number,
+                    finished=time.time(),
+                    result="won",
+                    winner=match.winner,
+                )
+            except StoreError as error:
+                log.warning("room %s: could not mark the match finished: %s", self.code, error)
+        await super().settle()
 
     async def settle_later(self) -> None:
         """Settle a match that a wake-up finished (once per match, whichever node gets here)."""

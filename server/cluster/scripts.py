@@ -176,11 +176,14 @@ return 0
 
 # KEYS: match, finished-set, watch, room, listed, summary. ARGV: node channel prefix, wake-up,
 # writer, finished, result, winner, member, number, code.
+# The first finish recorded stands (any node that sees the match over records it, in case the
+# node that applied its last move died first): a second is answered 1 and changes nothing.
 FINISH_MATCH = (
     WAKE
     + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'finished') == 1 then return 1 end
 redis.call('HSET', KEYS[1], 'finished', ARGV[4], 'result', ARGV[5], 'winner', ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
 if redis.call('HGET', KEYS[4], 'match') == ARGV[8] then

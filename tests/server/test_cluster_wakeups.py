@@ -190,3 +190,43 @@ async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_playe
         await mover.expect("state")
         for client in clients:
             await client.close()
+
+
+async def test_a_finish_the_finishing_node_did_not_record_is_recorded_by_the_next(
+    redis_server: RedisServer,
+) -> None:
+    """The node that applied a match's last move died before recording the finish (the move is
+    stored, the match has no result; the chaos test once left a game so): the next node that
+    loads the room records it, and a later record of another result does not replace it."""
+    store = RedisStore(redis_server.url)
+    try:
+        seats = (
+            SeatRecord(0, kind="human", player="p1", name="A"),
+            SeatRecord(1, kind="human", player="p2", name="B"),
+        )
+        await store.create_room(RoomRecord("ROOMAB", RoomOptions(), time.time(), seats))
+        options = GameOptions(target=61)
+        seed = bytes(32)
+        await store.start_match(MatchRecord("ROOMAB", 1, seed, options, ("A", "B"), time.time()))
+        match = Match(seed=seed, options=options)
+        rng = random.Random(4)
+        while not match.over:
+            seat = match.waiting_for()[0]
+            action = rng.choice(match.legal_actions(seat))
+            await store.append_action("ROOMAB", 1, len(match.log), seat, action, key=f"k{seat}")
+            match.apply(seat, action)
+        assert (await store.load_match("ROOMAB", 1)).finished is None  # type: ignore[union-attr]
+        async with nodes(redis_server, 1) as (node,):
+            watcher = await WireClient.open(node.url, name="Watcher")
+            await watcher.request(type="spectate", code="ROOMAB")
+            record = await store.load_match("ROOMAB", 1)
+            assert record is not None and record.finished is not None
+            assert (record.result, record.winner) == ("won", match.winner)
+            await store.finish_match(
+                "ROOMAB", 1, finished=time.time(), result="abandoned", winner=None
+            )
+            again = await store.load_match("ROOMAB", 1)
+            assert again == record
+            await watcher.close()
+    finally:
+        await store.close()
