@@ -371,13 +371,16 @@ class Room(Table):
                 if match.over:
                     raise Refusal("illegal", "The match is over; ask for a rematch")
                 raise Refusal("not_your_turn", "It is not your turn")
-            try:
-                events = match.apply(seat, action)
-            except IllegalAction as error:
-                raise Refusal("illegal", str(error)) from None
+            first = self._store_first(match, seat, action)
+            events: list[Event] = []
+            if not first:
+                try:
+                    events = match.apply(seat, action)
+                except IllegalAction as error:
+                    raise Refusal("illegal", str(error)) from None
             if self.turn_clock is not None and not isinstance(action, Resign):
                 self.turn_clock.charge(seat)
-            index = len(match.log) - 1
+            index = len(match.log) - (0 if first else 1)
             stored_key = key if key is not None else anonymous_key(seat)
             saved = False
             try:
@@ -392,12 +395,15 @@ class Room(Table):
                     key=stored_key,
                 )
             finally:
-                if not saved:
+                if not saved and not first:
                     self.match = Match.replay(
                         match.options, match.seed, match.log[:-1], keep_events=False
                     )
             if not saved:
                 raise Refusal("storage", "The server could not save that move; try again")
+            if first:
+                # Legal (one of the legal moves) and nothing changed meanwhile (the lock is held).
+                events = match.apply(seat, action)
             self.move_tags.append((seq, stored_key))
             if applied is not None:
                 applied()
@@ -424,6 +430,11 @@ class Room(Table):
                 await self.settle()  # after the players heard: ratings, records, history
         if self.on_action is not None:
             self.on_action(time.perf_counter() - started)
+
+    def _store_first(self, match: Match, seat: int, action: Action) -> bool:
+        """Whether ``action`` is stored before it is applied here, rather than after (so a
+        refused write has nothing to undo): never on one server, where no write is refused."""
+        return False
 
     async def finish_abandoned(self) -> None:
         """Record the running match as abandoned (the room is being closed)."""
