@@ -62,6 +62,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def system_seconds(pid: int) -> float:
+    """The kernel's part of :func:`cpu_seconds` (system calls: the sockets' sends and receives)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / TICK
+
+
 def rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -249,6 +255,7 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
 
     def mark(name: str) -> None:
         marks[f"{name}_cpu"] = cpu_seconds(child.pid)
+        marks[f"{name}_sys"] = system_seconds(child.pid)
         marks[f"{name}_time"] = time.perf_counter()
 
     print(
@@ -269,19 +276,23 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
         stop_child(child)
     trips = result["round_trips"]
     cpu = marks["end_cpu"] - marks["start_cpu"]
+    system = marks["end_sys"] - marks["start_sys"]
     wall = marks["end_time"] - marks["start_time"]
     lat = sorted(result["latencies"])
     figures = {
         "connections": args.echo_connections,
         "round_trips_per_s": trips / wall,
         "cpu_us_per_round_trip": cpu / trips * 1e6 if trips else float("nan"),
+        "system_us_per_round_trip": system / trips * 1e6 if trips else float("nan"),
         "server_cpu_percent": cpu / wall * 100,
         "p50_ms": percentile(lat, 0.5),
         "p99_ms": percentile(lat, 0.99),
     }
     print(
         f"  {figures['round_trips_per_s']:,.0f} round trips/s, server CPU "
-        f"{figures['cpu_us_per_round_trip']:.1f} µs per round trip, p50 {figures['p50_ms']:.2f} ms",
+        f"{figures['cpu_us_per_round_trip']:.1f} µs per round trip "
+        f"({figures['system_us_per_round_trip']:.1f} of it in the kernel), "
+        f"p50 {figures['p50_ms']:.2f} ms",
         flush=True,
     )
     return figures
@@ -464,6 +475,7 @@ def _run_load(
     rss_ready = sum(rss_bytes(p) for p in pids)
     node_cpu0 = [cpu_seconds(p) for p in pids]
     cpu0 = sum(node_cpu0)
+    system0 = sum(system_seconds(p) for p in pids)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
@@ -474,6 +486,7 @@ def _run_load(
     _pump_progress(channel, args.seconds, "measure", (pids, t0, cpu0))
     node_cpu1 = [cpu_seconds(p) for p in pids]
     cpu1 = sum(node_cpu1)
+    system1 = sum(system_seconds(p) for p in pids)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
@@ -570,6 +583,9 @@ def _run_load(
         cpu = cpu1 - cpu0
         figures["server_cpu_percent"] = cpu / wall * 100
         figures["server_cpu_us_per_action"] = cpu / actions * 1e6 if actions else float("nan")
+        figures["server_system_us_per_action"] = (
+            (system1 - system0) / actions * 1e6 if actions else float("nan")
+        )
         node_cpu = [b - a for a, b in zip(node_cpu0, node_cpu1, strict=True)]
         figures["node_cpu_percent"] = [c / wall * 100 for c in node_cpu]
         figures["node_cpu_us_per_action"] = [
@@ -656,7 +672,8 @@ def _print_figures(f: dict[str, Any]) -> None:
     if "server_cpu_us_per_action" in f:
         print(
             f"  server CPU {f['server_cpu_percent']:.0f}% of one core, "
-            f"{f['server_cpu_us_per_action']:.0f} µs per action; RSS "
+            f"{f['server_cpu_us_per_action']:.0f} µs per action "
+            f"({f['server_system_us_per_action']:.0f} of it in the kernel); RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
         )
     if f.get("cluster_nodes"):

@@ -21,7 +21,7 @@ from websockets.frames import CloseCode
 from websockets.protocol import State
 
 from muggins.server.coach import hint_for
-from muggins.server.frames import describe_invalid, salvage_id
+from muggins.server.frames import describe_invalid, salvage_id, text_frame
 from muggins.server.identity import clean_text
 from muggins.server.lobby import Lobby, strongest_level
 from muggins.server.players import Player, Refusal, encoded
@@ -87,6 +87,11 @@ class Connection:
         self._closer: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         """Drains ``queue``; runs only while frames wait for a full socket buffer."""
+        self._prepares = type(lobby).prepare is not Lobby.prepare
+        """Whether the lobby does anything before a message (a cluster node does; the plain
+        lobby's prepare does nothing, and awaiting it for every move cost a coroutine)."""
+        self._plain = not ws.protocol.extensions and not ws.protocol.debug
+        """Frames may be written without websockets' framing (see :meth:`send`)."""
         self._loop = asyncio.get_running_loop()
         self.last_frame = self._loop.time()
         self._timer = self._loop.call_at(self.last_frame + self._limit(), self._check_timeout)
@@ -102,9 +107,15 @@ class Connection:
         if ws.transport.is_closing():
             return  # the socket is gone or going; the reader sees the close and cleans up
         text = encoded(message)
-        if self._writer is None and not ws.paused and ws.protocol.state is State.OPEN:
-            # The socket keeps up: write the frame now, as ws.send() would, without a task.
-            ws.protocol.send_text(text.encode())
+        protocol = ws.protocol
+        if self._writer is None and not ws.paused and protocol.state is State.OPEN:
+            # The socket keeps up: write the frame now, as ws.send() would, without a task;
+            # without an extension (the server offers none unless configured to) the frame is
+            # made here, as websockets would make it, when nothing of websockets' waits before it.
+            if self._plain and not protocol.writes and not protocol.expect_continuation_frame:
+                ws.transport.write(text_frame(text.encode()))
+                return
+            protocol.send_text(text.encode())
             ws.send_data()
             return
         if self.queued + len(text) > self.config.send_buffer:
@@ -236,7 +247,7 @@ class Connection:
                 log.warning("unreadable frame refused: %s", str(fault)[:200])
                 self.error("bad_message", "That frame could not be read as a message")
                 continue
-            self.metrics.messages.labels(message.type).inc()
+            self.metrics.message(message.type)
             try:
                 await self._handle(message)
                 if isinstance(message, Hello):
@@ -301,7 +312,8 @@ class Connection:
         if isinstance(message, Ping):
             self.send(Pong(id=message.id))
             return
-        await self.lobby.prepare(message)
+        if self._prepares:
+            await self.lobby.prepare(message)
         if isinstance(message, Hello):
             await self._hello(message)
             return

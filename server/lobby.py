@@ -121,7 +121,7 @@ class Lobby:
             make_bot=self._make_bot,
             created=created,
             clock=self.clock,
-            on_action=self.metrics.action_latency.observe,
+            on_action=self.metrics.observe_action,
             on_change=self._changed,
         )
 

@@ -24,13 +24,14 @@ from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resig
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
-    EventLine,
     GameMove,
     State,
     to_action,
 )
 from muggins.shared.protocol import GameOver as GameOverMessage
 from muggins.shared.protocol.client import MessageId
+from muggins.shared.protocol.server import built_line, built_state
+from muggins.shared.view import SeatView
 
 log = logging.getLogger("muggins.room")
 
@@ -47,34 +48,50 @@ WHOLE_AFTER = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_
 only in a step holding one of them (a new match, a new deal, a deal's reveal, a game's end)."""
 
 
-def step_states(
-    match: Match, seq: int, events: list[Event], names: tuple[str, str]
-) -> Callable[[int | None], State]:
+class StepStates:
     """The ``state`` each receiver gets after a step: its view, brief unless the step may have
-    changed the parts a brief view leaves out, with the step's events and game end."""
-    # Built without validation (model_construct): the engine made every part valid, and this
-    # runs for every receiver of every move.
-    lines = tuple(EventLine.model_construct(event=e, text=e.describe(names)) for e in events)
-    over = None
-    for e in events:
-        if isinstance(e, GameOver):
-            over = GameOverMessage.model_construct(
-                outcome=e.outcome,
-                winner=names[e.outcome.winner],
-                match_points=e.match_points,
-                match_over=e.match_over,
-                text=e.describe(names),
-            )
-    short = match.winner is None and not any(e.type in WHOLE_AFTER for e in events)
+    changed the parts a brief view leaves out, with the step's events and game end.
 
-    def state(seat: int | None) -> State:
+    Called with a seat (None: a spectator) and the ``id`` it answers, it makes that receiver's
+    state from the match as it is now; :meth:`many` makes several at once.
+    """
+
+    def __init__(self, match: Match, seq: int, events: list[Event], names: tuple[str, str]) -> None:
+        # Built without validation: the engine made every part valid, and this runs for every
+        # receiver of every move.
+        self.match, self.seq = match, seq
+        self.lines = tuple([built_line(e, e.describe(names)) for e in events])
+        over = None
+        for e in events:
+            if isinstance(e, GameOver):
+                over = GameOverMessage.model_construct(
+                    outcome=e.outcome,
+                    winner=names[e.outcome.winner],
+                    match_points=e.match_points,
+                    match_over=e.match_over,
+                    text=e.describe(names),
+                )
+        self.over = over
+        self.short = match.winner is None and WHOLE_AFTER.isdisjoint([e.type for e in events])
+
+    def __call__(self, seat: int | None, id: MessageId = None) -> State:
+        return self._state(self.match.view(seat), id)
+
+    def many(self, asked: list[tuple[int | None, MessageId]]) -> list[State]:
+        """The states of several (seat, id) at once: their views are made together."""
+        views = self.match.views([seat for seat, _ in asked])
+        return [self._state(view, id) for view, (_, id) in zip(views, asked, strict=True)]
+
+    def _state(self, view: SeatView, id: MessageId) -> State:
         # A brief state keeps the whole view object: encode() leaves the brief parts out of
         # the text, and receivers in this process (the computer) read it whole.
-        return State.model_construct(
-            seq=seq, brief=short, view=match.view(seat), events=lines, game_over=over
+        return built_state(
+            id=id, seq=self.seq, brief=self.short, view=view, events=self.lines, game_over=self.over
         )
 
-    return state
+
+step_states = StepStates
+"""The states of a step (the name the tests and the client's fakes use)."""
 
 
 class Room(Table):
@@ -82,18 +99,24 @@ class Room(Table):
 
     def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
         """One ``state`` to everyone in the room, carrying the step's events (see
-        :func:`step_states`); ``origin``'s copy answers its message ``id``."""
+        :class:`StepStates`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
-        make = step_states(self.match, self.seq, events, self.names())
-        spectator = make(None) if self.spectators else None
-        with encoded_once([spectator] if spectator else []):
-            for seat, peer in self.receivers():
-                if seat is None:
-                    assert spectator is not None
-                    peer.send(spectator)
-                else:
-                    state = make(seat)
-                    peer.send(state.model_copy(update={"id": id}) if peer is origin else state)
+        make = StepStates(self.match, self.seq, events, self.names())
+        receivers = list(self.receivers())
+        seated = [(seat, id if peer is origin else None) for seat, peer in receivers]
+        watched = bool(seated) and seated[-1][0] is None  # spectators last: one state for all
+        if watched:
+            seated = [(seat, answers) for seat, answers in seated if seat is not None]
+        states = make.many([*seated, (None, None)] if watched else seated)
+        if not watched:
+            for (_, peer), state in zip(receivers, states, strict=True):
+                peer.send(state)
+        else:
+            spectator = states.pop()
+            with encoded_once([spectator]):
+                mine = iter(states)
+                for seat, peer in receivers:
+                    peer.send(spectator if seat is None else next(mine))
         self._arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------
@@ -348,13 +371,16 @@ class Room(Table):
                 if match.over:
                     raise Refusal("illegal", "The match is over; ask for a rematch")
                 raise Refusal("not_your_turn", "It is not your turn")
-            try:
-                events = match.apply(seat, action)
-            except IllegalAction as error:
-                raise Refusal("illegal", str(error)) from None
+            first = self._store_first(match, seat, action)
+            events: list[Event] = []
+            if not first:
+                try:
+                    events = match.apply(seat, action)
+                except IllegalAction as error:
+                    raise Refusal("illegal", str(error)) from None
             if self.turn_clock is not None and not isinstance(action, Resign):
                 self.turn_clock.charge(seat)
-            index = len(match.log) - 1
+            index = len(match.log) - (0 if first else 1)
             stored_key = key if key is not None else anonymous_key(seat)
             saved = False
             try:
@@ -369,12 +395,15 @@ class Room(Table):
                     key=stored_key,
                 )
             finally:
-                if not saved:
+                if not saved and not first:
                     self.match = Match.replay(
                         match.options, match.seed, match.log[:-1], keep_events=False
                     )
             if not saved:
                 raise Refusal("storage", "The server could not save that move; try again")
+            if first:
+                # Legal (one of the legal moves) and nothing changed meanwhile (the lock is held).
+                events = match.apply(seat, action)
             self.move_tags.append((seq, stored_key))
             if applied is not None:
                 applied()
@@ -401,6 +430,11 @@ class Room(Table):
                 await self.settle()  # after the players heard: ratings, records, history
         if self.on_action is not None:
             self.on_action(time.perf_counter() - started)
+
+    def _store_first(self, match: Match, seat: int, action: Action) -> bool:
+        """Whether ``action`` is stored before it is applied here, rather than after (so a
+        refused write has nothing to undo): never on one server, where no write is refused."""
+        return False
 
     async def finish_abandoned(self) -> None:
         """Record the running match as abandoned (the room is being closed)."""

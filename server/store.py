@@ -94,7 +94,9 @@ def move_key(seat: int, id: int | str | None) -> str | None:
     A move sent again with the same key and ``seq`` is a retry, answered and never re-applied.
     The server's own moves use keys ``timer:…`` and ``computer:…``, one per move.
     """
-    return None if id is None else f"{seat}:{json.dumps(id)}"
+    if id is None:
+        return None
+    return f"{seat}:{id}" if type(id) is int else f"{seat}:{json.dumps(id)}"  # int: the same text
 
 
 def match_id(room: str, number: int) -> str:

@@ -30,9 +30,9 @@ class Model(BaseModel):
         would give it (tuples, not lists; :class:`~shared.cards.Card`, not text). Validating every
         event, view and part would cost the engine more than the rules themselves.
         """
-        data = _DEFAULTS[cls].copy()
-        data.update(values)
-        assert len(data) == len(_DEFAULTS[cls]), f"unknown field in {sorted(values)}"
+        defaults = _DEFAULTS[cls]
+        data = defaults | values  # the fields' order, the given values over the defaults
+        assert len(data) == len(defaults), f"unknown field in {sorted(values)}"
         model = _new(cls)
         _set(model, "__dict__", data)
         _set(model, "__pydantic_fields_set__", set(values))
@@ -151,23 +151,25 @@ ACTION: Final[TypeAdapter[Action]] = TypeAdapter(Action)
 
 # Actions are frozen values, so each is made once and shared: legal_actions() runs around every
 # move, and every match log on a server holds its moves for as long as the match is kept.
-_DISCARDS: dict[tuple[Card, Card], Discard] = {}
-_PLAYS: dict[Card, Play] = {}
+# Keyed by the cards' texts: a string hashes in C, a Card calls its Python __hash__.
+_DISCARDS: dict[tuple[str, str], Discard] = {}
+_PLAYS: dict[str, Play] = {}
 
 
 def discard_action(pair: tuple[Card, Card]) -> Discard:
     """The shared :class:`Discard` of ``pair`` (in that order)."""
-    action = _DISCARDS.get(pair)
+    key = (pair[0].text, pair[1].text)
+    action = _DISCARDS.get(key)
     if action is None:
-        action = _DISCARDS[pair] = Discard.trusted(cards=pair)
+        action = _DISCARDS[key] = Discard.trusted(cards=pair)
     return action
 
 
 def play_action(card: Card) -> Play:
     """The shared :class:`Play` of ``card``."""
-    action = _PLAYS.get(card)
+    action = _PLAYS.get(card.text)
     if action is None:
-        action = _PLAYS[card] = Play.trusted(card=card)
+        action = _PLAYS[card.text] = Play.trusted(card=card)
     return action
 
 

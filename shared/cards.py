@@ -119,7 +119,8 @@ def _coerce_card(value: object) -> Card:
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
-        return parse_card(value)
+        card = _BY_TEXT.get(value)  # the usual spelling, "10S": no parsing
+        return card if card is not None else parse_card(value)
     raise CardError(f"a card is text such as '5H' or '10S', not {value!r}")
 
 
@@ -144,6 +145,7 @@ def parse_cards(text: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
 
 DECK: Final = tuple(Card(rank, suit) for rank in range(1, 14) for suit in SUITS)
 """The 52 cards in index order (``DECK[card.index] == card``)."""
+_BY_TEXT: Final = {card.text: card for card in DECK}
 
 
 def format_cards(cards: tuple[Card, ...] | list[Card], *, pretty: bool = False) -> str:

@@ -79,11 +79,8 @@ class DeckRandom:
         return deck
 
 
-_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
-
-
 def deck_text(deck: Sequence[Card]) -> str:
-    return " ".join([_TEXT[card] for card in deck])
+    return " ".join([card.text for card in deck])  # str(card), without a call per card
 
 
 def commit_deal(deck: Sequence[Card], salt: str) -> str:

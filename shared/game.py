@@ -41,14 +41,15 @@ from muggins.shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 # Played cards are frozen values, so the engine makes each one once and shares it (actions too:
 # see shared.actions.play_action); the views around every move would otherwise build them again.
-_PLAYED: dict[tuple[Seat, Card], PlayedCard] = {}
+_PLAYED: dict[tuple[Seat, str], PlayedCard] = {}
+"""By seat and the card's text (a string hashes in C, a Card in Python)."""
 _PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
 
 
 def _played_card(seat: Seat, card: Card) -> PlayedCard:
-    played = _PLAYED.get((seat, card))
+    played = _PLAYED.get((seat, card.text))
     if played is None:
-        played = _PLAYED[seat, card] = PlayedCard.trusted(seat=seat, card=card)
+        played = _PLAYED[seat, card.text] = PlayedCard.trusted(seat=seat, card=card)
     return played
 
 
@@ -145,7 +146,7 @@ class Game(ShowSteps):
         self._show_scores: dict[int, HandScore] = {}
         self._claim: int | None = None
         self.events.append(
-            DealStarted(
+            DealStarted.trusted(
                 game_number=self.game_number,
                 deal_number=self.deal_number,
                 dealer=self.dealer,
@@ -166,7 +167,7 @@ class Game(ShowSteps):
         self.discards[seat] = tuple(sorted(cards))
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.kept[seat] = tuple(self.hands[seat])
-        self.events.append(Discarded(seat=seat))
+        self.events.append(Discarded.trusted(seat=seat))
         if all(self.discards):
             self.crib = sorted([*self.discards[self.pone], *self.discards[self.dealer]])
             self._cut_starter()
@@ -174,7 +175,7 @@ class Game(ShowSteps):
     def _cut_starter(self) -> None:
         starter = self.deck[12 + self.rng.randbelow(40)]
         self.starter = starter
-        self.events.append(StarterCut(card=starter, heels=starter.rank == JACK))
+        self.events.append(StarterCut.trusted(card=starter, heels=starter.rank == JACK))
         if starter.rank == JACK and self._peg(self.dealer, 2, "heels"):
             return
         self.phase = "play"
@@ -240,7 +241,7 @@ class Game(ShowSteps):
             other = 1 - self.turn
             if self.hands[self.turn] and not self.said_go[self.turn]:
                 self.said_go[self.turn] = True
-                self.events.append(Go(seat=self.turn))
+                self.events.append(Go.trusted(seat=self.turn))
             if self._can_play(other):
                 self.turn = other
                 continue
@@ -255,14 +256,15 @@ class Game(ShowSteps):
         self.said_go = [False, False]
         self.turn = leader if self.hands[leader] else 1 - leader
         if self.hands[self.turn]:
-            self.events.append(CountReset(leader=self.turn))
+            self.events.append(CountReset.trusted(leader=self.turn))
 
     # --- scoring and the end ---------------------------------------------------------------------
 
     def _peg(self, seat: Seat, points: int, reason: str) -> bool:
         self.previous_scores[seat] = self.scores[seat]
         self.scores[seat] += points
-        self.events.append(Scored(seat=seat, reason=reason, points=points, score=self.scores[seat]))
+        score = self.scores[seat]
+        self.events.append(Scored.trusted(seat=seat, reason=reason, points=points, score=score))
         return self._check_win(seat)
 
     def _check_win(self, seat: Seat) -> bool:

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import cast
 
 from muggins.shared.actions import (
@@ -134,9 +135,20 @@ class Match:
 
     def view(self, seat: Seat | None) -> SeatView:
         """Exactly what ``seat`` (or a spectator, for None) may see. The only path to a client."""
+        return self.views((seat,))[0]
+
+    def views(self, seats: Iterable[Seat | None]) -> list[SeatView]:
+        """``[self.view(seat) for seat in seats]``, the parts every seat sees alike made once.
+
+        The engine builds only valid states, so a view skips validating them (views are made for
+        every receiver of every move; validation would cost more than the move itself). The
+        values, in the fields' order, are those of ``SeatView.trusted(...)``: the test
+        tests/shared/test_match.py compares them with what validation builds.
+        """
         g = self.game
-        winner = self.winner
-        own = seat == 0 or seat == 1
+        points = self.match_points
+        match_to = self.options.match_to
+        winner = 0 if points[0] >= match_to else 1 if points[1] >= match_to else None
         phase: Phase
         if winner is not None:
             phase = "match_over"
@@ -144,40 +156,70 @@ class Match:
             phase = "game_over"
         else:
             phase = cast(Phase, g.phase)
-        hands, discards = g.hands, g.discards
-        # The engine builds only valid states, so the view skips re-validating them (it is
-        # called around every move; validation would cost more than the move itself).
-        return SeatView.trusted(
-            seat=seat,
-            options=self.options,
-            phase=phase,
-            game_number=g.game_number,
-            deal_number=g.deal_number,
-            dealer=g.dealer,
-            turn=None if g.over or g.phase == "discard" else g.turn,
-            waiting_for=() if winner is not None else g.waiting_for(),
-            scores=(g.scores[0], g.scores[1]),
-            previous_scores=(g.previous_scores[0], g.previous_scores[1]),
-            match_points=(self.match_points[0], self.match_points[1]),
-            hand=tuple(sorted(hands[seat])) if own and seat is not None else (),
-            discards=discards[seat] if own and seat is not None else (),
-            hand_counts=(len(hands[0]), len(hands[1])),
-            discarded=(bool(discards[0]), bool(discards[1])),
-            crib_count=len(g.crib) if g.crib else len(discards[0]) + len(discards[1]),
-            crib=tuple(g.crib) if g._crib_shown() else None,
-            starter=g.starter,
-            count=g.count,
-            pile=tuple(g.pile),
-            played=tuple(g.played),
-            said_go=(g.said_go[0], g.said_go[1]),
-            show=tuple(g.show),
-            commitment=g.commitment,
-            cut_for_deal=self.cut_rounds,
-            legal=(
-                tuple(g.legal_actions(seat)) if own and seat is not None and winner is None else ()
-            ),
-            last_deal=g.last_deal,
-            outcome=self.games[-1] if self.games else None,
-            games=tuple(self.games),
-            match_winner=winner,
+        hands, discards, scores, previous, said_go = (
+            g.hands,
+            g.discards,
+            g.scores,
+            g.previous_scores,
+            g.said_go,
         )
+        games = self.games
+        crib = g.crib
+        # Every field in order, the seat's own (seat, hand, discards, legal) as a spectator has
+        # them; each view is a copy with its own filled in (a copy keeps the order).
+        common: dict[str, object] = {
+            "seat": None,
+            "phase": phase,
+            "game_number": g.game_number,
+            "deal_number": g.deal_number,
+            "dealer": g.dealer,
+            "turn": None if g.over or g.phase == "discard" else g.turn,
+            "waiting_for": () if winner is not None else g.waiting_for(),
+            "scores": (scores[0], scores[1]),
+            "previous_scores": (previous[0], previous[1]),
+            "match_points": (points[0], points[1]),
+            "hand": (),
+            "discards": (),
+            "hand_counts": (len(hands[0]), len(hands[1])),
+            "discarded": (bool(discards[0]), bool(discards[1])),
+            "crib_count": len(crib) if crib else len(discards[0]) + len(discards[1]),
+            "crib": tuple(crib) if g._crib_shown() else None,
+            "starter": g.starter,
+            "count": g.count,
+            "pile": tuple(g.pile),
+            "played": tuple(g.played),
+            "said_go": (said_go[0], said_go[1]),
+            "show": tuple(g.show),
+            "legal": (),
+            "outcome": games[-1] if games else None,
+            "games": tuple(games),
+            "match_winner": winner,
+            "options": self.options,
+            "commitment": g.commitment,
+            "cut_for_deal": self.cut_rounds,
+            "last_deal": g.last_deal,
+        }
+        made = []
+        for seat in seats:
+            values = common.copy()
+            values["seat"] = seat
+            if seat == 0 or seat == 1:
+                values["hand"] = tuple(sorted(hands[seat], key=_CARD_ORDER))
+                values["discards"] = discards[seat]
+                if winner is None:
+                    values["legal"] = tuple(g.legal_actions(seat))
+            view = _new(SeatView)
+            _set(view, "__dict__", values)
+            _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
+            _set(view, "__pydantic_extra__", None)
+            _set(view, "__pydantic_private__", None)
+            made.append(view)
+        return made
+
+
+_new = object.__new__
+_set = object.__setattr__
+_VIEW_FIELDS = frozenset(SeatView.model_fields)
+_CARD_ORDER = attrgetter("rank", "suit")
+"""The order of cards (rank, then suit), as a key: sorting by it is sorting by the cards'
+own comparisons, without a Python call for each comparison."""

@@ -4,8 +4,9 @@
 (under the same prefix as the store's):
 
 - ``here:{code}:{seat}``: the node a seated player is connected to; ``gone`` for a while after a
-  clean disconnect. It counts only while that node's heartbeat lives.
-- ``alive:{node}``: a node's heartbeat, renewed every couple of seconds (one write per node, however
+  clean disconnect. It counts only while that node runs: its heartbeat lives and it is subscribed
+  to its wake-up channel (a process that died has lost its subscription with its connections).
+- ``alive:{node}``: a node's heartbeat, renewed every second (one write per node, however
   many players it holds), so it lapses a few seconds after the node dies.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
@@ -42,6 +43,9 @@ class RoomState:
     """Whether each seat's player disconnected cleanly (not merely a presence that lapsed)."""
     agreement: str | None = None
     """The pending restart proposal and rematch wishes, as JSON."""
+    ended: tuple[bool, bool] = (False, False)
+    """Whether each seat's holder has no subscription to its wake-ups: its process has ended
+    (killed or crashed: its connections were closed), not merely stalled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +140,7 @@ class ClusterStore(RedisStore):
         idle, found = await self._script_raw(
             "sweep_rooms",
             [self.open_key, self.vacant_key],
-            [self.prefix, self.alive_prefix, repr(since)],
+            [self.prefix, self.alive_prefix, repr(since), self.node_prefix],
         )
         vacant = [(str(found[i]), str(found[i + 1])) for i in range(0, len(found), 2)]
         return sorted(str(code) for code in idle), vacant
@@ -184,20 +188,24 @@ class ClusterStore(RedisStore):
         row = await self._script_raw(
             "room_state",
             [self.room_key(code), self.presence_key(code, 0), self.presence_key(code, 1)],
-            [self.alive_prefix],
+            [self.alive_prefix, self.node_prefix],
         )
-        seats, closed, number, agreement, first, first_alive, second, second_alive = row
+        seats, closed, number, agreement = row[:4]
+        first, first_alive, first_subscribed, second, second_alive, second_subscribed = row[4:]
         if seats is None or closed == "1":
             return None
-        present = (bool(first_alive), bool(second_alive))
-        left = (first == GONE, second == GONE)
+        holders = (_holder(first), _holder(second))
         return RoomState(
             seats_from_json(seats),
             int(number or 0),
-            present,
-            holders=(_holder(first), _holder(second)),
-            left=left,
+            (bool(first_alive), bool(second_alive)),
+            holders=holders,
+            left=(first == GONE, second == GONE),
             agreement=agreement,
+            ended=(
+                holders[0] is not None and not first_subscribed,
+                holders[1] is not None and not second_subscribed,
+            ),
         )
 
     async def save_agreement(self, code: str, text: str, *, expected: str) -> None:
@@ -218,7 +226,7 @@ class ClusterStore(RedisStore):
         )
 
     async def set_presence(self, code: str, seat: Seat) -> None:
-        """Seat ``seat`` has a connection on this node (while its heartbeat lives)."""
+        """Seat ``seat`` has a connection on this node (while this node runs)."""
         await self._script(
             "set_presence",
             [self.presence_key(code, seat), self.watch_key(code)],
@@ -241,18 +249,26 @@ class ClusterStore(RedisStore):
         return f"{self.prefix}alive:"
 
     async def heartbeat(self, *, ttl: float, others: list[str]) -> list[bool]:
-        """This node lives for ``ttl`` seconds more; whether each of ``others`` lives, in the
-        same round trip."""
+        """This node lives for ``ttl`` seconds more; whether each of ``others`` runs, in the
+        same round trip: its heartbeat lives and it listens for its wake-ups (a node whose
+        process ended has lost its subscription at once; one that stalls keeps it)."""
 
         async def beat() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.set(self.alive_prefix + self.node, "1", px=max(1, int(ttl * 1000)))
                 if others:
                     pipe.mget([self.alive_prefix + n for n in others])
+                    pipe.pubsub_numsub(*[self.node_prefix + n for n in others])
                 return list(await pipe.execute())
 
         answers = await self._call("heartbeat", beat)
-        return [value is not None for value in answers[1]] if others else []
+        if not others:
+            return []
+        beats, listeners = answers[1], answers[2]
+        return [
+            beat is not None and int(count) > 0
+            for beat, (_, count) in zip(beats, listeners, strict=True)
+        ]
 
     async def watch(self, codes: list[str]) -> None:
         """This node keeps these rooms cached: wake it when they change."""

@@ -5,11 +5,14 @@ room listing is looked up in Redis (:meth:`ClusterLobby.prepare`, before the mes
 so any node can serve any room or player. A node keeps the rooms it caches in their ``watch``
 sets and hears their wake-ups on its own channel only (not every room's): an action is applied
 from its wake-up, anything else makes the room catch up by index (one catch-up at a time per
-room). Every couple of seconds the node renews its heartbeat and, in the same round trip, reads
-whether the nodes holding its rooms' other players live: a dead node's players are then told
-to their opponents. Each room is also caught up now and then (every ``SAFETY_POLL`` seconds,
-spread out), and all of them when the subscription is made again, so a wake-up lost (say while
-Redis restarts) only delays an update.
+room). Every second the node renews its heartbeat and, in the same round trip, reads whether
+the nodes holding its rooms' other players run (heartbeat alive and subscribed to their
+wake-ups): a dead node's players are then told to their opponents, within a couple of seconds
+when its process ended (its subscription goes with its connections), after the heartbeat's
+life and a confirmation when it merely stopped answering (a stall is not a drop). Each room is
+also caught up now and then (every ``SAFETY_POLL`` seconds, spread out), and all of them when
+the subscription is made again, so a wake-up lost (say while Redis restarts) only delays an
+update.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import ClusterRoom
 from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
@@ -49,10 +54,17 @@ from muggins.shared.protocol import (
 
 log = logging.getLogger("muggins.cluster")
 
-POLL = 2.0
-"""Seconds between heartbeats of this node."""
-PRESENCE_TTL = 3 * POLL
-"""Seconds a node's heartbeat lasts in Redis unless renewed (a dead node's players lapse)."""
+POLL = 1.0
+"""Seconds between heartbeats of this node (and checks of the nodes holding its rooms' other
+players: a node whose process ended is seen at the next check)."""
+PRESENCE_TTL = 6.0
+"""Seconds a node's heartbeat lasts in Redis unless renewed: a node that stalls (starved, or
+collecting garbage) for less than this keeps its players (a dead machine's players lapse)."""
+PASS_EVERY = 5
+"""Heartbeats between this node's passes over all its rooms (see ``_poll``)."""
+SUBSCRIBE_WAIT = 5.0
+"""Seconds a starting node waits to be subscribed to its wake-ups before it serves (other nodes
+count a node without its subscription as ended)."""
 SAFETY_POLL = 300.0
 """Seconds between the catch-ups of each present room that are not woken by anything."""
 STOP_WAIT = 2.0
@@ -83,10 +95,15 @@ class ClusterLobby(Lobby):
         self._alive: dict[str, bool] = {}
         """Whether each node that holds a player of a room here lived at the last heartbeat."""
         self._round = 0
+        self._others: set[str] = set()
+        """The nodes that hold the other players of this node's rooms, checked every heartbeat."""
+        self._holders_changed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._stopping = False
+        self._subscribed = asyncio.Event()
+        """Set while this node is subscribed to its wake-ups."""
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -102,7 +119,7 @@ class ClusterLobby(Lobby):
             make_bot=self._make_bot,
             created=created,
             clock=self.clock,
-            on_action=self.metrics.action_latency.observe,
+            on_action=self.metrics.observe_action,
             lobby=self,
             redis=self.redis,
         )
@@ -215,6 +232,10 @@ class ClusterLobby(Lobby):
             log.info("listing index built for %d open rooms", indexed)
         for job in (self._listen, self._poll):
             self._spawn(job())
+        # Other nodes count a node that is not subscribed as ended: serve once it is.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SUBSCRIBE_WAIT):
+                await self._subscribed.wait()
         return 0
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
@@ -318,49 +339,78 @@ class ClusterLobby(Lobby):
             return
         if kind == "action" and not room.catching_up:
             try:
-                applied = room.take_action(int(wake["number"]), int(wake["index"]), wake["entry"])
+                number, index, entry = int(wake["number"]), int(wake["index"]), wake["entry"]
             except (KeyError, TypeError, ValueError):
-                applied = False
-            if applied is None:
-                self._settle(room)
-            if applied is not False:
+                self.wake(code)
                 return
+            if room.lock.locked():
+                # Busy (most often this node's own move is on its way to Redis): applied once
+                # the room is free, in the order heard, rather than by a catch-up (two reads).
+                self._spawn(self._take_when_free(room, number, index, entry))
+                return
+            self._took(room, room.take_action(number, index, entry))
+            return
         self.wake(code)
+
+    def _took(self, room: ClusterRoom, applied: bool | None) -> None:
+        if applied is None:
+            self._settle(room)
+        elif applied is False:
+            self.wake(room.code)
+
+    async def _take_when_free(
+        self, room: ClusterRoom, number: int, index: int, entry: dict[str, Any]
+    ) -> None:
+        """An action heard while its room was busy: applied when the room is free, if it is
+        still the next one (one this node caught up with meanwhile is already there)."""
+        async with room.lock:
+            self._took(room, room.take_action(number, index, entry, held=True))
 
     async def _listen(self) -> None:
         channel = self.redis.node_channel(self.node)
         while not self._stopping:
-            pubsub = self.redis.redis.pubsub()
+            subscription: Subscription | None = None
             try:
-                await pubsub.subscribe(channel)
+                # Each wake-up is handled as it is read (_heard looked up each time).
+                subscription = await Subscription.open(
+                    self.redis.line, channel, lambda data: self._heard(data)
+                )
+                self._subscribed.set()
                 # Whatever was missed while not subscribed (and watch sets Redis may have lost).
                 await self.redis.watch(list(self.rooms))
                 for code in list(self.rooms):
                     self.wake(code)
-                while not self._stopping:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None and message["type"] == "message":
-                        self._heard(message["data"])
+                while not self._stopping and not subscription.lost.done():
+                    await asyncio.wait([subscription.lost], timeout=1.0)
+                if not self._stopping:
+                    raise RedisConnectionError("the subscription's connection closed")
             except (RedisError, OSError, StoreError) as error:
+                self._subscribed.clear()
                 log.warning("wake-ups from Redis lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)
             finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if subscription is not None:
+                    subscription.close()
 
     async def _poll(self) -> None:
-        """Every ``POLL`` seconds: this node's heartbeat, the liveness of the nodes that hold the
-        other players of its rooms (one round trip), and a slice of the safety catch-ups."""
+        """Every ``POLL`` seconds: this node's heartbeat and the liveness of the nodes that hold
+        the other players of its rooms (one round trip). Every ``PASS_EVERY`` rounds, and every
+        round while such a node is dead or has just come back, a pass over its rooms: the rooms
+        whose players' node died or came back catch up, presence writes that failed are made
+        again, and a slice of the safety catch-ups runs. (The pass costs per room, so an idle
+        player costs little however often the nodes are checked.)"""
         while not self._stopping:
             await asyncio.sleep(POLL)
-            rooms = [
-                room
-                for room in list(self.rooms.values())
-                if isinstance(room, ClusterRoom) and not room.closed and room.present()
-            ]
-            others = sorted(
-                {h for room in rooms for h in room.holders if h is not None and h != self.node}
-            )
+            self._round += 1
+            full = self._round % PASS_EVERY == 0
+            rooms: list[ClusterRoom] | None = None
+            if full or self._holders_changed:
+                self._holders_changed = False
+                rooms = self._present_rooms()
+                self._others = {
+                    h for room in rooms for h in room.holders if h is not None and h != self.node
+                }
+            others = sorted(self._others)
             try:
                 lives = await self.redis.heartbeat(ttl=PRESENCE_TTL, others=others)
             except StoreError as error:
@@ -368,16 +418,36 @@ class ClusterLobby(Lobby):
                 continue
             alive = dict(zip(others, lives, strict=True))
             before, self._alive = self._alive, alive
-            slices = max(1, round(SAFETY_POLL / POLL))
-            self._round = (self._round + 1) % slices
+            troubled = any(not lives or before.get(node) is False for node, lives in alive.items())
+            if not (full or troubled):
+                continue
+            if rooms is None:
+                rooms = self._present_rooms()
+            slices = max(1, round(SAFETY_POLL / (POLL * PASS_EVERY)))
+            share = (self._round // PASS_EVERY) % slices
             for room in rooms:
                 if self._stopping:
                     return
-                if self._suspect(room, alive, before) or hash(room.code) % slices == self._round:
+                if self._suspect(room, alive, before) or (
+                    full and hash(room.code) % slices == share
+                ):
                     self.wake(room.code)
-                for seat in room.here():
-                    if room.holders[seat] != self.node:
-                        self.announce(room, seat, here=True)  # a presence write that failed
+                if full:
+                    for seat in room.here():
+                        if room.holders[seat] != self.node:
+                            self.announce(room, seat, here=True)  # a presence write that failed
+
+    def _present_rooms(self) -> list[ClusterRoom]:
+        return [
+            room
+            for room in list(self.rooms.values())
+            if isinstance(room, ClusterRoom) and not room.closed and room.present()
+        ]
+
+    def holders_changed(self) -> None:
+        """A room here learnt that its seats are held by other nodes than before: the next
+        heartbeat checks the nodes anew."""
+        self._holders_changed = True
 
     def _suspect(self, room: ClusterRoom, alive: dict[str, bool], before: dict[str, bool]) -> bool:
         """Whether a seat of ``room`` is held by a node that died (and the room has not told

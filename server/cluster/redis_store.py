@@ -32,18 +32,23 @@ claims, agreements) is in :mod:`server.cluster.coordination`.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from muggins.server.cluster.redis_accounts import RedisAccounts
+from muggins.server.cluster.redis_line import ScriptLine
 from muggins.server.cluster.scripts import NO_MATCH, NOT_CURRENT, SCRIPTS, VOIDED
 from muggins.server.sqlite_store import seats_from_json, seats_json
 from muggins.server.store import (
@@ -65,6 +70,47 @@ POOL_SIZE = 50
 """Connections a node keeps to Redis at most (one of them carries the wake-ups)."""
 POOL_WAIT = 10.0
 """Seconds a request waits for a free connection in a burst before it fails with ``storage``."""
+
+
+class Connection(aioredis.Connection):
+    """redis-py's connection, writing a command without a task of its own.
+
+    redis-py bounds every write with ``asyncio.wait_for``, which on Python 3.11 runs the write in
+    a new task: a task, a timer and an extra turn of the event loop per command. A write hands
+    the command to the transport at once and waits only when the socket's buffer is full, so
+    here it is written directly and the timeout is armed only if it has to wait (the same
+    errors as redis-py's, the connection dropped on any of them).
+    """
+
+    async def send_packed_command(
+        self, command: bytes | str | Iterable[bytes], check_health: bool = True
+    ) -> None:
+        if not self.is_connected:
+            await self.connect_check_health(check_health=False)
+        if check_health:
+            await self.check_health()  # type: ignore[no-untyped-call]
+        if isinstance(command, str):
+            command = command.encode()
+        if isinstance(command, bytes):
+            command = [command]
+        writer = self._writer
+        assert writer is not None
+        try:
+            writer.writelines(command)
+            if writer.transport.get_write_buffer_size() == 0:
+                await writer.drain()  # all in the socket: raises only if the connection died
+            else:
+                async with asyncio.timeout(self.socket_timeout):
+                    await writer.drain()
+        except TimeoutError:
+            await self.disconnect(nowait=True)
+            raise RedisTimeoutError("Timeout writing to socket") from None
+        except OSError as error:
+            await self.disconnect(nowait=True)
+            raise RedisConnectionError(f"Error while writing to socket: {error}") from error
+        except BaseException:
+            await self.disconnect(nowait=True)
+            raise
 
 
 class RedisStore(RedisAccounts):
@@ -94,9 +140,15 @@ class RedisStore(RedisAccounts):
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 1),
             health_check_interval=15,
             decode_responses=True,
+            connection_class=Connection,
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
-        self._scripts = {name: self.redis.register_script(text) for name, text in SCRIPTS.items()}
+        self.line = ScriptLine(url, timeout=timeout)
+        """The node's script calls (every write, and the catch-up's read): one pipelined
+        connection, leaner than redis-py's pool (see server.cluster.redis_line)."""
+        self._scripts = {
+            name: (hashlib.sha1(text.encode()).hexdigest(), text) for name, text in SCRIPTS.items()
+        }
         self._attempts: dict[tuple[str, int, int, str | None], str] = {}
         """The attempt id of each append whose outcome is not known yet."""
         self.node = ""
@@ -169,8 +221,8 @@ class RedisStore(RedisAccounts):
         return int(await self._script_raw(name, keys, args))
 
     async def _script_raw(self, name: str, keys: list[str], args: list[Any]) -> Any:
-        script = self._scripts[name]
-        return await self._call(name, lambda: script(keys=keys, args=args))
+        sha, text = self._scripts[name]
+        return await self._call(name, lambda: self.line.evalsha(sha, text, keys, args))
 
     @staticmethod
     def wake(kind: str, **facts: Any) -> str:
@@ -182,6 +234,7 @@ class RedisStore(RedisAccounts):
         await self._call("ping", self.redis.ping)
 
     async def close(self) -> None:
+        await self.line.close()
         await self.redis.aclose(close_connection_pool=True)
 
     async def create_room(self, room: RoomRecord) -> None:
@@ -433,7 +486,7 @@ class RedisStore(RedisAccounts):
     ) -> tuple[tuple[Seat, Action, MoveTag], ...]:
         """Like :meth:`actions_since`, each action with its tag (seq named, key)."""
         raw = await self._call(
-            "catch up", lambda: self.redis.lrange(self.log_key(code, number), start, -1)
+            "catch up", lambda: self.line.read("LRANGE", self.log_key(code, number), start, -1)
         )
         return tuple((*decode_entry(item), decode_tag(item)) for item in raw)
 
@@ -476,12 +529,14 @@ async def _pipeline_llen(redis: aioredis.Redis, keys: list[str]) -> list[int]:
 def encode_entry(
     seat: Seat, action: Action, *, seq: int | None = None, key: str | None = None
 ) -> str:
-    data: dict[str, Any] = {"seat": seat, "action": json.loads(ACTION.dump_json(action))}
+    """A log entry: ``{"seat":S,"action":{...},"seq":N,"key":"K"}``, compact, the action as its
+    model writes it (one encoding, not a parse and a second encoding)."""
+    text = f'{{"seat":{int(seat)},"action":{ACTION.dump_json(action).decode()}'
     if seq is not None:
-        data["seq"] = seq
+        text += f',"seq":{int(seq)}'
     if key is not None:
-        data["key"] = key
-    return json.dumps(data, separators=(",", ":"))
+        text += f',"key":{json.dumps(key)}'
+    return text + "}"
 
 
 def decode_tag(raw: bytes | str) -> MoveTag:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -37,7 +38,12 @@ CLAIM_TTL = 3.0
 DERIVED_NOTICES = frozenset({"disconnected", "returned"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
 LAPSE_CONFIRM = 6.0
-"""Seconds a lapsed presence must stay lapsed before the player counts as disconnected."""
+"""Seconds a presence whose node's heartbeat lapsed (the node may only be stalled: starved, or
+collecting garbage) must stay lapsed before the player counts as disconnected."""
+END_CONFIRM = 1.5
+"""Seconds a presence whose node has ended (its subscription to its wake-ups is gone: the process
+died and its connections were closed) must stay so before the player counts as disconnected:
+long enough for a node whose subscription merely dropped to make it again."""
 PRESENCE_LAG = 2.0
 """Seconds a newly seen player counts as connected before their presence must show in Redis."""
 
@@ -56,6 +62,9 @@ class Node(Protocol):
 
     def ghost(self, saved: SeatRecord) -> Player[Room]:
         """The Player for a seat record."""
+
+    def holders_changed(self) -> None:
+        """A room learnt that its seats are held by other nodes than before."""
 
 
 class GuardedStore:
@@ -156,10 +165,12 @@ class ClusterRoom(Room):
         if state is None:
             self.close()
             return
-        self.holders = state.holders
+        if state.holders != self.holders:
+            self.holders = state.holders
+            self.lobby.holders_changed()
         seats, number = state.seats, state.match
         self._take_seats(seats)
-        self._take_presence(state.present, state.left)
+        self._take_presence(state.present, state.left, state.ended)
         self._take_agreement(state.agreement)
         if number != self.match_number:
             snapshot = await self.redis.load_room(self.code)
@@ -193,13 +204,16 @@ class ClusterRoom(Room):
                 self.send_room()
                 await self.settle()  # once per match, whichever node gets here (see ratings)
 
-    def take_action(self, number: int, index: int, entry: dict[str, Any]) -> bool | None:
+    def take_action(
+        self, number: int, index: int, entry: dict[str, Any], *, held: bool = False
+    ) -> bool | None:
         """An action another node appended, from its wake-up: applied here and told to this
         node's connections, without reading Redis. False when it cannot be applied in place (the
-        room is busy or behind): then a catch-up is wanted. None when applied and the match
-        is over (the match is settled by a catch-up)."""
+        room is busy, unless the caller ``held`` its lock, or behind): then a catch-up is
+        wanted. None when applied and the match is over (the match is settled by a catch-up)."""
         match = self.match
-        if self.closed or self.lock.locked() or match is None or number != self.match_number:
+        busy = self.lock.locked() and not held
+        if self.closed or busy or match is None or number != self.match_number:
             return False
         if index < len(match.log):
             return True  # already here (caught up meanwhile)
@@ -218,6 +232,24 @@ class ClusterRoom(Room):
             self.send_room()
             return None
         return True
+
+    async def settle(self) -> None:
+        """As on one server, after recording the finish if the node that applied the last move
+        could not (it died between storing the move and recording the finish): every node that
+        sees the match over records it, and the first record stands."""
+        match = self.match
+        if match is not None and match.over:
+            try:
+                await self.redis.finish_match(
+                    self.code,
+                    self.match_number,
+                    finished=time.time(),
+                    result="won",
+                    winner=match.winner,
+                )
+            except StoreError as error:
+                log.warning("room %s: could not mark the match finished: %s", self.code, error)
+        await super().settle()
 
     async def settle_later(self) -> None:
         """Settle a match that a wake-up finished (once per match, whichever node gets here)."""
@@ -242,16 +274,23 @@ class ClusterRoom(Room):
             # A match another node just started: its opening events, as that node sent them.
             self._broadcast(list(self.match.events), origin=None, id=None)
 
-    def _take_presence(self, present: tuple[bool, bool], left: tuple[bool, bool]) -> None:
+    def _take_presence(
+        self,
+        present: tuple[bool, bool],
+        left: tuple[bool, bool],
+        ended: tuple[bool, bool] = (False, False),
+    ) -> None:
         """Connected or not, for the players connected to other nodes (or to none).
 
-        A clean disconnect (``left``) is told at once. A presence that merely lapsed may be a
-        renewal that came late (a node or Redis stalled under load) rather than a drop: it is
-        told only once it has stayed lapsed for ``LAPSE_CONFIRM`` seconds (a dead node's players
-        are told then, unless they are back on another node by that time).
+        A clean disconnect (``left``) is told at once. A presence whose node has ended (its
+        process died: ``ended``) is told once it has stayed so for ``END_CONFIRM`` seconds. A
+        presence that merely lapsed may be a renewal that came late (a node or Redis stalled
+        under load) rather than a drop: it is told only once it has stayed lapsed for
+        ``LAPSE_CONFIRM`` seconds (a vanished machine's players are told then, unless they are
+        back on another node by that time).
         """
         changed = False
-        for seat, here, gone in zip(self.seats, present, left, strict=True):
+        for seat, here, gone, dead in zip(self.seats, present, left, ended, strict=True):
             player = seat.player
             if seat.kind != "human" or player is None or player.peer is not None:
                 self.lapsed_since[seat.index] = None
@@ -264,7 +303,7 @@ class ClusterRoom(Room):
                 if first is None:
                     self.lapsed_since[seat.index] = self.clock()
                     continue
-                if self.clock() - first < LAPSE_CONFIRM:
+                if self.clock() - first < (END_CONFIRM if dead else LAPSE_CONFIRM):
                     continue
             if here and seat.gone_since is not None:
                 seat.gone_since, changed = None, True
@@ -474,6 +513,14 @@ class ClusterRoom(Room):
             )
 
         await self._versioned("the move", change, cached=True)
+
+    def _store_first(self, match: Match, seat: int, action: Action) -> bool:
+        """A move both players may make at once (the discards) is stored before it is applied
+        here, when it is one of the legal moves as they are listed (exactly legal, so applying it
+        after the write cannot fail): if the other node stored the other player's discard first,
+        the write is refused and there is nothing to undo. (Undoing an applied move replays the
+        match from its start: about 10 ms at 80 moves, paid at every such lost race.)"""
+        return len(match.waiting_for()) > 1 and action in match.legal_actions(seat)
 
     async def sit(self, player: Player, *, id: MessageId = None) -> int:
         async def change() -> int:

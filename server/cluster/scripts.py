@@ -55,11 +55,19 @@ local function relist(room, listed, summary, code)
 end
 """
 
-# Defines present(key, alive): the presence key names a node whose heartbeat (alive .. node) lives.
+# Defines live(node, alive, channels): whether node ``node`` runs. Its heartbeat (alive .. node)
+# must live, and its wake-up channel (channels .. node) must have a subscriber: a node whose
+# process ended (killed, crashed) has had its connections closed, so it is seen dead at once,
+# while a node that merely stalls keeps its subscription and counts until its heartbeat lapses.
+# Defines present(key, alive, channels): the presence key names a node that runs.
 PRESENT = """
-local function present(key, alive)
+local function live(node, alive, channels)
+    if redis.call('EXISTS', alive .. node) == 0 then return false end
+    return redis.call('PUBSUB', 'NUMSUB', channels .. node)[2] > 0
+end
+local function present(key, alive, channels)
     local holder = redis.call('GET', key)
-    return holder and holder ~= 'gone' and redis.call('EXISTS', alive .. holder) == 1
+    return holder and holder ~= 'gone' and live(holder, alive, channels)
 end
 """
 
@@ -168,11 +176,14 @@ return 0
 
 # KEYS: match, finished-set, watch, room, listed, summary. ARGV: node channel prefix, wake-up,
 # writer, finished, result, winner, member, number, code.
+# The first finish recorded stands (any node that sees the match over records it, in case the
+# node that applied its last move died first): a second is answered 1 and changes nothing.
 FINISH_MATCH = (
     WAKE
     + RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'finished') == 1 then return 1 end
 redis.call('HSET', KEYS[1], 'finished', ARGV[4], 'result', ARGV[5], 'winner', ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
 if redis.call('HGET', KEYS[4], 'match') == ARGV[8] then
@@ -227,7 +238,9 @@ local since = redis.call('HGET', KEYS[8], code)
 if since ~= ARGV[5] then return -1 end
 local f = redis.call('HMGET', KEYS[1], 'closed', 'match')
 local taken = not f[1] or f[1] == '1' or (f[2] or '0') ~= '0'
-if present(KEYS[4], ARGV[7]) or present(KEYS[5], ARGV[7]) then taken = true end
+if present(KEYS[4], ARGV[7], ARGV[1]) or present(KEYS[5], ARGV[7], ARGV[1]) then
+    taken = true
+end
 if taken then
     redis.call('HDEL', KEYS[8], code)
     return -1
@@ -264,25 +277,29 @@ return 1
 """
 )
 
-# KEYS: room, presence of seat 0 and 1. ARGV: node heartbeat prefix.
+# KEYS: room, presence of seat 0 and 1. ARGV: node heartbeat prefix, node channel prefix.
 # What a catch-up checks: seats, closed, match number, agreement, then per seat the node that
-# holds its connection (or 'gone') and whether that node's heartbeat is alive (1) or not (0).
+# holds its connection (or 'gone'), whether that node runs (1, see live()) or not (0), and
+# whether its wake-up channel has a subscriber (1) or not (0: its process has ended).
 ROOM_STATE = """
 local fields = redis.call('HMGET', KEYS[1], 'seats', 'closed', 'match', 'agreement')
 local result = {fields[1], fields[2], fields[3], fields[4]}
 for i = 2, 3 do
     local holder = redis.call('GET', KEYS[i])
     result[#result + 1] = holder
-    local alive = 0
-    if holder and holder ~= 'gone' and redis.call('EXISTS', ARGV[1] .. holder) == 1 then
-        alive = 1
+    local alive, subscribed = 0, 0
+    if holder and holder ~= 'gone' then
+        if redis.call('PUBSUB', 'NUMSUB', ARGV[2] .. holder)[2] > 0 then subscribed = 1 end
+        if subscribed == 1 and redis.call('EXISTS', ARGV[1] .. holder) == 1 then alive = 1 end
     end
     result[#result + 1] = alive
+    result[#result + 1] = subscribed
 end
 return result
 """
 
-# KEYS: open-set, vacant. ARGV: key prefix, node heartbeat prefix, since (wall clock).
+# KEYS: open-set, vacant. ARGV: key prefix, node heartbeat prefix, since (wall clock), node
+# channel prefix.
 # One pass of the sweep: returns {idle, vacant}. ``idle``: open rooms with no write since
 # ``since`` and no seat held by a live node. ``vacant``: waiting rooms (no match started) with no
 # seat held by a live node, flattened as code, since when (Redis's clock, noted here the first
@@ -298,7 +315,8 @@ for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     local f = redis.call('HMGET', room, 'touched', 'created', 'match')
     local last = tonumber(f[1] or f[2] or '0') or 0
     local here = ARGV[1] .. 'here:' .. code .. ':'
-    local occupied = present(here .. '0', ARGV[2]) or present(here .. '1', ARGV[2])
+    local occupied = present(here .. '0', ARGV[2], ARGV[4])
+        or present(here .. '1', ARGV[2], ARGV[4])
     if last < tonumber(ARGV[3]) and not occupied then
         idle[#idle + 1] = code
     elseif (f[3] or '0') == '0' then

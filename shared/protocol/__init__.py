@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from muggins.shared.protocol import writer
 from muggins.shared.protocol.client import (
     CLIENT_MESSAGE,
     GAME_MOVES,
@@ -68,7 +69,6 @@ from muggins.shared.protocol.server import (
     State,
     Welcome,
 )
-from muggins.shared.view import WHOLE_ONLY, SeatView
 
 PROTOCOL_VERSION: Final = 3
 """Bumped on any change a client of the previous version would misread."""
@@ -104,28 +104,38 @@ def encode(message: BaseModel) -> str:
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_LEFT_OUT = set(WHOLE_ONLY)
+_events_kept: list[tuple[Any, str]] = [(None, "")]
+"""The events of the latest state encoded and their text: every receiver of a step gets the
+same tuple of event lines, so it is written once per step."""
 
 
 def _encode_state(state: State) -> str:
     """The text pydantic would write for ``state`` (the tests compare them), made in parts.
 
-    States are what the server sends most: each event is encoded as its own model and the view
-    with the brief parts excluded, which costs less than pydantic's walk through the unions of
-    events and views, and no BriefView is built.
+    States are what the server sends most: the view is written by :mod:`.writer` (the brief
+    parts left out for a brief state, no BriefView built) and the step's events once for all
+    its receivers.
     """
     view = state.view
-    if state.brief and isinstance(view, SeatView):
-        view_text = view.model_dump_json(exclude=_LEFT_OUT)
+    view_text = writer.view_text(view, brief=state.brief)
+    lines = state.events
+    kept = _events_kept[0]  # one read and one write of the pair: safe from any thread
+    if kept[0] is lines:
+        events = kept[1]
     else:
-        view_text = view.model_dump_json()
-    events = ",".join(
-        f'{{"event":{line.event.model_dump_json()},"text":{_dumps(line.text)}}}'
-        for line in state.events
-    )
+        events = ",".join(
+            [
+                f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
+                for line in lines
+            ]
+        )
+        if type(lines) is tuple:  # immutable, and held here: the same object, the same text
+            _events_kept[0] = (lines, events)
     over = "null" if state.game_over is None else state.game_over.model_dump_json()
+    id = state.id
     return (
-        f'{{"id":{_dumps(state.id)},"type":"state","seq":{state.seq},'
+        f'{{"id":{"null" if id is None else id if type(id) is int else _dumps(id)},'
+        f'"type":"state","seq":{state.seq},'
         f'"brief":{"true" if state.brief else "false"},"view":{view_text},'
         f'"events":[{events}],"game_over":{over}}}'
     )

@@ -16,6 +16,7 @@ from test_cluster_listener import count_round_trips, quiet
 from wire_client import WireClient
 
 import muggins.server.cluster.lobby as cluster_lobby
+import muggins.server.cluster.room as cluster_room
 from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.store import MatchRecord, RoomRecord, SeatRecord, StoreConflict
@@ -116,8 +117,11 @@ async def test_a_move_from_a_cache_that_missed_a_new_match_is_refused(
 async def test_the_opponent_is_told_within_seconds_when_a_node_is_killed(
     redis_server: RedisServer,
 ) -> None:
-    """Alice's node dies (SIGKILL): its heartbeat lapses, and Bob on node B is told she lost
-    the connection within a few seconds (the heartbeat's life plus the lapse's confirmation)."""
+    """Alice's node dies (SIGKILL): its connections close, so its subscription to its wake-ups
+    ends at once, and Bob on node B is told she lost the connection within 5 s (the next check
+    of the nodes plus a short confirmation), not after the heartbeat's whole life (12 s before:
+    a stalled node keeps its subscription, and test_cluster_rooms checks that a stall is not
+    told as a drop)."""
     node_a = Node(redis_server)
     try:
         async with nodes(redis_server, 1) as (b,):
@@ -138,9 +142,9 @@ async def test_the_opponent_is_told_within_seconds_when_a_node_is_killed(
                 notice = await bob.expect("notice", timeout=20)
             took = time.monotonic() - killed
             assert notice["code"] == "disconnected" and "Alice" in notice["text"]
-            lapse = cluster_lobby.PRESENCE_TTL + cluster_lobby.POLL
-            assert took < lapse + 6.0 + 2 * cluster_lobby.POLL, took
-            assert took > 5.0, took  # not at once: a lapse is confirmed before it is told
+            print(f"the opponent was told {took:.2f} s after the kill")
+            assert took < 5.0, took
+            assert took >= cluster_room.END_CONFIRM, took  # not at once: confirmed first
             status = await bob.expect("room")
             assert status["seats"][0]["connected"] is False
             await bob.close()
@@ -177,7 +181,8 @@ async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_playe
         lobby.redis.heartbeat = counted  # type: ignore[method-assign]
         await asyncio.sleep(6.0)
         assert not on_a and not on_b, (dict(on_a), dict(on_b))
-        assert 2 <= beats["n"] <= 4
+        rounds = 6.0 / cluster_lobby.POLL
+        assert rounds - 2 <= beats["n"] <= rounds + 1, beats
         rng = random.Random(1)
         mover = next(c for c in clients if c.my_turn())
         assert mover.state is not None
@@ -185,3 +190,43 @@ async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_playe
         await mover.expect("state")
         for client in clients:
             await client.close()
+
+
+async def test_a_finish_the_finishing_node_did_not_record_is_recorded_by_the_next(
+    redis_server: RedisServer,
+) -> None:
+    """The node that applied a match's last move died before recording the finish (the move is
+    stored, the match has no result; the chaos test once left a game so): the next node that
+    loads the room records it, and a later record of another result does not replace it."""
+    store = RedisStore(redis_server.url)
+    try:
+        seats = (
+            SeatRecord(0, kind="human", player="p1", name="A"),
+            SeatRecord(1, kind="human", player="p2", name="B"),
+        )
+        await store.create_room(RoomRecord("ROOMAB", RoomOptions(), time.time(), seats))
+        options = GameOptions(target=61)
+        seed = bytes(32)
+        await store.start_match(MatchRecord("ROOMAB", 1, seed, options, ("A", "B"), time.time()))
+        match = Match(seed=seed, options=options)
+        rng = random.Random(4)
+        while not match.over:
+            seat = match.waiting_for()[0]
+            action = rng.choice(match.legal_actions(seat))
+            await store.append_action("ROOMAB", 1, len(match.log), seat, action, key=f"k{seat}")
+            match.apply(seat, action)
+        assert (await store.load_match("ROOMAB", 1)).finished is None  # type: ignore[union-attr]
+        async with nodes(redis_server, 1) as (node,):
+            watcher = await WireClient.open(node.url, name="Watcher")
+            await watcher.request(type="spectate", code="ROOMAB")
+            record = await store.load_match("ROOMAB", 1)
+            assert record is not None and record.finished is not None
+            assert (record.result, record.winner) == ("won", match.winner)
+            await store.finish_match(
+                "ROOMAB", 1, finished=time.time(), result="abandoned", winner=None
+            )
+            again = await store.load_match("ROOMAB", 1)
+            assert again == record
+            await watcher.close()
+    finally:
+        await store.close()

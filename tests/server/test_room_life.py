@@ -107,6 +107,10 @@ async def test_restart_and_rematch_against_the_computer_are_immediate(server: Se
     assert answer["type"] == "room" and answer["match_number"] == 2
     early = await alice.request(type="rematch")
     assert early["type"] == "error" and early["code"] == "not_over"
+    # The computer lays away at once but from a worker thread, so its state may come after the
+    # answer above: wait for it, or the resign answers an earlier state and is refused as stale.
+    while not (alice.state is not None and alice.state["view"]["discarded"][1]):
+        await alice.expect("state")
     await alice.request(type="resign")
     assert room.match is not None and room.match.over
     again = await alice.request(type="rematch")

@@ -8,6 +8,7 @@ import pytest
 from stacked import discard, play_all, stacked_match
 
 from muggins.shared.actions import (
+    EVENT,
     Accept,
     Count,
     CutForDeal,
@@ -167,6 +168,45 @@ def test_view_round_trips_through_json() -> None:
     discard(match, ALICE, "8D 8C")
     view = match.view(ALICE)
     assert SeatView.model_validate_json(view.model_dump_json()) == view
+
+
+def test_views_are_what_validation_would_build() -> None:
+    """The view is built without validation: at every step of random matches, for both seats
+    and a spectator, it equals the view pydantic validates from its values, with the fields in
+    the model's order and every field set (as SeatView.trusted would make it)."""
+    for seed, options in enumerate([GameOptions(), GameOptions(muggins=True, match_to=3)]):
+        match = Match(seed=seed, options=options)
+        rng = random.Random(seed)
+        while True:
+            for seat in (0, 1, None):
+                view = match.view(seat)
+                assert type(view) is SeatView
+                assert list(view.__dict__) == list(SeatView.model_fields)
+                assert view.model_fields_set == set(SeatView.model_fields)
+                assert view == SeatView.model_validate(view.__dict__, strict=False)
+                assert view == SeatView.trusted(**view.__dict__)
+            assert match.views((0, 1, None, 1)) == [match.view(s) for s in (0, 1, None, 1)]
+            if match.over:
+                break
+            seat = rng.choice(match.waiting_for())
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
+def test_events_are_what_validation_would_build() -> None:
+    """Events are built without validation too: each equals the event pydantic validates from
+    its JSON, in automatic and muggins counting, with resignations."""
+    for seed, options in enumerate([GameOptions(), GameOptions(muggins=True, match_to=3)]):
+        match = Match(seed=seed, options=options)
+        rng = random.Random(seed)
+        steps = 0
+        while not match.over:
+            seat = rng.choice(match.waiting_for())
+            steps += 1
+            action = Resign() if steps % 97 == 0 else rng.choice(match.legal_actions(seat))
+            match.apply(seat, action)
+        assert len(match.events) > 100
+        for event in match.events:
+            assert EVENT.validate_json(event.model_dump_json(), strict=True) == event
 
 
 # --- replay ----------------------------------------------------------------------------------

@@ -1,0 +1,396 @@
+"""The JSON text of a ``state``, written straight from the engine's objects.
+
+A state is what the server sends most (one to each receiver of every move), and pydantic's
+encoder spent more on it than the rules spent on the move: it calls back into Python for every
+card. This writes the same text, byte for byte (``tests/shared/test_protocol_writer.py``
+compares it with ``model_dump_json`` for every step of many random matches, both seats and a
+spectator, brief and whole), by hand for the view and its parts:
+
+- fields in the models' order, defaults included, ``null`` for None, no spaces;
+- free text (names, sentences, the salt) through :mod:`json` with ``ensure_ascii`` off, which
+  escapes exactly as pydantic does; tags, cards and numbers need no escaping;
+- what every receiver of a step sees alike is written once for the step: the text of the
+  latest view's common fields (and of a whole view's deal-long parts) is kept and reused for
+  the next view whose fields are equal (:data:`_last`); the legal moves, which the engine makes
+  once each and shares, are written once each (:func:`_kept`).
+
+It only writes what :meth:`shared.match.Match.view` decided a seat may see: it is handed the
+view, never the match.
+"""
+
+from __future__ import annotations
+
+import json.encoder
+from collections.abc import Callable, Iterable
+from operator import itemgetter
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
+
+from muggins.shared.actions import (
+    Accept,
+    CardPlayed,
+    Challenge,
+    Count,
+    CountAnswered,
+    CountClaimed,
+    CountReset,
+    CutForDeal,
+    DealRevealed,
+    DealStarted,
+    Discard,
+    Discarded,
+    GameOptions,
+    GameOver,
+    Go,
+    HandScored,
+    HandShown,
+    Muggins,
+    Outcome,
+    Play,
+    Points,
+    Resign,
+    Resigned,
+    Scored,
+    StarterCut,
+)
+from muggins.shared.cards import Card
+from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
+
+_dumps = json.encoder.encode_basestring
+"""Free text as pydantic writes it (the same escapes; non-ASCII as it is): the C function that
+``json.JSONEncoder(ensure_ascii=False).encode`` calls for a string, without the method around it."""
+
+T = TypeVar("T")
+
+_KEPT: dict[int, tuple[Any, str]] = {}
+_KEPT_MAX = 2_000
+"""Texts kept by object identity (the legal moves, which the engine makes once each and
+shares); the object is held with its text, so its id is not reused while the entry lives.
+Emptied when full, which the engine's moves alone never fill."""
+
+
+def string(text: str) -> str:
+    """The JSON of a string, as pydantic writes it."""
+    return _dumps(text)
+
+
+def _kept(obj: T, write: Callable[[T], str]) -> str:
+    """The text of the frozen ``obj``, written once while it is kept."""
+    hit = _KEPT.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    text = write(obj)
+    if len(_KEPT) >= _KEPT_MAX:
+        _KEPT.clear()
+    _KEPT[id(obj)] = (obj, text)
+    return text
+
+
+# --- small parts -----------------------------------------------------------------------------
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    texts = [c.text for c in cards]
+    return '["' + '","'.join(texts) + '"]' if texts else "[]"
+
+
+def _card(card: Card | None) -> str:
+    return "null" if card is None else f'"{card.text}"'
+
+
+def _int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _pair(values: tuple[Any, Any]) -> str:
+    first, second = values
+    if type(first) is bool:
+        return f"[{_bool(first)},{_bool(second)}]"
+    return f"[{first},{second}]"
+
+
+def _ints(values: Iterable[int]) -> str:
+    return "[" + ",".join([str(v) for v in values]) + "]"
+
+
+def _points(part: Points) -> str:
+    return f'{{"kind":"{part.kind}","points":{part.points},"cards":{_cards(part.cards)}}}'
+
+
+def _parts(parts: Iterable[Points]) -> str:
+    return "[" + ",".join([_points(p) for p in parts]) + "]"
+
+
+def _show_result(r: ShowResult) -> str:
+    answer = "null" if r.answer is None else f'"{r.answer}"'
+    return (
+        f'{{"seat":{r.seat},"kind":"{r.kind}","cards":{_cards(r.cards)},'
+        f'"starter":"{r.starter.text}","total":{_int(r.total)},"parts":{_parts(r.parts)},'
+        f'"spoken":{_dumps(r.spoken)},"claimed":{_int(r.claimed)},"answer":{answer},'
+        f'"taken":{r.taken},"penalty":{r.penalty}}}'
+    )
+
+
+def _show(results: Iterable[ShowResult]) -> str:
+    return "[" + ",".join([_show_result(r) for r in results]) + "]"
+
+
+def _outcome(o: Outcome) -> str:
+    return (
+        f'{{"game_number":{o.game_number},"winner":{o.winner},"scores":{_pair(o.scores)},'
+        f'"skunk":{_bool(o.skunk)},"double_skunk":{_bool(o.double_skunk)},'
+        f'"game_points":{o.game_points},"reason":"{o.reason}"}}'
+    )
+
+
+def _action(action: BaseModel) -> str:
+    if type(action) is Play:
+        return f'{{"type":"play","card":"{action.card.text}"}}'
+    if type(action) is Discard:
+        return f'{{"type":"discard","cards":{_cards(action.cards)}}}'
+    if type(action) is Count:
+        return f'{{"type":"count","points":{action.points}}}'
+    if type(action) in (Muggins, Challenge, Accept, Resign):
+        return f'{{"type":"{action.type}"}}'  # type: ignore[attr-defined]
+    return action.model_dump_json()  # an action this writer does not know: pydantic's text
+
+
+def _options(o: GameOptions) -> str:
+    return (
+        f'{{"target":{o.target},"muggins":{_bool(o.muggins)},"scheme":"{o.scheme}",'
+        f'"match_to":{o.match_to}}}'
+    )
+
+
+def _last_deal(d: DealSummary) -> str:
+    r = d.reveal
+    reveal = (
+        f'{{"deal_number":{r.deal_number},"dealer":{r.dealer},"commitment":{_dumps(r.commitment)},'
+        f'"deck":{_cards(r.deck)},"salt":{_dumps(r.salt)}}}'
+    )
+    return (
+        f'{{"deal_number":{d.deal_number},"dealer":{d.dealer},"starter":{_card(d.starter)},'
+        f'"crib":{_cards(d.crib)},"show":{_show(d.show)},"reveal":{reveal}}}'
+    )
+
+
+def _cut(rounds: tuple[tuple[Card, Card], ...]) -> str:
+    return "[" + ",".join([_cards(pair) for pair in rounds]) + "]"
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def event_text(event: BaseModel) -> str:
+    """The JSON of an engine event: the commonest written here, the rest by pydantic."""
+    kind = type(event)
+    if kind is CardPlayed:
+        e = cast(CardPlayed, event)
+        return (
+            f'{{"type":"card_played","seat":{e.seat},"card":"{e.card.text}","count":{e.count},'
+            f'"points":{e.points},"parts":{_parts(e.parts)},"spoken":{_dumps(e.spoken)},'
+            f'"score":{e.score}}}'
+        )
+    if kind is Go:
+        return f'{{"type":"go","seat":{cast(Go, event).seat}}}'
+    if kind is Discarded:
+        return f'{{"type":"discarded","seat":{cast(Discarded, event).seat}}}'
+    if kind is CountReset:
+        return f'{{"type":"count_reset","leader":{cast(CountReset, event).leader}}}'
+    if kind is Scored:
+        s = cast(Scored, event)
+        return (
+            f'{{"type":"scored","seat":{s.seat},"reason":"{s.reason}","points":{s.points},'
+            f'"parts":{_parts(s.parts)},"score":{s.score}}}'
+        )
+    if kind is StarterCut:
+        c = cast(StarterCut, event)
+        return f'{{"type":"starter_cut","card":"{c.card.text}","heels":{_TF[c.heels]}}}'
+    if kind is HandShown:
+        h = cast(HandShown, event)
+        return (
+            f'{{"type":"hand_shown","seat":{h.seat},"kind":"{h.kind}","cards":{_cards(h.cards)},'
+            f'"starter":"{h.starter.text}"}}'
+        )
+    if kind is HandScored:
+        r = cast(HandScored, event)
+        return (
+            f'{{"type":"hand_scored","seat":{r.seat},"kind":"{r.kind}","total":{r.total},'
+            f'"parts":{_parts(r.parts)},"spoken":{_dumps(r.spoken)}}}'
+        )
+    if kind is DealStarted:
+        d = cast(DealStarted, event)
+        return (
+            f'{{"type":"deal_started","game_number":{d.game_number},'
+            f'"deal_number":{d.deal_number},"dealer":{d.dealer},'
+            f'"commitment":{_dumps(d.commitment)}}}'
+        )
+    if kind is DealRevealed:
+        v = cast(DealRevealed, event)
+        return (
+            f'{{"type":"deal_revealed","deal_number":{v.deal_number},'
+            f'"commitment":{_dumps(v.commitment)},"deck":{_cards(v.deck)},'
+            f'"salt":{_dumps(v.salt)}}}'
+        )
+    if kind is CountClaimed:
+        k = cast(CountClaimed, event)
+        return f'{{"type":"count_claimed","seat":{k.seat},"kind":"{k.kind}","claimed":{k.claimed}}}'
+    if kind is CountAnswered:
+        a = cast(CountAnswered, event)
+        right = "null" if a.right is None else _TF[a.right]
+        return (
+            f'{{"type":"count_answered","seat":{a.seat},"kind":"{a.kind}",'
+            f'"answer":"{a.answer}","claimed":{a.claimed},"total":{a.total},"right":{right}}}'
+        )
+    if kind is Resigned:
+        return f'{{"type":"resigned","seat":{cast(Resigned, event).seat}}}'
+    if kind is GameOver:
+        o = cast(GameOver, event)
+        points = o.match_points
+        return (
+            f'{{"type":"game_over","outcome":{_outcome(o.outcome)},'
+            f'"match_points":[{points[0]},{points[1]}],"match_over":{_TF[o.match_over]}}}'
+        )
+    if kind is CutForDeal:
+        f = cast(CutForDeal, event)
+        return f'{{"type":"cut_for_deal","rounds":{_cut(f.rounds)},"dealer":{f.dealer}}}'
+    return event.model_dump_json()
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+_COMMON = (
+    "phase",
+    "game_number",
+    "deal_number",
+    "dealer",
+    "turn",
+    "waiting_for",
+    "scores",
+    "previous_scores",
+    "match_points",
+    "hand_counts",
+    "discarded",
+    "crib_count",
+    "crib",
+    "starter",
+    "count",
+    "pile",
+    "played",
+    "said_go",
+    "show",
+    "outcome",
+    "games",
+    "match_winner",
+)
+"""The fields every receiver of a step sees alike (all but the seat, its hand, its discards and
+its legal moves)."""
+_common_of = itemgetter(*_COMMON)
+_last: list[tuple[Any, tuple[str, str, str]]] = [(None, ("", "", ""))]
+"""The common fields of the latest view written and their text in three pieces: the views of
+one step's receivers differ only in their own fields, so the second one reuses the text. Kept
+by equality of the values, never by identity, so a view equal in every common field (whoever
+built it) gets exactly the text it would have been written."""
+
+
+def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
+    scores, previous, points, counts, discarded, said_go = (
+        v["scores"],
+        v["previous_scores"],
+        v["match_points"],
+        v["hand_counts"],
+        v["discarded"],
+        v["said_go"],
+    )
+    turn, crib, starter, outcome, winner = (
+        v["turn"],
+        v["crib"],
+        v["starter"],
+        v["outcome"],
+        v["match_winner"],
+    )
+    show = v["show"]
+    games = v["games"]
+    starter_text = "null" if starter is None else '"' + starter.text + '"'
+    pile = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["pile"]])
+    played = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["played"]])
+    head = (
+        f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
+        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
+        f'"turn":{"null" if turn is None else turn},'
+        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],'
+        f'"scores":[{scores[0]},{scores[1]}],"previous_scores":[{previous[0]},{previous[1]}],'
+        f'"match_points":[{points[0]},{points[1]}],'
+    )
+    middle = (
+        f'"hand_counts":[{counts[0]},{counts[1]}],'
+        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
+        f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
+        f'"starter":{starter_text},"count":{v["count"]},'
+        f'"pile":[{pile}],"played":[{played}],'
+        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
+        f'"show":{_show(show) if show else "[]"},'
+    )
+    tail = (
+        f'"outcome":{"null" if outcome is None else _outcome(outcome)},'
+        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}],'
+        f'"match_winner":{"null" if winner is None else winner}'
+    )
+    return head, middle, tail
+
+
+def view_text(view: BriefView, *, brief: bool) -> str:
+    """The JSON of ``view``: brief (without the parts a deal cannot change), or all of it.
+
+    Equal to ``model_dump_json()`` of the view (of :func:`shared.view.brief` of it, for brief).
+    """
+    v = view.__dict__
+    common = _common_of(v)
+    kept = _last[0]  # one read and one write of the pair: safe from any thread
+    if common == kept[0]:
+        head, middle, tail = kept[1]
+    else:
+        head, middle, tail = _common_text(v)
+        _last[0] = (common, (head, middle, tail))
+    seat = v["seat"]
+    hand = [c.text for c in v["hand"]]
+    discards = [c.text for c in v["discards"]]
+    text = (
+        f'{{"seat":{"null" if seat is None else seat},{head}'
+        f'"hand":{_texts(hand)},"discards":{_texts(discards)},{middle}'
+        f'"legal":[{",".join([_kept(a, _action) for a in v["legal"]])}],{tail}'
+    )
+    if brief or not isinstance(view, SeatView):
+        return text + "}"
+    whole = _whole_of(v)
+    kept_whole = _last_whole[0]
+    if whole == kept_whole[0]:
+        rest = kept_whole[1]
+    else:
+        options, commitment, cut, last = whole
+        last_text = "null" if last is None else _last_deal(last)
+        rest = (
+            f',"options":{_options(options)},"commitment":{_dumps(commitment)},'
+            f'"cut_for_deal":{_cut(cut)},"last_deal":{last_text}}}'
+        )
+        _last_whole[0] = (whole, rest)
+    return text + rest
+
+
+_whole_of = itemgetter("options", "commitment", "cut_for_deal", "last_deal")
+_last_whole: list[tuple[Any, str]] = [(None, "")]
+"""The same for the parts only a whole view carries (they change only between deals)."""
+
+
+def _texts(texts: list[str]) -> str:
+    return '["' + '","'.join(texts) + '"]' if texts else "[]"
+
+
+_TF = ("false", "true")
+"""JSON of a bool, by indexing (False is 0, True is 1)."""
