@@ -18,7 +18,7 @@ from muggins.server.moves import anonymous_key, store_action
 from muggins.server.players import Peer, Player, Refusal, SeatState, encoded_once
 from muggins.server.rated import check_rated_seat
 from muggins.server.ratings import settle_match
-from muggins.server.store import MatchRecord, StoreError, move_key
+from muggins.server.store import MatchRecord, Store, StoreError, move_key
 from muggins.server.table import Table
 from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
 from muggins.shared.match import Match
@@ -306,6 +306,20 @@ class Room(Table):
         self.send_room(origin=origin, id=id)
         self._broadcast(list(self.match.events), origin=None, id=None)
 
+    async def _record_finish(self, store: Store, match: Match) -> None:
+        """Record a match that is over as won in ``store``; a failure is logged, not raised (the
+        last move is stored, so the game stands; only its history entry is late)."""
+        try:
+            await store.finish_match(
+                self.code,
+                self.match_number,
+                finished=time.time(),
+                result="won",
+                winner=match.winner,
+            )
+        except StoreError as error:
+            log.warning("room %s: could not mark the match finished: %s", self.code, error)
+
     def restore(
         self,
         match: Match,
@@ -408,17 +422,7 @@ class Room(Table):
             if applied is not None:
                 applied()
             if match.over:
-                try:
-                    await self.store.finish_match(
-                        self.code,
-                        self.match_number,
-                        finished=time.time(),
-                        result="won",
-                        winner=match.winner,
-                    )
-                except StoreError as error:
-                    # The move is stored, so the game stands; only its history entry is late.
-                    log.warning("room %s: could not mark the match finished: %s", self.code, error)
+                await self._record_finish(self.store, match)
             self.last_activity = self.clock()
             self._broadcast(events, origin=origin, id=id)
             if match.over:

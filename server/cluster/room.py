@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -239,16 +238,7 @@ class ClusterRoom(Room):
         sees the match over records it, and the first record stands."""
         match = self.match
         if match is not None and match.over:
-            try:
-                await self.redis.finish_match(
-                    self.code,
-                    self.match_number,
-                    finished=time.time(),
-                    result="won",
-                    winner=match.winner,
-                )
-            except StoreError as error:
-                log.warning("room %s: could not mark the match finished: %s", self.code, error)
+            await self._record_finish(self.redis, match)
         await super().settle()
 
     async def settle_later(self) -> None:
