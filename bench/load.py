@@ -68,6 +68,15 @@ def system_seconds(pid: int) -> float:
     return int(fields[12]) / TICK
 
 
+def switches(pid: int) -> int:
+    """Context switches of a process so far (voluntary, i.e. waits, and involuntary)."""
+    total = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+            total += int(line.split()[1])
+    return total
+
+
 def rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -109,6 +118,7 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
     parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
+    parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     args = parser.parse_args(argv)
     raise_nofile()
     from muggins.server.app import tune_garbage_collector
@@ -144,6 +154,21 @@ def serve_child(argv: list[str]) -> int:
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         if args.gc_freeze:
             loop.add_signal_handler(signal.SIGUSR1, gc.freeze)
+        if args.calls:
+            import cProfile
+
+            profiler = cProfile.Profile(time.thread_time)  # CPU, not the wall
+            on = [False]
+
+            def toggle() -> None:
+                if on[0]:
+                    profiler.disable()
+                    profiler.dump_stats(args.calls)
+                else:
+                    profiler.enable()
+                on[0] = not on[0]
+
+            loop.add_signal_handler(signal.SIGUSR2, toggle)
         async with running_server(config) as server:
             print(f"listening {server.port}", flush=True)
             print(f"objects {len(gc.get_objects())}", flush=True)
@@ -301,14 +326,30 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
 # --- one load run -------------------------------------------------------------------------------
 
 
-def profile_server(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+def profile_server(
+    pid: int, seconds: float, out: Path, rate: int = 100
+) -> subprocess.Popen[bytes] | None:
     spy = Path(sys.executable).parent / "py-spy"
     if not spy.exists():
         print("  (no py-spy in this environment: pip install py-spy to profile)", flush=True)
         return None
     command = [str(spy), "record", "--pid", str(pid), "--duration", str(math.ceil(seconds))]
-    command += ["--rate", "100", "--format", "raw", "--nonblocking", "--output", str(out)]
+    command += ["--rate", str(rate), "--format", "raw", "--nonblocking", "--output", str(out)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def calls_path(args: argparse.Namespace, cluster: int, spread: str, node: int) -> Path:
+    """Where server ``node``'s call counts go (``--calls DIR``)."""
+    name = f"{spread}-node{node}.prof" if cluster else "plain.prof"
+    return Path(args.calls) / name
+
+
+def profile_paths(out: Path, nodes: int, spread: str) -> list[Path]:
+    """Where each server's profile goes: ``out`` for one server, ``STEM-SPREAD-nodeK.EXT`` for
+    each node of a cluster."""
+    if nodes <= 1:
+        return [out]
+    return [out.with_name(f"{out.stem}-{spread}-node{k}{out.suffix}") for k in range(nodes)]
 
 
 def summarise_profile(path: Path, top: int = 18) -> list[str]:
@@ -392,8 +433,11 @@ def _run_load(
             stack.callback(lambda: (redis.kill(), redis.wait()))
             command += ["--redis", redis_url]
         urls = []
-        for _ in range(max(1, cluster)):
-            child, port = start_child(command)
+        for k in range(max(1, cluster)):
+            calls = (
+                [] if args.calls is None else ["--calls", str(calls_path(args, cluster, spread, k))]
+            )
+            child, port = start_child(command + calls)
             children.append(child)
             urls.append(f"ws://127.0.0.1:{port}")
         url = urls[0]
@@ -474,17 +518,26 @@ def _run_load(
     _pump_progress(channel, warmup, "warm-up", None)
     rss_ready = sum(rss_bytes(p) for p in pids)
     node_cpu0 = [cpu_seconds(p) for p in pids]
+    switches0 = sum(switches(p) for p in pids)
     cpu0 = sum(node_cpu0)
     system0 = sum(system_seconds(p) for p in pids)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
-    spy = None
-    if args.profile and child is not None:
-        spy = profile_server(child.pid, args.seconds, args.profile_out)
+    spies: list[subprocess.Popen[bytes] | None] = []
+    profiles = profile_paths(args.profile_out, len(children), spread) if args.profile else []
+    for pid, out in zip(pids, profiles, strict=False):
+        spies.append(profile_server(pid, args.seconds, out, args.profile_rate))
+    if args.calls is not None:
+        for process in children:
+            process.send_signal(signal.SIGUSR2)
     count.set()
     _pump_progress(channel, args.seconds, "measure", (pids, t0, cpu0))
+    if args.calls is not None:
+        for process in children:
+            process.send_signal(signal.SIGUSR2)
     node_cpu1 = [cpu_seconds(p) for p in pids]
+    switches1 = sum(switches(p) for p in pids)
     cpu1 = sum(node_cpu1)
     system1 = sum(system_seconds(p) for p in pids)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
@@ -513,8 +566,9 @@ def _run_load(
             abuse = (message[1], message[2])
     for process in workers:
         process.join(30)
-    if spy is not None:
-        spy.wait(60)
+    for spy in spies:
+        if spy is not None:
+            spy.wait(60)
     gc_figures = None
     for other in children[1:]:
         stop_child(other)
@@ -578,6 +632,9 @@ def _run_load(
             "p99_rise_percent": (percentile(abused, 0.99) / figures["p99_ms"] - 1) * 100,
         }
     figures["cluster_nodes"] = cluster
+    if args.calls is not None:
+        name = f"{spread}-actions.txt" if cluster else "plain-actions.txt"
+        (Path(args.calls) / name).write_text(f"{actions}\n")
     figures["spread"] = spread if cluster else None
     if child is not None:
         cpu = cpu1 - cpu0
@@ -585,6 +642,9 @@ def _run_load(
         figures["server_cpu_us_per_action"] = cpu / actions * 1e6 if actions else float("nan")
         figures["server_system_us_per_action"] = (
             (system1 - system0) / actions * 1e6 if actions else float("nan")
+        )
+        figures["server_switches_per_action"] = (
+            (switches1 - switches0) / actions if actions else float("nan")
         )
         node_cpu = [b - a for a, b in zip(node_cpu0, node_cpu1, strict=True)]
         figures["node_cpu_percent"] = [c / wall * 100 for c in node_cpu]
@@ -608,10 +668,11 @@ def _run_load(
                 figures["server_cpu_us_per_action"] / echo_figures["cpu_us_per_round_trip"]
             )
     _print_figures(figures)
-    if spy is not None and args.profile_out.exists():
-        print(f"  server profile ({args.profile_out}):")
-        for line in summarise_profile(args.profile_out):
-            print("  " + line)
+    for spy, out in zip(spies, profiles, strict=False):
+        if spy is not None and out.exists():
+            print(f"  server profile ({out}):")
+            for line in summarise_profile(out):
+                print("  " + line)
     return figures
 
 
@@ -673,7 +734,8 @@ def _print_figures(f: dict[str, Any]) -> None:
         print(
             f"  server CPU {f['server_cpu_percent']:.0f}% of one core, "
             f"{f['server_cpu_us_per_action']:.0f} µs per action "
-            f"({f['server_system_us_per_action']:.0f} of it in the kernel); RSS "
+            f"({f['server_system_us_per_action']:.0f} of it in the kernel; "
+            f"{f['server_switches_per_action']:.2f} context switches); RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
         )
     if f.get("cluster_nodes"):
@@ -804,6 +866,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="py-spy the server in the window")
     parser.add_argument("--profile-out", type=Path, default=Path("load-profile.txt"))
+    parser.add_argument("--profile-rate", type=int, default=100, help="py-spy samples a second")
+    parser.add_argument(
+        "--calls",
+        metavar="DIR",
+        help="cProfile each server in the window (its CPU figures then include the profiler): "
+        "DIR/plain.prof, DIR/SPREAD-nodeK.prof, and each run's action count beside them",
+    )
     parser.add_argument("--ramp-timeout", type=float, default=900.0)
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument(

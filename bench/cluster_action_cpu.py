@@ -1,0 +1,198 @@
+"""Benchmark: a cluster node's CPU per game action, against one plain server's, in one process.
+
+    python bench/cluster_action_cpu.py [--rooms 20] [--actions 4000] [--spread plain,same,both]
+        [--repeat 3] [--profile DIR]
+
+Plays random legal moves in ``--rooms`` rooms through ``Room.act`` as a connection would (the
+move parsed from its frame, each ``state`` encoded and framed as ``Connection.send`` does, the
+sockets to the players left out) on: one plain server (in memory: ``plain``); a cluster node on
+a fresh ``redis-server`` with both players of each room (``same``); or two cluster nodes in this
+process with one player each (``both``: the other node applies each move from its wake-up and
+tells its player). A move counts as done once both players have its ``state``. It prints the
+thread CPU time per action of all of it, the event loop and the Redis connections included (the
+kernel's part of the Redis calls too): steadier on a shared machine than ``bench/load.py``
+(the headline), for comparing two versions of the cluster's code. ``--profile DIR`` writes a
+cProfile of one more run of each kind (CPU time) to ``DIR/KIND.prof``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from action_cpu import Seat, no_bots
+from load import start_redis
+
+from muggins.server.app import tune_garbage_collector
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.lobby import ClusterLobby
+from muggins.server.config import ServerConfig
+from muggins.server.memory_store import MemoryStore
+from muggins.server.metrics import Metrics
+from muggins.server.players import Player
+from muggins.server.room import Room
+from muggins.shared.protocol import (
+    GAME_MOVES,
+    RoomOptions,
+    ServerMessage,
+    from_action,
+    parse_client,
+)
+
+
+class Waiter(Seat):
+    """A seat that tells when it has a state at least as new as the one waited for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wanted = 0
+        self.arrived: asyncio.Event = asyncio.Event()
+
+    def send(self, message: ServerMessage) -> None:
+        super().send(message)
+        if self.last is not None and self.last.seq >= self.wanted:
+            self.arrived.set()
+
+    async def wait(self, seq: int) -> None:
+        while self.last is None or self.last.seq < seq:
+            self.wanted = seq
+            self.arrived.clear()
+            await self.arrived.wait()
+
+
+async def _tables(kind: str, rooms: int, url: str | None, stack: contextlib.AsyncExitStack) -> Any:
+    """``rooms`` rooms of two seats: [(room of seat 0, room of seat 1), (seat 0, seat 1)]."""
+    tables = []
+    if kind == "plain":
+        store = MemoryStore()
+        metrics = Metrics()
+        for n in range(rooms):
+            room = Room(
+                f"ROOM{n:04d}",
+                RoomOptions(),
+                store=store,
+                grace=60.0,
+                make_bot=no_bots,
+                on_action=metrics.observe_action,
+            )
+            await store.create_room(room.record())
+            seats = (Waiter(), Waiter())
+            for i in (0, 1):
+                await room.sit(Player(id=f"{n}-{i}", name=f"P{i}", token_hash="h", peer=seats[i]))
+            tables.append(((room, room), seats))
+        return tables
+    assert url is not None
+    lobbies = []
+    for _ in range(2 if kind == "both" else 1):
+        store = ClusterStore(url)
+        await store.open()
+        stack.push_async_callback(store.close)
+        config = ServerConfig(port=0, redis=url, bot_delay=0.0)
+        lobby = ClusterLobby(store, config, Metrics())
+        await lobby.restore()
+        stack.push_async_callback(lobby.stop)
+        lobbies.append(lobby)
+    guest_lobby = lobbies[-1]
+    for n in range(rooms):
+        host = await lobbies[0].create_room(RoomOptions())
+        seats = (Waiter(), Waiter())
+        players = [
+            Player(id=f"{n}-{i}", name=f"P{i}", token_hash="h", peer=seats[i]) for i in (0, 1)
+        ]
+        lobbies[0].players[players[0].id] = players[0]  # as a hello on that node does
+        guest_lobby.players[players[1].id] = players[1]
+        await host.sit(players[0])
+        guest = host if guest_lobby is lobbies[0] else await guest_lobby.load(host.code)
+        assert guest is not None
+        await guest.sit(players[1])
+        await seats[0].wait(0)
+        await seats[1].wait(0)
+        tables.append(((host, guest), seats))
+    return tables
+
+
+async def run(kind: str, rooms: int, actions: int, seed: int, url: str | None) -> float:
+    """Thread CPU µs per action of ``actions`` moves in ``rooms`` rooms of ``kind``."""
+    async with contextlib.AsyncExitStack() as stack:
+        tables = await _tables(kind, rooms, url, stack)
+        await asyncio.sleep(0.2)  # the nodes settle (subscriptions, catch-ups)
+        rng = random.Random(seed)
+        counter = 0
+        done = 0
+        clock = time.thread_time_ns
+        t0 = clock()
+        while done < actions:
+            for (host, guest), seats in tables:
+                match = host.match
+                assert match is not None
+                if match.over:
+                    await host.ask_rematch(0, origin=seats[0], id=None)
+                    await guest.ask_rematch(1, origin=seats[1], id=None)
+                    seq = host.seq
+                    for seat in seats:
+                        await seat.wait(seq)
+                    continue
+                index = rng.choice(match.waiting_for())
+                room, seat = (host, guest)[index], seats[index]
+                state = seat.last
+                assert state is not None
+                counter += 1
+                move = from_action(rng.choice(state.view.legal), seq=room.seq, id=counter)
+                message = parse_client(seat.read(seat.frame(move.model_dump_json())))
+                assert isinstance(message, GAME_MOVES)
+                await room.act(index, message, origin=seat, id=message.id)
+                seq = room.seq
+                for other in seats:
+                    await other.wait(seq)
+                done += 1
+        return (clock() - t0) / 1e3 / done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--actions", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each kind; the best counts")
+    parser.add_argument("--spread", default="plain,same,both")
+    parser.add_argument("--profile", type=Path, help="cProfile one more run of each kind here")
+    args = parser.parse_args()
+    tune_garbage_collector()  # as the server does
+    kinds = args.spread.split(",")
+    with tempfile.TemporaryDirectory(prefix="cluster-cpu-") as directory:
+        redis, url = start_redis(directory, "everysec")
+        try:
+            best: dict[str, list[float]] = {kind: [] for kind in kinds}
+            for _ in range(args.repeat):
+                for kind in kinds:  # alternated, so a busy spell of the machine hits all kinds
+                    cpu = asyncio.run(run(kind, args.rooms, args.actions, args.seed, url))
+                    best[kind].append(cpu)
+            if args.profile:
+                args.profile.mkdir(parents=True, exist_ok=True)
+                for kind in kinds:
+                    profiler = cProfile.Profile(time.thread_time)
+                    profiler.enable()
+                    asyncio.run(run(kind, args.rooms, args.actions, args.seed, url))
+                    profiler.disable()
+                    profiler.dump_stats(args.profile / f"{kind}.prof")
+        finally:
+            redis.kill()
+            redis.wait()
+    plain = min(best["plain"]) if "plain" in best else None
+    for kind in kinds:
+        runs = ", ".join(f"{c:.0f}" for c in best[kind])
+        ratio = f" = {min(best[kind]) / plain:.2f}x plain" if plain else ""
+        print(f"{kind:>5}: best {min(best[kind]):.0f} µs per action{ratio} (runs: {runs})")
+
+
+if __name__ == "__main__":
+    main()
