@@ -52,14 +52,26 @@ def pack(*args: str | bytes | int | float) -> bytes:
     """A command in Redis's protocol."""
     out = [b"*%d\r\n" % len(args)]
     for arg in args:
-        if isinstance(arg, bytes):
+        kind = type(arg)
+        if kind is str:
+            data = arg.encode()  # type: ignore[union-attr]
+        elif kind is bytes:
+            data = arg
+        elif isinstance(arg, float):
+            data = repr(arg).encode()
+        elif isinstance(arg, bytes):
             data = arg
         elif isinstance(arg, str):
             data = arg.encode()
         else:
-            data = repr(arg).encode() if isinstance(arg, float) else b"%d" % arg
-        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+            data = b"%d" % arg
+        out += (b"$%d\r\n" % len(data), data, b"\r\n")
     return b"".join(out)
+
+
+def _expire(future: asyncio.Future[Any]) -> None:
+    if not future.done():
+        future.set_exception(RedisTimeoutError("Timeout reading from Redis"))
 
 
 class _Protocol(asyncio.Protocol):
@@ -159,11 +171,15 @@ class ScriptLine:
 
     async def _ask(self, protocol: _Protocol, command: bytes) -> Any:
         future = protocol.send(command)
+        # A timer that fails the future, rather than asyncio.timeout (a context manager, a
+        # cancellation and its bookkeeping for every call): the reply, once it comes, finds the
+        # future done and is dropped (see _Protocol.data_received).
+        loop = future.get_loop()
+        timer = loop.call_at(loop.time() + self.timeout, _expire, future)
         try:
-            async with asyncio.timeout(self.timeout):
-                return await future
-        except TimeoutError:
-            raise RedisTimeoutError("Timeout reading from Redis") from None
+            return await future
+        finally:
+            timer.cancel()
 
     async def _connected(self) -> _Protocol:
         protocol = self._protocol

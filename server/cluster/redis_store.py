@@ -150,6 +150,10 @@ class RedisStore(RedisAccounts):
             name: (hashlib.sha1(text.encode()).hexdigest(), text) for name, text in SCRIPTS.items()
         }
         self._attempts: dict[tuple[str, int, int, str | None], str] = {}
+        self._attempt_prefix = secrets.token_hex(6) + "-"
+        self._attempt_count = 0
+        """Attempt ids: this store's random prefix and a count (unique without a random draw
+        per move)."""
         """The attempt id of each append whose outcome is not known yet."""
         self.node = ""
         """The node this store writes for (its wake-ups skip it); set by the node's lobby."""
@@ -328,7 +332,8 @@ class RedisStore(RedisAccounts):
     ) -> None:
         # A fresh attempt id per call: if this call times out and confirm_action reports the
         # move unsaved, this attempt is voided in Redis, in case it is still on its way there.
-        attempt = secrets.token_hex(8)
+        self._attempt_count += 1
+        attempt = f"{self._attempt_prefix}{self._attempt_count:x}"
         self._attempts[(code, number, index, key)] = attempt
         entry = encode_entry(seat, action, seq=seq, key=key)
         # The wake-up carries the entry as it is stored (written out here, not encoded twice).
