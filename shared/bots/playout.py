@@ -76,6 +76,8 @@ def clear() -> None:
     """Forget every remembered state."""
     _MEMOS.clear()
     _MOVES.clear()
+    _TAILS.clear()
+    _STEPS.clear()
 
 
 def _memo(weights: tuple[float, float]) -> Memo:
@@ -161,34 +163,64 @@ def _moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
     """The distinct ranks of ``hand`` that fit under 31, most points first (the best move is
     usually among them, so more is cut off), each as (points pegged, rank, the hand left, the
     pile that can still score after it, the count after it: 0 when it makes 31). Remembered:
-    the search asks for the same few lists again and again."""
+    the search asks for the same few lists again and again; a list not remembered is put
+    together from the hand's remembered splits and each rank's remembered step."""
     key = (hand, pile, count)
     moves = _MOVES.get(key)
     if moves is not None:
         return moves
+    splits = _SPLITS.get(hand)
+    if splits is None:
+        splits = _SPLITS[hand] = _split(hand)
+    found: list[Move] = []
     room = 31 - count
-    found: list[tuple[int, int, int]] = []
-    previous = 0
-    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
-        if r == previous:
-            continue
-        previous = r
+    for r, rest in splits:  # ascending, so the first rank that does not fit ends it
         if PIP[r] > room:
             break
-        found.append((-_points(pile, count, r), r, i))
-    found.sort()
-    out: list[Move] = []
-    for minus, r, i in found:
-        after = count + PIP[r]
-        rest = hand[:i] + hand[i + 1 :]
-        if after == 31:
-            out.append((-minus, r, rest, (), 0))
-        else:
-            out.append((-minus, r, rest, _relevant((*pile, r)), after))
+        step = _STEPS.get((pile, count, r))
+        if step is None:
+            step = _step(pile, count, r)
+        found.append((step[0], r, rest, step[1], step[2]))
+    if len(found) > 1:
+        found.sort(key=_most_points)
     if len(_MOVES) > MOVES_LIMIT:
         _MOVES.clear()
-    moves = _MOVES[key] = tuple(out)
+    moves = _MOVES[key] = tuple(found)
     return moves
+
+
+def _most_points(move: Move) -> tuple[int, int]:
+    return (-move[0], move[1])
+
+
+def _split(hand: Ranks) -> tuple[tuple[int, Ranks], ...]:
+    """Each distinct rank of the sorted ``hand`` with the hand left after playing it."""
+    out: list[tuple[int, Ranks]] = []
+    previous = 0
+    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
+        if r != previous:
+            out.append((r, hand[:i] + hand[i + 1 :]))
+            previous = r
+    return tuple(out)
+
+
+def _step(pile: Ranks, count: int, rank: int) -> tuple[int, Ranks, int]:
+    """Playing ``rank`` onto ``pile`` at ``count``: the points pegged, the pile that can still
+    score after it and the count after it (an empty pile and 0 when it makes 31)."""
+    after = count + PIP[rank]
+    step = (
+        (_points(pile, count, rank), (), 0)
+        if after == 31
+        else (_points(pile, count, rank), _relevant((*pile, rank)), after)
+    )
+    if len(_STEPS) > MOVES_LIMIT:
+        _STEPS.clear()
+    _STEPS[(pile, count, rank)] = step
+    return step
+
+
+_SPLITS: dict[Ranks, tuple[tuple[int, Ranks], ...]] = {}
+_STEPS: dict[tuple[Ranks, int, int], tuple[int, Ranks, int]] = {}
 
 
 def _solve(
@@ -204,6 +236,9 @@ def _solve(
     beta: float = INF,
 ) -> float:
     """Alpha-beta search with a memo of exact values and bounds."""
+    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
+        pegged = _tail(mine, theirs, pile, count, turn, last)
+        return pegged[0] * weights[0] - pegged[1] * weights[1]
     key = (mine, theirs, pile, count, turn, last)
     entry = memo.get(key)
     if entry is not None:
@@ -284,3 +319,58 @@ def _no_move(
     if not mine and not theirs:
         return go
     return go + _solve(memo, mine, theirs, (), 0, 1 - last, None, weights, alpha - go, beta - go)
+
+
+_TAILS: dict[tuple[object, ...], tuple[int, int]] = {}
+TAILS_LIMIT = 200_000
+"""Tails remembered before that cache starts afresh."""
+
+
+def _tail(
+    mine: Ranks, theirs: Ranks, pile: Ranks, count: int, turn: int, last: int | None
+) -> tuple[int, int]:
+    """The points each side pegs in the rest of a play that needs no weighing: one side holds
+    no card (the other pegs all it can; the first go, if any, is already settled) or each holds
+    at most one (every move is forced). Its value at any weights is ``w0 * a - w1 * b``, so one
+    cache serves every pair of weights; with weights in eighths it is exactly what the search
+    would find."""
+    key = (mine, theirs, pile, count, turn, last)
+    found = _TAILS.get(key)
+    if found is not None:
+        return found
+    moves = _moves(mine if turn == 0 else theirs, pile, count)
+    if moves:
+        best = -1
+        out = (0, 0)
+        for scored, _, rest, after_pile, after in moves:
+            if turn == 0:
+                if after:
+                    a, b = _tail(rest, theirs, after_pile, after, 1, 0)
+                else:
+                    a, b = _tail(rest, theirs, (), 0, 1, None)
+                a += scored
+                if a > best:
+                    best, out = a, (a, b)
+            else:
+                if after:
+                    a, b = _tail(mine, rest, after_pile, after, 0, 1)
+                else:
+                    a, b = _tail(mine, rest, (), 0, 0, None)
+                b += scored
+                if b > best:
+                    best, out = b, (a, b)
+    else:
+        other = theirs if turn == 0 else mine
+        if other and PIP[other[0]] <= 31 - count:
+            out = _tail(mine, theirs, pile, count, 1 - turn, last)
+        elif last is None:
+            out = (0, 0)
+        elif not mine and not theirs:
+            out = (1, 0) if last == 0 else (0, 1)
+        else:
+            a, b = _tail(mine, theirs, (), 0, 1 - last, None)
+            out = (a + 1, b) if last == 0 else (a, b + 1)
+    if len(_TAILS) > TAILS_LIMIT:
+        _TAILS.clear()
+    _TAILS[key] = out
+    return out
