@@ -56,12 +56,12 @@ def best_moves(
     """The balance after playing each rank this seat may play now, with the opponent to answer."""
     mine = tuple(sorted(mine))
     theirs = tuple(sorted(theirs))
-    pile = tuple(pile)
+    pile = _relevant(tuple(pile))  # the end that can still score scores the same
     memo = _memo(weights)
     out: dict[int, float] = {}
     for rank in set(mine):
         if count + PIP[rank] <= 31:
-            out[rank] = _after(memo, mine, theirs, pile, count, 0, rank, weights)
+            out[rank] = _after(memo, mine, theirs, pile, count, rank, weights)
     return out
 
 
@@ -132,25 +132,17 @@ def _after(
     theirs: Ranks,
     pile: Ranks,
     count: int,
-    turn: int,
     rank: int,
     weights: tuple[float, float],
 ) -> float:
-    """The balance when ``turn`` plays ``rank`` onto any ``pile`` now (the roots of a search)."""
-    scored = _points(pile, count, rank)
-    if turn == 0:
-        points = scored * weights[0]
-        i = mine.index(rank)
-        mine = mine[:i] + mine[i + 1 :]
-    else:
-        points = -scored * weights[1]
-        i = theirs.index(rank)
-        theirs = theirs[:i] + theirs[i + 1 :]
-    count += PIP[rank]
-    if count == 31:
-        return points + _solve(memo, mine, theirs, (), 0, 1 - turn, None, weights, -INF, INF)
-    pile = _relevant((*pile, rank))
-    return points + _solve(memo, mine, theirs, pile, count, 1 - turn, turn, weights, -INF, INF)
+    """The balance when this seat plays ``rank`` onto ``pile`` now (the roots of a search)."""
+    scored, after_pile, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+    i = mine.index(rank)
+    mine = mine[:i] + mine[i + 1 :]
+    last = 0 if after else None
+    return scored * weights[0] + _solve(
+        memo, mine, theirs, after_pile, after, 1, last, weights, -INF, INF
+    )
 
 
 Move = tuple[int, int, Ranks, Ranks, int]
@@ -246,14 +238,23 @@ def _solve(
         if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
             return value
     a, b = alpha, beta
+    w0, w1 = weights
     if turn == 0:
-        moves = _moves(mine, pile, count)
+        moves = _MOVES.get((mine, pile, count))
+        if moves is None:
+            moves = _moves(mine, pile, count)
         if moves:
-            w = weights[0]
+            # Every move leaves the same number of cards: a tail (see ``_tail``) is read whole.
+            tails = len(mine) == 1 or (len(mine) == 2 and len(theirs) == 1)
             value = -INF
             for scored, _, rest, after_pile, after in moves:
-                points = scored * w
-                if after:
+                points = scored * w0
+                if tails:
+                    pegged = _TAILS.get(
+                        (rest, theirs, after_pile, after, 1, 0 if after else None)
+                    ) or _tail(rest, theirs, after_pile, after, 1, 0 if after else None)
+                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                elif after:
                     v = points + _solve(
                         memo, rest, theirs, after_pile, after, 1, 0, weights, a - points, b - points
                     )
@@ -270,13 +271,20 @@ def _solve(
             memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
     else:
-        moves = _moves(theirs, pile, count)
+        moves = _MOVES.get((theirs, pile, count))
+        if moves is None:
+            moves = _moves(theirs, pile, count)
         if moves:
-            w = weights[1]
+            tails = len(theirs) == 1 or (len(theirs) == 2 and len(mine) == 1)
             value = INF
             for scored, _, rest, after_pile, after in moves:
-                points = -scored * w
-                if after:
+                points = -scored * w1
+                if tails:
+                    pegged = _TAILS.get(
+                        (mine, rest, after_pile, after, 0, 1 if after else None)
+                    ) or _tail(mine, rest, after_pile, after, 0, 1 if after else None)
+                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                elif after:
                     v = points + _solve(
                         memo, mine, rest, after_pile, after, 0, 1, weights, a - points, b - points
                     )
@@ -338,7 +346,10 @@ def _tail(
     found = _TAILS.get(key)
     if found is not None:
         return found
-    moves = _moves(mine if turn == 0 else theirs, pile, count)
+    hand = mine if turn == 0 else theirs
+    moves = _MOVES.get((hand, pile, count))
+    if moves is None:
+        moves = _moves(hand, pile, count)
     if moves:
         best = -1
         out = (0, 0)
