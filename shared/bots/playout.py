@@ -42,7 +42,11 @@ def solve(
     points (near the end of a game a point can be worth more to one side than the other).
     """
     mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
-    return _solve(_memo(weights), mine, theirs, tuple(pile), count, turn, last, weights)
+    pile = _relevant(tuple(pile))
+    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
+        pegged = _tail(mine, theirs, pile, count, turn, last)
+        return pegged[0] * weights[0] - pegged[1] * weights[1]
+    return _solve(_memo(weights), mine, theirs, pile, count, turn, last, weights)
 
 
 def best_moves(
@@ -140,6 +144,9 @@ def _after(
     i = mine.index(rank)
     mine = mine[:i] + mine[i + 1 :]
     last = 0 if after else None
+    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
+        pegged = _tail(mine, theirs, after_pile, after, 1, last)
+        return scored * weights[0] + (pegged[0] * weights[0] - pegged[1] * weights[1])
     return scored * weights[0] + _solve(
         memo, mine, theirs, after_pile, after, 1, last, weights, -INF, INF
     )
@@ -227,10 +234,8 @@ def _solve(
     alpha: float = -INF,
     beta: float = INF,
 ) -> float:
-    """Alpha-beta search with a memo of exact values and bounds."""
-    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
-        pegged = _tail(mine, theirs, pile, count, turn, last)
-        return pegged[0] * weights[0] - pegged[1] * weights[1]
+    """Alpha-beta search with a memo of exact values and bounds, of a play that is not a tail
+    (see ``_tail``: the callers read those whole)."""
     key = (mine, theirs, pile, count, turn, last)
     entry = memo.get(key)
     if entry is not None:
