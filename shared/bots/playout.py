@@ -158,16 +158,13 @@ MOVES_LIMIT = 200_000
 """Move lists remembered before that cache starts afresh."""
 
 
-def _moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
+def _new_moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
     """The distinct ranks of ``hand`` that fit under 31, most points first (the best move is
-    usually among them, so more is cut off), each as (points pegged, rank, the hand left, the
-    pile that can still score after it, the count after it: 0 when it makes 31). Remembered:
-    the search asks for the same few lists again and again; a list not remembered is put
-    together from the hand's remembered splits and each rank's remembered step."""
-    key = (hand, pile, count)
-    moves = _MOVES.get(key)
-    if moves is not None:
-        return moves
+    usually among them, so more is cut off), then the lowest rank first, each as (points pegged,
+    minus the rank, the hand left, the pile that can still score after it, the count after it:
+    0 when it makes 31), remembered in ``_MOVES``: the search asks for the same few lists again
+    and again, reads ``_MOVES`` itself and calls this when a list is not there. Put together
+    from the hand's remembered splits and each rank's remembered step."""
     splits = _SPLITS.get(hand)
     if splits is None:
         splits = _SPLITS[hand] = _split(hand)
@@ -179,17 +176,13 @@ def _moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
         step = _STEPS.get((pile, count, r))
         if step is None:
             step = _step(pile, count, r)
-        found.append((step[0], r, rest, step[1], step[2]))
+        found.append((step[0], -r, rest, step[1], step[2]))
     if len(found) > 1:
-        found.sort(key=_most_points)
+        found.sort(reverse=True)  # ranks differ, so the comparison never reaches the hands
     if len(_MOVES) > MOVES_LIMIT:
         _MOVES.clear()
-    moves = _MOVES[key] = tuple(found)
+    moves = _MOVES[(hand, pile, count)] = tuple(found)
     return moves
-
-
-def _most_points(move: Move) -> tuple[int, int]:
-    return (-move[0], move[1])
 
 
 def _split(hand: Ranks) -> tuple[tuple[int, Ranks], ...]:
@@ -247,7 +240,7 @@ def _solve(
     if turn == 0:
         moves = _MOVES.get((mine, pile, count))
         if moves is None:
-            moves = _moves(mine, pile, count)
+            moves = _new_moves(mine, pile, count)
         if moves:
             # Every move leaves the same number of cards: a tail (see ``_tail``) is read whole.
             tails = len(mine) == 1 or (len(mine) == 2 and len(theirs) == 1)
@@ -278,7 +271,7 @@ def _solve(
     else:
         moves = _MOVES.get((theirs, pile, count))
         if moves is None:
-            moves = _moves(theirs, pile, count)
+            moves = _new_moves(theirs, pile, count)
         if moves:
             tails = len(theirs) == 1 or (len(theirs) == 2 and len(mine) == 1)
             value = INF
@@ -354,7 +347,7 @@ def _tail(
     hand = mine if turn == 0 else theirs
     moves = _MOVES.get((hand, pile, count))
     if moves is None:
-        moves = _moves(hand, pile, count)
+        moves = _new_moves(hand, pile, count)
     if moves:
         best = -1
         out = (0, 0)
