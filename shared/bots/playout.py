@@ -340,6 +340,20 @@ def _tail(
     at most one (every move is forced). Its value at any weights is ``w0 * a - w1 * b``, so one
     cache serves every pair of weights; with weights in eighths it is exactly what the search
     would find."""
+    if not mine or not theirs:
+        held = mine or theirs
+        if not held:  # the last card played takes the go
+            return (0, 0) if last is None else (1, 0) if last == 0 else (0, 1)
+        if len(held) == 1:  # one card left, its holder's whatever the turn
+            holder = 0 if mine else 1
+            rank = held[0]
+            if count + PIP[rank] <= 31:
+                scored, _, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+                pegged = scored + 1 if after else scored  # the last card, unless it made 31
+                return (pegged, 0) if holder == 0 else (0, pegged)
+            # Too big: the go to the last card played (the count is not new), then the card
+            # alone on a new count, the last card.
+            return (int(holder == 0) + int(last == 0), int(holder == 1) + int(last == 1))
     key = (mine, theirs, pile, count, turn, last)
     found = _TAILS.get(key)
     if found is not None:
