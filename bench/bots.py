@@ -8,8 +8,9 @@ second on one core (the tournament command uses two worker processes), with the 
 spent in the engine (``Match.apply`` and ``Match.view``) rather than in the strategies. Each
 figure is given in wall time and in CPU time of this process: on a shared machine the wall
 figures depend on what else runs (the load average is printed with them), the CPU ones much
-less. Last, how long 10,000 duplicate pairs (20,000 games) of each level against itself would take
-on two workers at the CPU rate, beside the 15 minutes the project aims for.
+less. Last, how long 10,000 duplicate pairs of each level against itself would take on two
+workers at the CPU rate, beside the 15 minutes the project aims for: 10,000 games, since the
+tournament plays a level's pair against itself once and mirrors it (``duplicate.mirrored``).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def main() -> None:
     for level in levels:
         wall, cpu, engine, _ = results[level]
         n = games[level]
-        pairs = 20_000 / (2 * n / cpu) / 60  # two workers at the CPU rate
+        pairs = 10_000 / (2 * n / cpu) / 60  # two workers at the CPU rate, one game a pair
         print(
             f"  {level:<9} {n / wall:7.2f} | {n / cpu:7.2f} games/s"
             f"  ({1000 * cpu / n:7.1f} CPU ms a game, {100 * engine / wall:4.1f}% in the engine);"

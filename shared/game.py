@@ -67,16 +67,14 @@ class Game(ShowSteps):
         self.previous_scores = [0, 0]
         self.deal_number = 0
         self.outcome: Outcome | None = None
+        self.over = False
+        """Whether the game has ended (``outcome`` is set)."""
         self.last_deal: DealSummary | None = None
         self.events: list[Event] = []
         """The events of the latest step only (the start, then each apply); the match keeps all."""
         self._start_deal()
 
     # --- public API ------------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.outcome is not None
 
     def waiting_for(self) -> tuple[Seat, ...]:
         """The seats whose action the game is waiting for."""
@@ -210,7 +208,7 @@ class Game(ShowSteps):
                 card=card,
                 count=self.count,
                 points=total,
-                parts=tuple(Points.of(p) for p in result.parts),
+                parts=tuple([Points.of(p) for p in result.parts]),
                 spoken=result.spoken(),
                 score=self.scores[seat],
             )
@@ -289,6 +287,7 @@ class Game(ShowSteps):
             game_points=self.options.game_points(skunk=skunk, double_skunk=double),
             reason=reason,
         )
+        self.over = True
         self.phase = "game_over"
         self._reveal()
 
@@ -324,4 +323,6 @@ class Game(ShowSteps):
         )
 
     def _crib_shown(self) -> bool:
-        return any(result.kind == "crib" for result in self.show)
+        # The crib is shown last (pone's hand, dealer's hand, crib): shown when it is the last.
+        show = self.show
+        return bool(show) and show[-1].kind == "crib"

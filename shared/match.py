@@ -56,6 +56,10 @@ class Match:
         self.log: list[tuple[Seat, Action]] = []
         self.games: list[Outcome] = []
         self.match_points = [0, 0]
+        self.winner: Seat | None = None
+        """The seat that has won the match, once one has (kept by :meth:`apply`)."""
+        self.over = False
+        """Whether the match is won (``winner is not None``)."""
         self.events: list[Event] = []
         self.cut_rounds = self._cut_for_deal()
         dealer = 0 if self.cut_rounds[-1][0].rank < self.cut_rounds[-1][1].rank else 1
@@ -89,15 +93,6 @@ class Match:
     def _new_game(self, dealer: Seat) -> Game:
         return Game(self.options, self.rng, dealer=dealer, game_number=len(self.games) + 1)
 
-    @property
-    def winner(self) -> Seat | None:
-        points, match_to = self.match_points, self.options.match_to
-        return 0 if points[0] >= match_to else 1 if points[1] >= match_to else None
-
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
-
     def legal_actions(self, seat: Seat) -> list[Action]:
         return [] if self.over else self.game.legal_actions(seat)
 
@@ -114,6 +109,9 @@ class Match:
         if outcome is not None:
             self.games.append(outcome)
             self.match_points[outcome.winner] += outcome.game_points
+            points, match_to = self.match_points, self.options.match_to
+            if points[outcome.winner] >= match_to:
+                self.winner, self.over = outcome.winner, True
             events.append(
                 GameOver(
                     outcome=outcome,
@@ -147,8 +145,7 @@ class Match:
         """
         g = self.game
         points = self.match_points
-        match_to = self.options.match_to
-        winner = 0 if points[0] >= match_to else 1 if points[1] >= match_to else None
+        winner = self.winner
         phase: Phase
         if winner is not None:
             phase = "match_over"

@@ -1,4 +1,4 @@
-"""Where ``muggins history`` and ``muggins replay`` read finished games: a SQLite file or Redis."""
+"""Where ``muggins history``, ``replay`` and ``review`` read finished games: SQLite or Redis."""
 
 from __future__ import annotations
 
@@ -61,3 +61,34 @@ async def find_match(stores: list[Store], code: str, number: int) -> MatchRecord
         if record is not None:
             return record
     return None
+
+
+def finished_match(args: argparse.Namespace, command: str) -> MatchRecord | int:
+    """The finished game ``args.id`` names, from the stores the arguments name; or, having
+    printed why not (``muggins COMMAND: ...``), the exit status: 2 for a malformed id, 1 for a
+    game that is missing, unfinished or unreadable."""
+    import asyncio
+
+    from muggins.server.store import StoreError, parse_match_id
+
+    try:
+        code, number = parse_match_id(args.id)
+    except ValueError as error:
+        print(f"muggins {command}: {error}")
+        return 2
+    stores = open_archives(args)
+    if isinstance(stores, str):
+        print(f"muggins {command}: {stores}")
+        return 1
+    try:
+        record = asyncio.run(find_match(stores, code, number))
+    except StoreError as error:
+        print(f"muggins {command}: {error}")
+        return 1
+    if record is None:
+        print(f"muggins {command}: no game {args.id}; see muggins history")
+        return 1
+    if record.finished is None:
+        print(f"muggins {command}: game {record.id} is still being played")
+        return 1
+    return record

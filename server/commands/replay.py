@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from muggins.server.commands.archive import add_options, find_match, open_archives
+from muggins.server.commands.archive import add_options, finished_match
 
 if TYPE_CHECKING:
     from muggins.server.store import MatchRecord
@@ -28,31 +28,9 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from muggins.server.store import StoreError, parse_match_id
-
-    try:
-        code, number = parse_match_id(args.id)
-    except ValueError as error:
-        print(f"muggins replay: {error}")
-        return 2
-    stores = open_archives(args)
-    if isinstance(stores, str):
-        print(f"muggins replay: {stores}")
-        return 1
-
-    try:
-        record = asyncio.run(find_match(stores, code, number))
-    except StoreError as error:
-        print(f"muggins replay: {error}")
-        return 1
-    if record is None:
-        print(f"muggins replay: no game {args.id}; see muggins history")
-        return 1
-    if record.finished is None:
-        print(f"muggins replay: game {record.id} is still being played")
-        return 1
+    record = finished_match(args, "replay")
+    if isinstance(record, int):
+        return record
     print_game(record, delay=args.delay)
     return 0
 

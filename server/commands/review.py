@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from muggins.server.commands.archive import add_options, find_match, open_archives
+from muggins.server.commands.archive import add_options, finished_match
 
 if TYPE_CHECKING:
     from muggins.shared.bots.review import Review
@@ -31,32 +31,11 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from muggins.server.store import StoreError, parse_match_id
     from muggins.shared.bots.review import review_match
 
-    try:
-        code, number = parse_match_id(args.id)
-    except ValueError as error:
-        print(f"muggins review: {error}")
-        return 2
-    stores = open_archives(args)
-    if isinstance(stores, str):
-        print(f"muggins review: {stores}")
-        return 1
-
-    try:
-        record = asyncio.run(find_match(stores, code, number))
-    except StoreError as error:
-        print(f"muggins review: {error}")
-        return 1
-    if record is None:
-        print(f"muggins review: no game {args.id}; see muggins history")
-        return 1
-    if record.finished is None:
-        print(f"muggins review: game {record.id} is still being played")
-        return 1
+    record = finished_match(args, "review")
+    if isinstance(record, int):
+        return record
     seat = args.seat if args.seat is not None else default_seat(record.names)
     review = review_match(record.options, record.seed, record.actions, seat, record.names)
     if args.json:

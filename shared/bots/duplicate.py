@@ -1,4 +1,5 @@
-"""Duplicate deals: each seed played twice with the players' seats swapped.
+"""Duplicate deals: each seed played twice with the players' seats swapped (a level against
+itself plays the seed once: its second game would be the first again, see :func:`mirrored`).
 
 In the two games of a pair both players get exactly the same cards, starters and first dealer
 (the deck of every deal comes from the match seed alone, whatever is played), so the luck of the
@@ -60,16 +61,36 @@ def play_pair(
 ) -> PairRecord:
     """Play pair ``index``: the same seed with ``first`` in seat 0, then in seat 1."""
     options = options or GameOptions()
-    games = tuple(
+    games = [
         play_seated(
             Match(seed=pair_seed(seed, index), options=options, keep_events=False),
             (first, second),
             (0, 1) if seat == 0 else (1, 0),
             index=2 * index + seat,
         )
-        for seat in (0, 1)
-    )
+        for seat in ((0,) if first == second else (0, 1))
+    ]
+    if first == second:  # the second game would be the first again, move for move
+        games.append(mirrored(games[0], index=2 * index + 1))
     return PairRecord(index=index, games=(games[0], games[1]), target=options.target)
+
+
+def mirrored(record: GameRecord, *, index: int) -> GameRecord:
+    """``record`` with the two players' names swapped: the second game of a level's pair against
+    itself. Every bot is seeded from the match seed and its seat alone (``play_seated``), so with
+    the same level in both seats the second game deals the same cards to the same seeded bots and
+    is the first game move for move; only which player sits where differs."""
+    return GameRecord(
+        index=index,
+        winner=1 - record.winner,
+        scores=(record.scores[1], record.scores[0]),
+        skunk=record.skunk,
+        double_skunk=record.double_skunk,
+        first_dealer=1 - record.first_dealer,
+        deals=(record.deals[1], record.deals[0]),
+        points={(1 - p, role, source): n for (p, role, source), n in record.points.items()},
+        commitments=record.commitments,
+    )
 
 
 def mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]:

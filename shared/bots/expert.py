@@ -270,8 +270,11 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
     rows: list[dict[int, float]] = []
     totals: dict[int, float] = {}
     mass = 0.0
+    seen: dict[tuple[int, ...], dict[int, float]] = {}  # a hand drawn again is not searched again
     for n, (hand, weight) in enumerate(hands, 1):
-        row = best_moves(mine, hand, pile, view.count, weights=weights)
+        row = seen.get(hand)
+        if row is None:
+            row = seen[hand] = best_moves(mine, hand, pile, view.count, weights=weights)
         for rank, value in row.items():
             totals[rank] = totals.get(rank, 0.0) + weight * value
         mass += weight

@@ -42,7 +42,11 @@ def solve(
     points (near the end of a game a point can be worth more to one side than the other).
     """
     mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
-    return _solve(_memo(weights), mine, theirs, tuple(pile), count, turn, last, weights)
+    pile = _relevant(tuple(pile))
+    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
+        pegged = _tail(mine, theirs, pile, count, turn, last)
+        return pegged[0] * weights[0] - pegged[1] * weights[1]
+    return _solve(_memo(weights), mine, theirs, pile, count, turn, last, weights)
 
 
 def best_moves(
@@ -56,12 +60,12 @@ def best_moves(
     """The balance after playing each rank this seat may play now, with the opponent to answer."""
     mine = tuple(sorted(mine))
     theirs = tuple(sorted(theirs))
-    pile = tuple(pile)
+    pile = _relevant(tuple(pile))  # the end that can still score scores the same
     memo = _memo(weights)
     out: dict[int, float] = {}
     for rank in set(mine):
         if count + PIP[rank] <= 31:
-            out[rank] = _after(memo, mine, theirs, pile, count, 0, rank, weights)
+            out[rank] = _after(memo, mine, theirs, pile, count, rank, weights)
     return out
 
 
@@ -76,6 +80,8 @@ def clear() -> None:
     """Forget every remembered state."""
     _MEMOS.clear()
     _MOVES.clear()
+    _TAILS.clear()
+    _STEPS.clear()
 
 
 def _memo(weights: tuple[float, float]) -> Memo:
@@ -130,25 +136,20 @@ def _after(
     theirs: Ranks,
     pile: Ranks,
     count: int,
-    turn: int,
     rank: int,
     weights: tuple[float, float],
 ) -> float:
-    """The balance when ``turn`` plays ``rank`` onto any ``pile`` now (the roots of a search)."""
-    scored = _points(pile, count, rank)
-    if turn == 0:
-        points = scored * weights[0]
-        i = mine.index(rank)
-        mine = mine[:i] + mine[i + 1 :]
-    else:
-        points = -scored * weights[1]
-        i = theirs.index(rank)
-        theirs = theirs[:i] + theirs[i + 1 :]
-    count += PIP[rank]
-    if count == 31:
-        return points + _solve(memo, mine, theirs, (), 0, 1 - turn, None, weights, -INF, INF)
-    pile = _relevant((*pile, rank))
-    return points + _solve(memo, mine, theirs, pile, count, 1 - turn, turn, weights, -INF, INF)
+    """The balance when this seat plays ``rank`` onto ``pile`` now (the roots of a search)."""
+    scored, after_pile, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+    i = mine.index(rank)
+    mine = mine[:i] + mine[i + 1 :]
+    last = 0 if after else None
+    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
+        pegged = _tail(mine, theirs, after_pile, after, 1, last)
+        return scored * weights[0] + (pegged[0] * weights[0] - pegged[1] * weights[1])
+    return scored * weights[0] + _solve(
+        memo, mine, theirs, after_pile, after, 1, last, weights, -INF, INF
+    )
 
 
 Move = tuple[int, int, Ranks, Ranks, int]
@@ -157,38 +158,61 @@ MOVES_LIMIT = 200_000
 """Move lists remembered before that cache starts afresh."""
 
 
-def _moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
+def _new_moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
     """The distinct ranks of ``hand`` that fit under 31, most points first (the best move is
-    usually among them, so more is cut off), each as (points pegged, rank, the hand left, the
-    pile that can still score after it, the count after it: 0 when it makes 31). Remembered:
-    the search asks for the same few lists again and again."""
-    key = (hand, pile, count)
-    moves = _MOVES.get(key)
-    if moves is not None:
-        return moves
+    usually among them, so more is cut off), then the lowest rank first, each as (points pegged,
+    minus the rank, the hand left, the pile that can still score after it, the count after it:
+    0 when it makes 31), remembered in ``_MOVES``: the search asks for the same few lists again
+    and again, reads ``_MOVES`` itself and calls this when a list is not there. Put together
+    from the hand's remembered splits and each rank's remembered step."""
+    splits = _SPLITS.get(hand)
+    if splits is None:
+        splits = _SPLITS[hand] = _split(hand)
+    found: list[Move] = []
     room = 31 - count
-    found: list[tuple[int, int, int]] = []
-    previous = 0
-    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
-        if r == previous:
-            continue
-        previous = r
+    for r, rest in splits:  # ascending, so the first rank that does not fit ends it
         if PIP[r] > room:
             break
-        found.append((-_points(pile, count, r), r, i))
-    found.sort()
-    out: list[Move] = []
-    for minus, r, i in found:
-        after = count + PIP[r]
-        rest = hand[:i] + hand[i + 1 :]
-        if after == 31:
-            out.append((-minus, r, rest, (), 0))
-        else:
-            out.append((-minus, r, rest, _relevant((*pile, r)), after))
+        step = _STEPS.get((pile, count, r))
+        if step is None:
+            step = _step(pile, count, r)
+        found.append((step[0], -r, rest, step[1], step[2]))
+    if len(found) > 1:
+        found.sort(reverse=True)  # ranks differ, so the comparison never reaches the hands
     if len(_MOVES) > MOVES_LIMIT:
         _MOVES.clear()
-    moves = _MOVES[key] = tuple(out)
+    moves = _MOVES[(hand, pile, count)] = tuple(found)
     return moves
+
+
+def _split(hand: Ranks) -> tuple[tuple[int, Ranks], ...]:
+    """Each distinct rank of the sorted ``hand`` with the hand left after playing it."""
+    out: list[tuple[int, Ranks]] = []
+    previous = 0
+    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
+        if r != previous:
+            out.append((r, hand[:i] + hand[i + 1 :]))
+            previous = r
+    return tuple(out)
+
+
+def _step(pile: Ranks, count: int, rank: int) -> tuple[int, Ranks, int]:
+    """Playing ``rank`` onto ``pile`` at ``count``: the points pegged, the pile that can still
+    score after it and the count after it (an empty pile and 0 when it makes 31)."""
+    after = count + PIP[rank]
+    step = (
+        (_points(pile, count, rank), (), 0)
+        if after == 31
+        else (_points(pile, count, rank), _relevant((*pile, rank)), after)
+    )
+    if len(_STEPS) > MOVES_LIMIT:
+        _STEPS.clear()
+    _STEPS[(pile, count, rank)] = step
+    return step
+
+
+_SPLITS: dict[Ranks, tuple[tuple[int, Ranks], ...]] = {}
+_STEPS: dict[tuple[Ranks, int, int], tuple[int, Ranks, int]] = {}
 
 
 def _solve(
@@ -203,7 +227,8 @@ def _solve(
     alpha: float = -INF,
     beta: float = INF,
 ) -> float:
-    """Alpha-beta search with a memo of exact values and bounds."""
+    """Alpha-beta search with a memo of exact values and bounds, of a play that is not a tail
+    (see ``_tail``: the callers read those whole)."""
     key = (mine, theirs, pile, count, turn, last)
     entry = memo.get(key)
     if entry is not None:
@@ -211,14 +236,23 @@ def _solve(
         if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
             return value
     a, b = alpha, beta
+    w0, w1 = weights
     if turn == 0:
-        moves = _moves(mine, pile, count)
+        moves = _MOVES.get((mine, pile, count))
+        if moves is None:
+            moves = _new_moves(mine, pile, count)
         if moves:
-            w = weights[0]
+            # Every move leaves the same number of cards: a tail (see ``_tail``) is read whole.
+            tails = len(mine) == 1 or (len(mine) == 2 and len(theirs) == 1)
             value = -INF
             for scored, _, rest, after_pile, after in moves:
-                points = scored * w
-                if after:
+                points = scored * w0
+                if tails:
+                    pegged = _TAILS.get(
+                        (rest, theirs, after_pile, after, 1, 0 if after else None)
+                    ) or _tail(rest, theirs, after_pile, after, 1, 0 if after else None)
+                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                elif after:
                     v = points + _solve(
                         memo, rest, theirs, after_pile, after, 1, 0, weights, a - points, b - points
                     )
@@ -235,13 +269,20 @@ def _solve(
             memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
     else:
-        moves = _moves(theirs, pile, count)
+        moves = _MOVES.get((theirs, pile, count))
+        if moves is None:
+            moves = _new_moves(theirs, pile, count)
         if moves:
-            w = weights[1]
+            tails = len(theirs) == 1 or (len(theirs) == 2 and len(mine) == 1)
             value = INF
             for scored, _, rest, after_pile, after in moves:
-                points = -scored * w
-                if after:
+                points = -scored * w1
+                if tails:
+                    pegged = _TAILS.get(
+                        (mine, rest, after_pile, after, 0, 1 if after else None)
+                    ) or _tail(mine, rest, after_pile, after, 0, 1 if after else None)
+                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                elif after:
                     v = points + _solve(
                         memo, mine, rest, after_pile, after, 0, 1, weights, a - points, b - points
                     )
@@ -284,3 +325,75 @@ def _no_move(
     if not mine and not theirs:
         return go
     return go + _solve(memo, mine, theirs, (), 0, 1 - last, None, weights, alpha - go, beta - go)
+
+
+_TAILS: dict[tuple[object, ...], tuple[int, int]] = {}
+TAILS_LIMIT = 200_000
+"""Tails remembered before that cache starts afresh."""
+
+
+def _tail(
+    mine: Ranks, theirs: Ranks, pile: Ranks, count: int, turn: int, last: int | None
+) -> tuple[int, int]:
+    """The points each side pegs in the rest of a play that needs no weighing: one side holds
+    no card (the other pegs all it can; the first go, if any, is already settled) or each holds
+    at most one (every move is forced). Its value at any weights is ``w0 * a - w1 * b``, so one
+    cache serves every pair of weights; with weights in eighths it is exactly what the search
+    would find."""
+    if not mine or not theirs:
+        held = mine or theirs
+        if not held:  # the last card played takes the go
+            return (0, 0) if last is None else (1, 0) if last == 0 else (0, 1)
+        if len(held) == 1:  # one card left, its holder's whatever the turn
+            holder = 0 if mine else 1
+            rank = held[0]
+            if count + PIP[rank] <= 31:
+                scored, _, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+                pegged = scored + 1 if after else scored  # the last card, unless it made 31
+                return (pegged, 0) if holder == 0 else (0, pegged)
+            # Too big: the go to the last card played (the count is not new), then the card
+            # alone on a new count, the last card.
+            return (int(holder == 0) + int(last == 0), int(holder == 1) + int(last == 1))
+    key = (mine, theirs, pile, count, turn, last)
+    found = _TAILS.get(key)
+    if found is not None:
+        return found
+    hand = mine if turn == 0 else theirs
+    moves = _MOVES.get((hand, pile, count))
+    if moves is None:
+        moves = _new_moves(hand, pile, count)
+    if moves:
+        best = -1
+        out = (0, 0)
+        for scored, _, rest, after_pile, after in moves:
+            if turn == 0:
+                if after:
+                    a, b = _tail(rest, theirs, after_pile, after, 1, 0)
+                else:
+                    a, b = _tail(rest, theirs, (), 0, 1, None)
+                a += scored
+                if a > best:
+                    best, out = a, (a, b)
+            else:
+                if after:
+                    a, b = _tail(mine, rest, after_pile, after, 0, 1)
+                else:
+                    a, b = _tail(mine, rest, (), 0, 0, None)
+                b += scored
+                if b > best:
+                    best, out = b, (a, b)
+    else:
+        other = theirs if turn == 0 else mine
+        if other and PIP[other[0]] <= 31 - count:
+            out = _tail(mine, theirs, pile, count, 1 - turn, last)
+        elif last is None:
+            out = (0, 0)
+        elif not mine and not theirs:
+            out = (1, 0) if last == 0 else (0, 1)
+        else:
+            a, b = _tail(mine, theirs, (), 0, 1 - last, None)
+            out = (a + 1, b) if last == 0 else (a, b + 1)
+    if len(_TAILS) > TAILS_LIMIT:
+        _TAILS.clear()
+    _TAILS[key] = out
+    return out

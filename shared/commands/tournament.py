@@ -174,19 +174,49 @@ def play_pairs(
         console=err,
         transient=args.json,
     )
+    unit = "pairs" if args.duplicate else "games"
+    report = ProgressLines(err, sum(len(job[3]) for _, job in jobs), unit)
     with progress:
         tasks = [progress.add_task(f"{a} v {b}", total=args.games) for a, b in pairs]
         if args.workers <= 1:
             for n, job in jobs:
                 add(n, _play_chunk(job))
                 progress.advance(tasks[n], len(job[3]))
+                report.advance(len(job[3]))
         else:
             with get_context().Pool(args.workers) as pool:
                 results = pool.imap(_play_chunk, [job for _, job in jobs])
                 for (n, job), records in zip(jobs, results, strict=True):
                     add(n, records)
                     progress.advance(tasks[n], len(job[3]))
+                    report.advance(len(job[3]))
     return tallies, duplicates
+
+
+class ProgressLines:
+    """Progress as plain lines on stderr when it is not a terminal (a log, a CI job), where the
+    live bar is not drawn: one line per tenth of the work, with the time taken and left."""
+
+    def __init__(self, err: Console, total: int, unit: str) -> None:
+        self.err, self.total, self.unit = err, total, unit
+        self.done = 0
+        self.start = time.perf_counter()
+        self.next_tenth = 1
+        self.quiet = err.is_terminal
+
+    def advance(self, amount: int) -> None:
+        self.done += amount
+        if self.quiet or self.done * 10 < self.next_tenth * self.total:
+            return
+        while self.done * 10 >= self.next_tenth * self.total:
+            self.next_tenth += 1
+        elapsed = time.perf_counter() - self.start
+        left = elapsed * (self.total - self.done) / self.done
+        self.err.print(
+            f"{self.done:,}/{self.total:,} {self.unit} in {elapsed:,.0f} s, "
+            f"about {left:,.0f} s left",
+            highlight=False,
+        )
 
 
 def print_duplicate(out: Console, tally: Tally, duplicate: DuplicateTally) -> None:

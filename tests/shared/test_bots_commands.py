@@ -80,3 +80,18 @@ def test_tournament_refuses_unknown_levels(capsys: pytest.CaptureFixture[str]) -
     """An unknown level is named, with the choices, and nothing is played."""
     code, _, err = run(capsys, "tournament", "expert", "grandmaster")
     assert code == 2 and "grandmaster" in err and "expert" in err
+
+
+def test_tournament_reports_progress_as_lines_when_stderr_is_not_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In a log there is no live bar: a line per tenth of the work says how far it has got."""
+    code, out, err = run(
+        capsys, "tournament", "random", "random", "--games", "100", "--workers", "1", "--json"
+    )
+    assert code == 0
+    assert json.loads(out)["games"] == 100  # stdout stays one JSON object
+    lines = [line for line in err.splitlines() if " games in " in line]
+    # Chunks of 25 games: a line at each of 25, 50, 75 and 100, with the time left.
+    assert [line.split(" ")[0] for line in lines] == ["25/100", "50/100", "75/100", "100/100"]
+    assert all(line.endswith(" s left") for line in lines)

@@ -7,7 +7,10 @@ import json
 import pytest
 
 from muggins.client.cli import main
-from muggins.shared.bots.duplicate import DuplicateTally, mean_ci, play_pair
+from muggins.shared.actions import GameOptions
+from muggins.shared.bots.arena import play_seated
+from muggins.shared.bots.duplicate import DuplicateTally, mean_ci, mirrored, pair_seed, play_pair
+from muggins.shared.match import Match
 
 
 def test_both_games_of_a_pair_deal_the_same_cards() -> None:
@@ -28,6 +31,26 @@ def test_self_play_of_a_deterministic_level_is_a_mirror() -> None:
         tally.add(play_pair("standard", "standard", seed=2, index=index))
     assert tally.win_difference()[0] == 0.0 and tally.points_margin()[0] == 0.0
     assert tally.swept == [0, 0]
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "standard", "expert"])
+def test_self_play_second_game_is_the_first_mirrored(level: str) -> None:
+    """A level's pair against itself plays its second game only as the first with the names
+    swapped: the record is exactly what playing it would give."""
+    for index in (0, 1):
+        seed = pair_seed(4, index)
+        first, second = (
+            play_seated(
+                Match(seed=seed, options=GameOptions(), keep_events=False),
+                (level, level),
+                player_of,
+                index=2 * index + k,
+            )
+            for k, player_of in enumerate([(0, 1), (1, 0)])
+        )
+        assert first != second
+        assert mirrored(first, index=2 * index + 1) == second
+        assert play_pair(level, level, seed=4, index=index).games == (first, second)
 
 
 def test_pair_margin_caps_scores_at_the_target() -> None:

@@ -109,3 +109,34 @@ def test_pruned_search_equals_plain_minimax(rng: random.Random) -> None:
             tuple(rest), theirs, (rank,), min(rank, 10), 1, 0
         )
         assert value == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_weighted_search_on_a_pile_equals_plain_minimax(rng: random.Random) -> None:
+    """At weights in eighths, on a pile already started, every root move and every position
+    (tails read whole from their weight-free cache among them) has plain minimax's value."""
+    ranks = [r for r in range(1, 14) for _ in range(4)]
+    rng.shuffle(ranks)
+    pile: tuple[int, ...] = ()
+    count = 0
+    for r in ranks[:3]:
+        if count + min(r, 10) > 31 or rng.random() < 0.2:
+            break
+        pile, count = (*pile, r), count + min(r, 10)
+    mine = tuple(sorted(ranks[3 : 3 + rng.randint(1, 4)]))
+    theirs = tuple(sorted(ranks[7 : 7 + rng.randint(0, 4)]))
+    w = (rng.randint(0, 16) / 8, rng.randint(0, 16) / 8)
+    for rank, value in best_moves(mine, theirs, pile, count, weights=w).items():
+        rest = list(mine)
+        rest.remove(rank)
+        after = count + min(rank, 10)
+        if after == 31:
+            below = brute(tuple(rest), theirs, (), 0, 1, None, w)
+        else:
+            below = brute(tuple(rest), theirs, (*pile, rank), after, 1, 0, w)
+        assert value == play_points(pile, count, rank) * w[0] + below
+    turn = rng.randint(0, 1)
+    last = None if not pile else rng.randint(0, 1)
+    got = solve(mine, theirs, pile, count, turn=turn, last=last, weights=w)
+    assert got == brute(mine, theirs, pile, count, turn, last, w)
