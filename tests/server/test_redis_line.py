@@ -1,0 +1,38 @@
+"""The script connection (server.cluster.redis_line): commands, timeouts, late replies."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from muggins.server.cluster.redis_line import ScriptLine, pack
+
+
+def test_pack_writes_each_kind_of_argument() -> None:
+    assert pack("GET", b"k\r", 7, 0.5) == (
+        b"*4\r\n$3\r\nGET\r\n$2\r\nk\r\r\n$1\r\n7\r\n$3\r\n0.5\r\n"
+    )
+
+
+async def test_a_call_without_answer_times_out_and_its_late_reply_is_dropped() -> None:
+    """A reply that comes after its call gave up does not answer the next call."""
+    replies: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def fake_redis(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.read(4096):
+            writer.write(await replies.get())
+
+    server = await asyncio.start_server(fake_redis, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    line = ScriptLine(f"redis://127.0.0.1:{port}/0", timeout=0.2)
+    try:
+        with pytest.raises(RedisTimeoutError):
+            await line._read(("GET", "slow"))  # no retry: the first try's timeout
+        replies.put_nowait(b"$4\r\nlate\r\n")  # the first call's answer, after it gave up
+        replies.put_nowait(b"$5\r\nfresh\r\n")
+        assert await line.read("GET", "next") == "fresh"
+    finally:
+        await line.close()
+        server.close()
