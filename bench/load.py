@@ -899,6 +899,8 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.1f}" + (", uvloop" if args.uvloop else ""),
         flush=True,
     )
+    if args.calls is not None:
+        Path(args.calls).mkdir(parents=True, exist_ok=True)
     echo_figures = None if args.no_echo else run_echo(args)
     runs = []
     for n in args.games.split(","):
