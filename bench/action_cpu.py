@@ -71,25 +71,32 @@ def no_bots(room: Room, seat: int, level: str) -> Any:
     raise AssertionError("no computer here")
 
 
+async def seated_room(
+    n: int, store: MemoryStore, metrics: Metrics, seats: tuple[Seat, Seat]
+) -> Room:
+    """Room ``n`` on ``store``, with a player on each of ``seats``: its match has begun."""
+    room = Room(
+        f"ROOM{n:04d}",
+        RoomOptions(),
+        store=store,
+        grace=60.0,
+        make_bot=no_bots,
+        on_action=metrics.observe_action,
+    )
+    await store.create_room(room.record())
+    for i in (0, 1):
+        await room.sit(Player(id=f"{n}-{i}", name=f"P{i}", token_hash="h", peer=seats[i]))
+    return room
+
+
 async def run(rooms: int, actions: int, seed: int) -> tuple[float, int, int]:
     store = MemoryStore()
     metrics = Metrics()
     rng = random.Random(seed)
     tables = []
     for n in range(rooms):
-        room = Room(
-            f"ROOM{n:04d}"[:12],
-            RoomOptions(),
-            store=store,
-            grace=60.0,
-            make_bot=no_bots,
-            on_action=metrics.observe_action,
-        )
-        await store.create_room(room.record())
-        seats = [Seat(), Seat()]
-        for i in (0, 1):
-            await room.sit(Player(id=f"{n}-{i}", name=f"P{i}", token_hash="h", peer=seats[i]))
-        tables.append((room, seats))
+        seats = (Seat(), Seat())
+        tables.append((await seated_room(n, store, metrics, seats), seats))
     spent = 0
     done = 0
     sent = 0

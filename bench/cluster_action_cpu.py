@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from action_cpu import Seat, no_bots
+from action_cpu import Seat, seated_room
 from load import start_redis
 
 from muggins.server.app import tune_garbage_collector
@@ -39,7 +39,6 @@ from muggins.server.config import ServerConfig
 from muggins.server.memory_store import MemoryStore
 from muggins.server.metrics import Metrics
 from muggins.server.players import Player
-from muggins.server.room import Room
 from muggins.shared.protocol import (
     GAME_MOVES,
     RoomOptions,
@@ -76,18 +75,8 @@ async def _tables(kind: str, rooms: int, url: str | None, stack: contextlib.Asyn
         store = MemoryStore()
         metrics = Metrics()
         for n in range(rooms):
-            room = Room(
-                f"ROOM{n:04d}",
-                RoomOptions(),
-                store=store,
-                grace=60.0,
-                make_bot=no_bots,
-                on_action=metrics.observe_action,
-            )
-            await store.create_room(room.record())
             seats = (Waiter(), Waiter())
-            for i in (0, 1):
-                await room.sit(Player(id=f"{n}-{i}", name=f"P{i}", token_hash="h", peer=seats[i]))
+            room = await seated_room(n, store, metrics, seats)
             tables.append(((room, room), seats))
         return tables
     assert url is not None
