@@ -24,10 +24,9 @@ import time
 from itertools import combinations_with_replacement
 from pathlib import Path
 
-from muggins.shared.bots.belief import Belief
 from muggins.shared.bots.evaluation import RANKS
-from muggins.shared.bots.expert import play_tables
-from muggins.shared.bots.playout import best_moves, clear
+from muggins.shared.bots.expert import drawn_balances
+from muggins.shared.bots.playout import clear
 
 WEIGHTS = ((0.5, 1.0), (1.0, 1.0), (1.0, 0.5))
 """The weightings (pone's points, dealer's points) the table is solved at."""
@@ -38,17 +37,10 @@ Hand = tuple[int, ...]
 def lead_values(hand: Hand, *, draws: int, seed: int) -> dict[int, list[float]]:
     """The mean balance of leading each rank of ``hand`` against ``draws`` dealer hands, at each
     of ``WEIGHTS``."""
-    unseen = [0] + [4] * 13
-    for r in hand:
-        unseen[r] -= 1
-    belief = Belief(unseen=tuple(unseen), cards=4, weights=play_tables().keep["dealer"])
     rng = random.Random(f"lead-table:{seed}:{hand}")
-    totals: dict[int, list[float]] = {}
-    for theirs in belief.sample(rng, draws):
-        for k, weights in enumerate(WEIGHTS):
-            for rank, value in best_moves(hand, theirs, (), 0, weights=weights).items():
-                totals.setdefault(rank, [0.0] * len(WEIGHTS))[k] += value
-    return {rank: [t / draws for t in total] for rank, total in sorted(totals.items())}
+    return drawn_balances(
+        hand, (), role="dealer", cards=4, rng=rng, draws=draws, weightings=WEIGHTS
+    )
 
 
 def main() -> int:

@@ -207,20 +207,39 @@ def reply_values(
     hand: tuple[int, ...], lead: int, *, draws: int, seed: int
 ) -> dict[int, list[float]]:
     """The dealer's answers to the opening ``lead`` from four ``hand`` ranks: each rank's mean
-    balance over ``draws`` pone hands (its three other cards, drawn from what the dealer has not
-    seen, weighted by how often a pone keeps each rank) at each of ``REPLY_WEIGHTS``. What
+    balance over ``draws`` pone hands (its three other cards) at each of ``REPLY_WEIGHTS``. What
     ``tools/reply_table.py`` writes; a pure function of its arguments."""
-    unseen = [0] + [4] * 13
-    for r in (*hand, lead):
-        unseen[r] -= 1
-    belief = Belief(unseen=tuple(unseen), cards=3, weights=play_tables().keep["pone"])
     rng = random.Random(f"reply-table:{seed}:{hand}:{lead}")
+    return drawn_balances(
+        hand, (lead,), role="pone", cards=3, rng=rng, draws=draws, weightings=REPLY_WEIGHTS
+    )
+
+
+def drawn_balances(
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    *,
+    role: str,
+    cards: int,
+    rng: random.Random,
+    draws: int,
+    weightings: tuple[tuple[float, float], ...],
+) -> dict[int, list[float]]:
+    """Each rank of ``hand`` played on ``pile``: its mean balance over ``draws`` hands of
+    ``cards`` ranks for the opponent, drawn from the ranks this seat has not seen (its hand and
+    the pile are out), weighted by how often a player in the opponent's ``role`` keeps each rank,
+    and solved to the last card at each of ``weightings``. The offline tables (opening leads,
+    the dealer's replies) are written from it."""
+    unseen = [0] + [4] * 13
+    for r in (*hand, *pile):
+        unseen[r] -= 1
+    belief = Belief(unseen=tuple(unseen), cards=cards, weights=play_tables().keep[role])
+    count = sum(PIP[r] for r in pile)
     totals: dict[int, list[float]] = {}
     for theirs in belief.sample(rng, draws):
-        for k, weights in enumerate(REPLY_WEIGHTS):
-            values = best_moves(hand, theirs, (lead,), PIP[lead], weights=weights)
-            for rank, value in values.items():
-                totals.setdefault(rank, [0.0] * len(REPLY_WEIGHTS))[k] += value
+        for k, weights in enumerate(weightings):
+            for rank, value in best_moves(hand, theirs, pile, count, weights=weights).items():
+                totals.setdefault(rank, [0.0] * len(weightings))[k] += value
     return {rank: [t / draws for t in total] for rank, total in sorted(totals.items())}
 
 
