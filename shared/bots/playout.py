@@ -20,9 +20,33 @@ from __future__ import annotations
 from muggins.shared.bots.evaluation import play_points
 
 Ranks = tuple[int, ...]
-Memo = dict[tuple[object, ...], tuple[float, int]]
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
+
+
+PIP = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+MEMO_LIMIT = 60_000
+"""States remembered per pair of weights before that memo starts afresh (a decision needs a few
+thousand)."""
+MOVES_LIMIT = 200_000
+"""Move lists (and steps) remembered before that cache starts afresh."""
+TAILS_LIMIT = 200_000
+"""Tails remembered before that cache starts afresh."""
+STATES_LIMIT = 400_000
+"""Pile states numbered before every cache starts afresh (checked between searches only)."""
+
+# How a position is held. A hand is its sorted ranks packed four bits each, the lowest rank in
+# the lowest bits (0 is the empty hand, ``hand & 15`` its lowest card, ``hand < 16`` at most one
+# card, ``hand < 256`` at most two). Everything else about a position (the end of the pile that
+# can still score, the count, who played the last card, whose turn it is) is one number, its
+# pile state: ``2 * base + turn``, where ``base`` numbers (pile, count, last) in ``_BASES`` and
+# base 0 is the new count (an empty pile at 0, nobody's last card). So a position is three small
+# ints, cheap to hash, and a go or a 31 moves to state 0 or 1 without a look-up.
+Memo = dict[tuple[int, int, int], tuple[float, int]]
+Move = tuple[int, int, int, int]
+"""(points pegged, minus the rank, the hand left, the pile state after it)"""
+Step = tuple[int, int, int]
+"""(points pegged, the pile state after it, the count after it: 0 when it makes 31)"""
 
 
 def solve(
@@ -37,16 +61,18 @@ def solve(
 ) -> float:
     """The weighted balance of the rest of the play, this seat being 0 and the opponent 1.
 
-    ``mine`` and ``theirs`` are sorted ranks; ``last`` is who played the last card on ``pile``
+    ``mine`` and ``theirs`` are ranks; ``last`` is who played the last card on ``pile``
     (``None`` when the count has just restarted); ``weights`` weigh this seat's and the opponent's
     points (near the end of a game a point can be worth more to one side than the other).
     """
-    mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
-    pile = _relevant(tuple(pile))
-    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
-        pegged = _tail(mine, theirs, pile, count, turn, last)
+    if len(_PILES) > STATES_LIMIT:
+        clear()
+    m, t = _hand(tuple(mine)), _hand(tuple(theirs))
+    ps = _base(_relevant(tuple(pile)), count, last) * 2 + turn
+    if not m or not t or (m < 16 and t < 16):
+        pegged = _tail(m, t, ps)
         return pegged[0] * weights[0] - pegged[1] * weights[1]
-    return _solve(_memo(weights), mine, theirs, pile, count, turn, last, weights)
+    return _solve(_memo(weights), m, t, ps, weights, -INF, INF)
 
 
 def best_moves(
@@ -58,21 +84,31 @@ def best_moves(
     weights: tuple[float, float] = (1.0, 1.0),
 ) -> dict[int, float]:
     """The balance after playing each rank this seat may play now, with the opponent to answer."""
-    mine = tuple(sorted(mine))
-    theirs = tuple(sorted(theirs))
-    pile = _relevant(tuple(pile))  # the end that can still score scores the same
+    if len(_PILES) > STATES_LIMIT:
+        clear()
+    m, t = _hand(tuple(mine)), _hand(tuple(theirs))
+    # The end of the pile that can still score scores the same; who played last does not change
+    # this seat's moves.
+    ps = _base(_relevant(tuple(pile)), count, None) * 2
+    rests = _SPLITS.get(m)
+    if rests is None:
+        rests = _SPLITS[m] = _split(m)
+    rest_of = dict(rests)
     memo = _memo(weights)
+    w0, w1 = weights
     out: dict[int, float] = {}
     for rank in set(mine):
         if count + PIP[rank] <= 31:
-            out[rank] = _after(memo, mine, theirs, pile, count, rank, weights)
+            scored, after, _ = _STEPS.get(ps * 16 + rank) or _step(ps, rank)
+            rest = rest_of[rank]
+            if not rest or not t or (rest < 16 and t < 16):
+                pegged = _TAILS.get((rest, t, after)) or _tail(rest, t, after)
+                out[rank] = scored * w0 + (pegged[0] * w0 - pegged[1] * w1)
+            else:
+                out[rank] = scored * w0 + _solve(memo, rest, t, after, weights, -INF, INF)
     return out
 
 
-MEMO_LIMIT = 60_000
-"""States remembered per pair of weights before that memo starts afresh (a decision needs a few
-thousand; four memos of this size take about 100 MB)."""
-PIP = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _MEMOS: dict[tuple[float, float], Memo] = {}
 
 
@@ -82,15 +118,55 @@ def clear() -> None:
     _MOVES.clear()
     _TAILS.clear()
     _STEPS.clear()
+    _BASES.clear()
+    _PILES.clear()
+    _COUNTS.clear()
+    _LASTS.clear()
+    _ROOMS.clear()
+    _base((), 0, None)  # base 0: the new count
 
 
 def _memo(weights: tuple[float, float]) -> Memo:
     memo = _MEMOS.get(weights)
     if memo is None or len(memo) > MEMO_LIMIT:
-        if len(_MEMOS) >= 4:
-            _MEMOS.clear()
+        if memo is None and len(_MEMOS) >= 4:
+            del _MEMOS[next(iter(_MEMOS))]  # the oldest pair of weights goes
         memo = _MEMOS[weights] = {}
     return memo
+
+
+def _hand(ranks: Ranks) -> int:
+    """``ranks`` packed as a hand (see above), remembered in ``_HANDS``."""
+    hand = _HANDS.get(ranks)
+    if hand is None:
+        hand = 0
+        for r in sorted(ranks, reverse=True):
+            hand = hand << 4 | r
+        _HANDS[ranks] = hand
+    return hand
+
+
+_HANDS: dict[Ranks, int] = {}
+
+
+def _base(pile: Ranks, count: int, last: int | None) -> int:
+    """The number of (pile, count, last), given one the first time it is seen."""
+    key = (pile, count, last)
+    base = _BASES.get(key)
+    if base is None:
+        base = _BASES[key] = len(_PILES)
+        _PILES.append(pile)
+        _COUNTS.append(count)
+        _LASTS.append(last)
+        _ROOMS.append(31 - count)
+    return base
+
+
+_BASES: dict[tuple[Ranks, int, int | None], int] = {}
+_PILES: list[Ranks] = []
+_COUNTS: list[int] = []
+_LASTS: list[int | None] = []
+_ROOMS: list[int] = []
 
 
 def _points(pile: Ranks, count: int, rank: int) -> int:
@@ -130,106 +206,88 @@ def _relevant(pile: Ranks) -> Ranks:
     return pile if k == n else pile[-k:]
 
 
-def _after(
-    memo: Memo,
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
-    count: int,
-    rank: int,
-    weights: tuple[float, float],
-) -> float:
-    """The balance when this seat plays ``rank`` onto ``pile`` now (the roots of a search)."""
-    scored, after_pile, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
-    i = mine.index(rank)
-    mine = mine[:i] + mine[i + 1 :]
-    last = 0 if after else None
-    if not mine or not theirs or (len(mine) < 2 and len(theirs) < 2):
-        pegged = _tail(mine, theirs, after_pile, after, 1, last)
-        return scored * weights[0] + (pegged[0] * weights[0] - pegged[1] * weights[1])
-    return scored * weights[0] + _solve(
-        memo, mine, theirs, after_pile, after, 1, last, weights, -INF, INF
-    )
+_MOVES: dict[tuple[int, int], tuple[Move, ...]] = {}
 
 
-Move = tuple[int, int, Ranks, Ranks, int]
-_MOVES: dict[tuple[Ranks, Ranks, int], tuple[Move, ...]] = {}
-MOVES_LIMIT = 200_000
-"""Move lists remembered before that cache starts afresh."""
-
-
-def _new_moves(hand: Ranks, pile: Ranks, count: int) -> tuple[Move, ...]:
-    """The distinct ranks of ``hand`` that fit under 31, most points first (the best move is
-    usually among them, so more is cut off), then the lowest rank first, each as (points pegged,
-    minus the rank, the hand left, the pile that can still score after it, the count after it:
-    0 when it makes 31), remembered in ``_MOVES``: the search asks for the same few lists again
-    and again, reads ``_MOVES`` itself and calls this when a list is not there. Put together
-    from the hand's remembered splits and each rank's remembered step."""
+def _new_moves(hand: int, ps: int) -> tuple[Move, ...]:
+    """The distinct ranks of ``hand`` that fit under 31 in pile state ``ps``, most points first
+    (the best move is usually among them, so more is cut off), then the lowest rank first, each
+    as (points pegged, minus the rank, the hand left, the pile state after it), remembered in
+    ``_MOVES``: the search asks for the same few lists again and again, reads ``_MOVES`` itself
+    and calls this when a list is not there. Put together from the hand's remembered splits and
+    each rank's remembered step."""
     splits = _SPLITS.get(hand)
     if splits is None:
         splits = _SPLITS[hand] = _split(hand)
     found: list[Move] = []
-    room = 31 - count
+    room = _ROOMS[ps >> 1]
     for r, rest in splits:  # ascending, so the first rank that does not fit ends it
         if PIP[r] > room:
             break
-        step = _STEPS.get((pile, count, r))
+        step = _STEPS.get(ps * 16 + r)
         if step is None:
-            step = _step(pile, count, r)
-        found.append((step[0], -r, rest, step[1], step[2]))
+            step = _step(ps, r)
+        found.append((step[0], -r, rest, step[1]))
     if len(found) > 1:
         found.sort(reverse=True)  # ranks differ, so the comparison never reaches the hands
     if len(_MOVES) > MOVES_LIMIT:
         _MOVES.clear()
-    moves = _MOVES[(hand, pile, count)] = tuple(found)
+    moves = _MOVES[(hand, ps)] = tuple(found)
     return moves
 
 
-def _split(hand: Ranks) -> tuple[tuple[int, Ranks], ...]:
-    """Each distinct rank of the sorted ``hand`` with the hand left after playing it."""
-    out: list[tuple[int, Ranks]] = []
+def _split(hand: int) -> tuple[tuple[int, int], ...]:
+    """Each distinct rank of ``hand`` (ascending) with the hand left after playing it."""
+    out: list[tuple[int, int]] = []
     previous = 0
-    for i, r in enumerate(hand):  # sorted, so repeats are adjacent
-        if r != previous:
-            out.append((r, hand[:i] + hand[i + 1 :]))
+    shift = 0
+    rest = hand
+    while rest:
+        r = rest & 15
+        if r != previous:  # sorted, so repeats are adjacent
+            out.append((r, (hand >> (shift + 4)) << shift | (hand & ((1 << shift) - 1))))
             previous = r
+        rest >>= 4
+        shift += 4
     return tuple(out)
 
 
-def _step(pile: Ranks, count: int, rank: int) -> tuple[int, Ranks, int]:
-    """Playing ``rank`` onto ``pile`` at ``count``: the points pegged, the pile that can still
-    score after it and the count after it (an empty pile and 0 when it makes 31)."""
+_SPLITS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _step(ps: int, rank: int) -> Step:
+    """The side to play in pile state ``ps`` plays ``rank``: the points pegged, the pile state
+    after it (the other side to play; the new count when it makes 31) and the count after it."""
+    base = ps >> 1
+    pile, count = _PILES[base], _COUNTS[base]
+    mover = ps & 1
     after = count + PIP[rank]
-    step = (
-        (_points(pile, count, rank), (), 0)
-        if after == 31
-        else (_points(pile, count, rank), _relevant((*pile, rank)), after)
-    )
+    scored = _points(pile, count, rank)
+    if after == 31:
+        step = (scored, 1 - mover, 0)
+    else:
+        step = (scored, _base(_relevant((*pile, rank)), after, mover) * 2 + 1 - mover, after)
     if len(_STEPS) > MOVES_LIMIT:
         _STEPS.clear()
-    _STEPS[(pile, count, rank)] = step
+    _STEPS[ps * 16 + rank] = step
     return step
 
 
-_SPLITS: dict[Ranks, tuple[tuple[int, Ranks], ...]] = {}
-_STEPS: dict[tuple[Ranks, int, int], tuple[int, Ranks, int]] = {}
+_STEPS: dict[int, Step] = {}
 
 
 def _solve(
     memo: Memo,
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
-    count: int,
-    turn: int,
-    last: int | None,
+    mine: int,
+    theirs: int,
+    ps: int,
     weights: tuple[float, float],
-    alpha: float = -INF,
-    beta: float = INF,
+    alpha: float,
+    beta: float,
 ) -> float:
     """Alpha-beta search with a memo of exact values and bounds, of a play that is not a tail
     (see ``_tail``: the callers read those whole)."""
-    key = (mine, theirs, pile, count, turn, last)
+    key = (mine, theirs, ps)
     entry = memo.get(key)
     if entry is not None:
         value, kind = entry
@@ -237,104 +295,98 @@ def _solve(
             return value
     a, b = alpha, beta
     w0, w1 = weights
-    if turn == 0:
-        moves = _MOVES.get((mine, pile, count))
+    if not ps & 1:
+        moves = _MOVES.get((mine, ps))
         if moves is None:
-            moves = _new_moves(mine, pile, count)
+            moves = _new_moves(mine, ps)
         if moves:
             # Every move leaves the same number of cards: a tail (see ``_tail``) is read whole.
-            tails = len(mine) == 1 or (len(mine) == 2 and len(theirs) == 1)
-            value = -INF
-            for scored, _, rest, after_pile, after in moves:
-                points = scored * w0
-                if tails:
-                    pegged = _TAILS.get(
-                        (rest, theirs, after_pile, after, 1, 0 if after else None)
-                    ) or _tail(rest, theirs, after_pile, after, 1, 0 if after else None)
+            if mine < 16 or (mine < 256 and theirs < 16):
+                value = -INF
+                for scored, _, rest, after in moves:
+                    points = scored * w0
+                    pegged = _TAILS.get((rest, theirs, after)) or _tail(rest, theirs, after)
                     v = points + (pegged[0] * w0 - pegged[1] * w1)
-                elif after:
-                    v = points + _solve(
-                        memo, rest, theirs, after_pile, after, 1, 0, weights, a - points, b - points
-                    )
-                else:
-                    v = points + _solve(
-                        memo, rest, theirs, (), 0, 1, None, weights, a - points, b - points
-                    )
-                if v > value:
-                    value = v
-                    if value > a:
-                        a = value
-                        if a >= b:
-                            break
+                    if v > value:
+                        value = v
+                        if value > a:
+                            a = value
+                            if a >= b:
+                                break
+            else:
+                value = -INF
+                for scored, _, rest, after in moves:
+                    points = scored * w0
+                    v = points + _solve(memo, rest, theirs, after, weights, a - points, b - points)
+                    if v > value:
+                        value = v
+                        if value > a:
+                            a = value
+                            if a >= b:
+                                break
             memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
     else:
-        moves = _MOVES.get((theirs, pile, count))
+        moves = _MOVES.get((theirs, ps))
         if moves is None:
-            moves = _new_moves(theirs, pile, count)
+            moves = _new_moves(theirs, ps)
         if moves:
-            tails = len(theirs) == 1 or (len(theirs) == 2 and len(mine) == 1)
-            value = INF
-            for scored, _, rest, after_pile, after in moves:
-                points = -scored * w1
-                if tails:
-                    pegged = _TAILS.get(
-                        (mine, rest, after_pile, after, 0, 1 if after else None)
-                    ) or _tail(mine, rest, after_pile, after, 0, 1 if after else None)
+            if theirs < 16 or (theirs < 256 and mine < 16):
+                value = INF
+                for scored, _, rest, after in moves:
+                    points = -scored * w1
+                    pegged = _TAILS.get((mine, rest, after)) or _tail(mine, rest, after)
                     v = points + (pegged[0] * w0 - pegged[1] * w1)
-                elif after:
-                    v = points + _solve(
-                        memo, mine, rest, after_pile, after, 0, 1, weights, a - points, b - points
-                    )
-                else:
-                    v = points + _solve(
-                        memo, mine, rest, (), 0, 0, None, weights, a - points, b - points
-                    )
-                if v < value:
-                    value = v
-                    if value < b:
-                        b = value
-                        if a >= b:
-                            break
+                    if v < value:
+                        value = v
+                        if value < b:
+                            b = value
+                            if a >= b:
+                                break
+            else:
+                value = INF
+                for scored, _, rest, after in moves:
+                    points = -scored * w1
+                    v = points + _solve(memo, mine, rest, after, weights, a - points, b - points)
+                    if v < value:
+                        value = v
+                        if value < b:
+                            b = value
+                            if a >= b:
+                                break
             memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
-    value = _no_move(memo, mine, theirs, pile, count, turn, last, weights, alpha, beta)
+    value = _no_move(memo, mine, theirs, ps, weights, alpha, beta)
     memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
     return value
 
 
 def _no_move(
     memo: Memo,
-    mine: Ranks,
-    theirs: Ranks,
-    pile: Ranks,
-    count: int,
-    turn: int,
-    last: int | None,
+    mine: int,
+    theirs: int,
+    ps: int,
     weights: tuple[float, float],
     alpha: float,
     beta: float,
 ) -> float:
     """The side to play has no card that fits: the other plays on, or a go ends the count."""
-    other = theirs if turn == 0 else mine
-    if other and PIP[other[0]] <= 31 - count:  # sorted: the lowest card fits or none does
-        return _solve(memo, mine, theirs, pile, count, 1 - turn, last, weights, alpha, beta)
+    other = mine if ps & 1 else theirs
+    if other and PIP[other & 15] <= _ROOMS[ps >> 1]:  # the lowest card fits or none does
+        return _solve(memo, mine, theirs, ps ^ 1, weights, alpha, beta)
+    last = _LASTS[ps >> 1]
     if last is None:  # the count has just restarted and nobody holds a card: the play is over
         return 0.0
     go = weights[0] if last == 0 else -weights[1]
     if not mine and not theirs:
         return go
-    return go + _solve(memo, mine, theirs, (), 0, 1 - last, None, weights, alpha - go, beta - go)
+    return go + _solve(memo, mine, theirs, 1 - last, weights, alpha - go, beta - go)
 
 
-_TAILS: dict[tuple[object, ...], tuple[int, int]] = {}
-TAILS_LIMIT = 200_000
-"""Tails remembered before that cache starts afresh."""
+_TAILS: dict[tuple[int, int, int], tuple[int, int]] = {}
 
 
-def _tail(
-    mine: Ranks, theirs: Ranks, pile: Ranks, count: int, turn: int, last: int | None
-) -> tuple[int, int]:
+def _tail(mine: int, theirs: int, ps: int) -> tuple[int, int]:
     """The points each side pegs in the rest of a play that needs no weighing: one side holds
     no card (the other pegs all it can; the first go, if any, is already settled) or each holds
     at most one (every move is forced). Its value at any weights is ``w0 * a - w1 * b``, so one
@@ -343,57 +395,57 @@ def _tail(
     if not mine or not theirs:
         held = mine or theirs
         if not held:  # the last card played takes the go
+            last = _LASTS[ps >> 1]
             return (0, 0) if last is None else (1, 0) if last == 0 else (0, 1)
-        if len(held) == 1:  # one card left, its holder's whatever the turn
+        if held < 16:  # one card left, its holder's whatever the turn
             holder = 0 if mine else 1
-            rank = held[0]
-            if count + PIP[rank] <= 31:
-                scored, _, after = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+            if PIP[held] <= _ROOMS[ps >> 1]:
+                scored, _, after = _STEPS.get(ps * 16 + held) or _step(ps, held)
                 pegged = scored + 1 if after else scored  # the last card, unless it made 31
                 return (pegged, 0) if holder == 0 else (0, pegged)
             # Too big: the go to the last card played (the count is not new), then the card
             # alone on a new count, the last card.
+            last = _LASTS[ps >> 1]
             return (int(holder == 0) + int(last == 0), int(holder == 1) + int(last == 1))
-    key = (mine, theirs, pile, count, turn, last)
+    key = (mine, theirs, ps)
     found = _TAILS.get(key)
     if found is not None:
         return found
-    hand = mine if turn == 0 else theirs
-    moves = _MOVES.get((hand, pile, count))
+    turn = ps & 1
+    hand = theirs if turn else mine
+    moves = _MOVES.get((hand, ps))
     if moves is None:
-        moves = _new_moves(hand, pile, count)
+        moves = _new_moves(hand, ps)
     if moves:
         best = -1
         out = (0, 0)
-        for scored, _, rest, after_pile, after in moves:
+        for scored, _, rest, after in moves:
             if turn == 0:
-                if after:
-                    a, b = _tail(rest, theirs, after_pile, after, 1, 0)
-                else:
-                    a, b = _tail(rest, theirs, (), 0, 1, None)
+                a, b = _tail(rest, theirs, after)
                 a += scored
                 if a > best:
                     best, out = a, (a, b)
             else:
-                if after:
-                    a, b = _tail(mine, rest, after_pile, after, 0, 1)
-                else:
-                    a, b = _tail(mine, rest, (), 0, 0, None)
+                a, b = _tail(mine, rest, after)
                 b += scored
                 if b > best:
                     best, out = b, (a, b)
     else:
-        other = theirs if turn == 0 else mine
-        if other and PIP[other[0]] <= 31 - count:
-            out = _tail(mine, theirs, pile, count, 1 - turn, last)
+        other = mine if turn else theirs
+        last = _LASTS[ps >> 1]
+        if other and PIP[other & 15] <= _ROOMS[ps >> 1]:
+            out = _tail(mine, theirs, ps ^ 1)
         elif last is None:
             out = (0, 0)
         elif not mine and not theirs:
             out = (1, 0) if last == 0 else (0, 1)
         else:
-            a, b = _tail(mine, theirs, (), 0, 1 - last, None)
+            a, b = _tail(mine, theirs, 1 - last)
             out = (a + 1, b) if last == 0 else (a, b + 1)
     if len(_TAILS) > TAILS_LIMIT:
         _TAILS.clear()
     _TAILS[key] = out
     return out
+
+
+clear()
