@@ -68,7 +68,7 @@ def solve(
     if len(_PILES) > STATES_LIMIT:
         clear()
     m, t = _hand(tuple(mine)), _hand(tuple(theirs))
-    ps = _base(_relevant(tuple(pile)), count, last) * 2 + turn
+    ps = _base(_relevant(tuple(pile), count), count, last) * 2 + turn
     if not m or not t or (m < 16 and t < 16):
         pegged = _tail(m, t, ps)
         return pegged[0] * weights[0] - pegged[1] * weights[1]
@@ -89,7 +89,7 @@ def best_moves(
     m, t = _hand(tuple(mine)), _hand(tuple(theirs))
     # The end of the pile that can still score scores the same; who played last does not change
     # this seat's moves.
-    ps = _base(_relevant(tuple(pile)), count, None) * 2
+    ps = _base(_relevant(tuple(pile), count), count, None) * 2
     rests = _SPLITS.get(m)
     if rests is None:
         rests = _SPLITS[m] = _split(m)
@@ -181,10 +181,13 @@ def _points(pile: Ranks, count: int, rank: int) -> int:
 _POINTS: dict[tuple[Ranks, int, int], int] = {}
 
 
-def _relevant(pile: Ranks) -> Ranks:
-    """The end of ``pile`` that can still score: the longest run of distinct ranks at its end
-    (no later run can reach past a repeated rank), or the cards of the last card's rank (a pair
-    royal needs them). Piles that agree on it score the same from here, so the memo serves both.
+def _relevant(pile: Ranks, count: int) -> Ranks:
+    """The end of ``pile`` (at ``count``) that can still score: the cards of the last card's rank
+    (a pair royal needs them), or else the longest end of distinct ranks that a run may still
+    take in. No run reaches past a repeated rank, and one that takes in the last ``j`` cards
+    needs every rank missing between their lowest and highest played later, so ``j`` cards whose
+    missing ranks would pass 31 never score again. Piles that agree on this end score the same
+    from here, so the memo serves both.
     """
     n = len(pile)
     if n <= 1:
@@ -195,15 +198,24 @@ def _relevant(pile: Ranks) -> Ranks:
         while same < n and same < 3 and pile[-same - 1] == last:
             same += 1
         return pile[-same:]
-    seen = {last}
+    room = 31 - count
+    held = 1 << last
+    low = high = last
+    keep = 1
     k = 1
     while k < n:
         r = pile[-k - 1]
-        if r in seen:
+        if held >> r & 1:
             break
-        seen.add(r)
+        held |= 1 << r
         k += 1
-    return pile if k == n else pile[-k:]
+        if r < low:
+            low = r
+        elif r > high:
+            high = r
+        if sum(PIP[x] for x in range(low, high + 1) if not held >> x & 1) <= room:
+            keep = k
+    return pile if keep == n else pile[-keep:]
 
 
 _MOVES: dict[tuple[int, int], tuple[Move, ...]] = {}
@@ -266,7 +278,7 @@ def _step(ps: int, rank: int) -> Step:
     if after == 31:
         step = (scored, 1 - mover, 0)
     else:
-        step = (scored, _base(_relevant((*pile, rank)), after, mover) * 2 + 1 - mover, after)
+        step = (scored, _base(_relevant((*pile, rank), after), after, mover) * 2 + 1 - mover, after)
     if len(_STEPS) > MOVES_LIMIT:
         _STEPS.clear()
     _STEPS[ps * 16 + rank] = step

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from muggins.shared.actions import CardPlayed, Discard, Play, Scored
 from muggins.shared.bots.evaluation import play_points
-from muggins.shared.bots.playout import best_moves, clear, solve
+from muggins.shared.bots.playout import _relevant, best_moves, clear, solve
 from muggins.shared.cards import DECK, Card
 from muggins.shared.fairness import StackedRandom, arrange_deal
 from muggins.shared.match import Match
@@ -140,3 +140,32 @@ def test_weighted_search_on_a_pile_equals_plain_minimax(rng: random.Random) -> N
     last = None if not pile else rng.randint(0, 1)
     got = solve(mine, theirs, pile, count, turn=turn, last=last, weights=w)
     assert got == brute(mine, theirs, pile, count, turn, last, w)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_end_of_the_pile_kept_scores_every_later_card_the_same(rng: random.Random) -> None:
+    """The solver keeps only the end of the pile that can still score (``_relevant``): after it
+    and after the whole pile, later cards under 31 peg the same points, card by card. The later
+    cards try hardest to make a run: the ranks missing from some end of the pile, then ranks
+    beside it."""
+    pile: tuple[int, ...] = ()
+    count = 0
+    for r in rng.choices(range(1, 14), k=rng.randint(1, 7)):
+        if count + min(r, 10) >= 31:
+            break
+        pile, count = (*pile, r), count + min(r, 10)
+    kept = _relevant(pile, count)
+    assert pile[len(pile) - len(kept) :] == kept
+    end = pile[-rng.randint(1, len(pile)) :]
+    later = [r for r in range(min(end), max(end) + 1) if r not in end]
+    beside = [r for r in (min(end) - 1, max(end) + 1) if 1 <= r <= 13]
+    rng.shuffle(later)
+    rng.shuffle(beside)
+    later += beside
+    full, short, total = pile, kept, count
+    for r in later:
+        if total + min(r, 10) > 31:
+            break
+        assert play_points(full, total, r) == play_points(short, total, r)
+        full, short, total = (*full, r), (*short, r), total + min(r, 10)
