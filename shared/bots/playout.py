@@ -25,6 +25,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 PIP = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_CUMULATIVE = tuple(sum(PIP[: r + 1]) for r in range(14))
+"""The pips of the ranks up to each rank."""
 MEMO_LIMIT = 60_000
 """States remembered per pair of weights before that memo starts afresh (a decision needs a few
 thousand)."""
@@ -201,6 +203,7 @@ def _relevant(pile: Ranks, count: int) -> Ranks:
     room = 31 - count
     held = 1 << last
     low = high = last
+    missing = 0  # the pips of the ranks missing between low and high
     keep = 1
     k = 1
     while k < n:
@@ -210,10 +213,14 @@ def _relevant(pile: Ranks, count: int) -> Ranks:
         held |= 1 << r
         k += 1
         if r < low:
+            missing += _CUMULATIVE[low - 1] - _CUMULATIVE[r]
             low = r
         elif r > high:
+            missing += _CUMULATIVE[r - 1] - _CUMULATIVE[high]
             high = r
-        if sum(PIP[x] for x in range(low, high + 1) if not held >> x & 1) <= room:
+        else:
+            missing -= PIP[r]
+        if missing <= room:
             keep = k
     return pile if keep == n else pile[-keep:]
 
