@@ -299,7 +299,7 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
         mass += weight
         if not exact:
             rows.append(row)
-            if n >= SETTLE_AFTER and n < len(hands) and settled(rows, credit):
+            if n >= SETTLE_AFTER and n < len(hands) and settled(rows, credit, totals):
                 break
     return {rank: total / mass + credit[rank] for rank, total in totals.items()}
 
@@ -309,23 +309,30 @@ SETTLE_AFTER = 8
 SETTLE_Z = 3.0
 
 
-def settled(rows: list[dict[int, float]], credit: dict[int, float]) -> bool:
+def settled(
+    rows: list[dict[int, float]], credit: dict[int, float], sums: dict[int, float] | None = None
+) -> bool:
     """Whether the best rank so far is clearly best: for every other rank, its mean lead over
     the draws so far is more than ``SETTLE_Z`` standard errors (and more than a tenth of a point
-    when the draws all agree). More draws would then almost never change the card played."""
+    when the draws all agree). More draws would then almost never change the card played.
+    ``sums`` (each rank's values added up in the order of ``rows``) saves adding them again."""
     n = len(rows)
     ranks = list(rows[0])
     if len(ranks) < 2:
         return True
-    means = {r: sum(row[r] for row in rows) / n + credit[r] for r in ranks}
+    if sums is None:
+        sums = {r: sum(row[r] for row in rows) for r in ranks}
+    means = {r: sums[r] / n + credit[r] for r in ranks}
     best = max(ranks, key=lambda r: means[r])
     for r in ranks:
         if r == best:
             continue
-        diffs = [row[best] - row[r] for row in rows]
         mean = means[best] - means[r]
-        var = sum((d - mean + credit[best] - credit[r]) ** 2 for d in diffs) / (n - 1)
-        if mean <= 0.1 or mean * mean * n <= SETTLE_Z * SETTLE_Z * var:
+        if mean <= 0.1:
+            return False
+        cb, cr = credit[best], credit[r]
+        var = sum((row[best] - row[r] - mean + cb - cr) ** 2 for row in rows) / (n - 1)
+        if mean * mean * n <= SETTLE_Z * SETTLE_Z * var:
             return False
     return True
 
