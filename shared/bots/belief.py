@@ -15,7 +15,7 @@ by how often a player in the opponent's role keeps its rank, measured in self-pl
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from muggins.shared.bots.evaluation import pip
@@ -46,13 +46,19 @@ class Belief:
 
     def sample(self, rng: random.Random, draws: int) -> list[Ranks]:
         """``draws`` hands the opponent may hold, drawn card by card in proportion to weight."""
+        return list(self.draw(rng, draws))
+
+    def draw(self, rng: random.Random, draws: int) -> Iterator[Ranks]:
+        """The hands of :meth:`sample`, each drawn only when asked for (a search that stops early
+        leaves the rest undrawn; the ones drawn are the same)."""
         if self.cards <= 0:
-            return [()] * draws
+            yield from [()] * draws
+            return
         base = self.card_weights()
         per_card = [0.0 if self.unseen[r] == 0 else base[r] / self.unseen[r] for r in range(14)]
         if sum(1 for w in base if w > 0) == 0:
-            return [()] * draws
-        hands: list[Ranks] = []
+            yield from [()] * draws
+            return
         for _ in range(draws):
             left = list(self.unseen)
             hand: list[int] = []
@@ -70,8 +76,7 @@ class Belief:
                         break
                 left[rank] -= 1
                 hand.append(rank)
-            hands.append(tuple(sorted(hand)))
-        return hands
+            yield tuple(sorted(hand))
 
 
 def went_above(view: SeatView) -> int:

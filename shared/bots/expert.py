@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -284,8 +285,16 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
         replies = reply_table()[(mine, pile[0])]
         return {rank: lead_value(e, weights) + credit[rank] for rank, e in replies.items()}
     belief = opponent_belief(view)
-    hands = opponent_hands(belief, rng, draws_for(len(mine) + belief.cards))
+    draws = draws_for(len(mine) + belief.cards)
     exact = belief.cards <= EXACT_CARDS
+    # Drawn hands are drawn as the search asks for them: it may stop early (see ``settled``).
+    hands: Iterable[tuple[tuple[int, ...], float]]
+    if exact:
+        hands = opponent_hands(belief, rng, draws)
+        size = len(hands)
+    else:
+        hands = ((hand, 1.0) for hand in belief.draw(rng, draws))
+        size = draws
     rows: list[dict[int, float]] = []
     totals: dict[int, float] = {}
     mass = 0.0
@@ -299,7 +308,7 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
         mass += weight
         if not exact:
             rows.append(row)
-            if n >= SETTLE_AFTER and n < len(hands) and settled(rows, credit, totals):
+            if n >= SETTLE_AFTER and n < size and settled(rows, credit, totals):
                 break
     return {rank: total / mass + credit[rank] for rank, total in totals.items()}
 
