@@ -304,14 +304,39 @@ def _solve(
     alpha: float,
     beta: float,
 ) -> float:
-    """Alpha-beta search with a memo of exact values and bounds, of a play that is not a tail
-    (see ``_tail``: the callers read those whole)."""
-    key = (mine, theirs, ps)
-    entry = memo.get(key)
-    if entry is not None:
-        value, kind = entry
-        if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
-            return value
+    """Alpha-beta search of a play that is not a tail (see ``_tail``: the callers read those
+    whole). Positions with six cards or more left are remembered in ``memo`` (exact values and
+    bounds); smaller ones are searched again when met again: few are (fewer than one in five in
+    the expert's searches, which draw a new opponent's hand each time), and remembering every one
+    cost more than it saved."""
+    if (mine >= 256 and theirs >= 256) or mine >= 4096 or theirs >= 4096:
+        key = (mine, theirs, ps)
+        entry = memo.get(key)
+        if entry is not None:
+            value, kind = entry
+            if (
+                kind == EXACT
+                or (kind == LOWER and value >= beta)
+                or (kind == UPPER and value <= alpha)
+            ):
+                return value
+        value = _search(memo, mine, theirs, ps, weights, alpha, beta)
+        memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
+        return value
+    return _search(memo, mine, theirs, ps, weights, alpha, beta)
+
+
+def _search(
+    memo: Memo,
+    mine: int,
+    theirs: int,
+    ps: int,
+    weights: tuple[float, float],
+    alpha: float,
+    beta: float,
+) -> float:
+    """The body of ``_solve``: the moves searched in order, cut off when they fall outside
+    (alpha, beta)."""
     a, b = alpha, beta
     w0, w1 = weights
     if not ps & 1:
@@ -319,13 +344,22 @@ def _solve(
         if moves is None:
             moves = _new_moves(mine, ps)
         if moves:
-            # Every move leaves the same number of cards: a tail (see ``_tail``) is read whole.
+            value = -INF
             if mine < 16 or (mine < 256 and theirs < 16):
-                value = -INF
+                # Every move leaves a tail (see ``_tail``): read whole.
+                for scored, _, rest, after in moves:
+                    pegged = _TAILS.get((rest, theirs, after)) or _tail(rest, theirs, after)
+                    v = scored * w0 + (pegged[0] * w0 - pegged[1] * w1)
+                    if v > value:
+                        value = v
+                        if value >= b:
+                            break
+            elif mine < 4096 and theirs < 4096 and (mine < 256 or theirs < 256):
+                # Five cards or fewer left: the children are not remembered, so search them
+                # here without going through ``_solve``.
                 for scored, _, rest, after in moves:
                     points = scored * w0
-                    pegged = _TAILS.get((rest, theirs, after)) or _tail(rest, theirs, after)
-                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                    v = points + _search(memo, rest, theirs, after, weights, a - points, b - points)
                     if v > value:
                         value = v
                         if value > a:
@@ -333,7 +367,6 @@ def _solve(
                             if a >= b:
                                 break
             else:
-                value = -INF
                 for scored, _, rest, after in moves:
                     points = scored * w0
                     v = points + _solve(memo, rest, theirs, after, weights, a - points, b - points)
@@ -343,19 +376,25 @@ def _solve(
                             a = value
                             if a >= b:
                                 break
-            memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
     else:
         moves = _MOVES.get((theirs, ps))
         if moves is None:
             moves = _new_moves(theirs, ps)
         if moves:
+            value = INF
             if theirs < 16 or (theirs < 256 and mine < 16):
-                value = INF
+                for scored, _, rest, after in moves:
+                    pegged = _TAILS.get((mine, rest, after)) or _tail(mine, rest, after)
+                    v = -scored * w1 + (pegged[0] * w0 - pegged[1] * w1)
+                    if v < value:
+                        value = v
+                        if value <= a:
+                            break
+            elif mine < 4096 and theirs < 4096 and (mine < 256 or theirs < 256):
                 for scored, _, rest, after in moves:
                     points = -scored * w1
-                    pegged = _TAILS.get((mine, rest, after)) or _tail(mine, rest, after)
-                    v = points + (pegged[0] * w0 - pegged[1] * w1)
+                    v = points + _search(memo, mine, rest, after, weights, a - points, b - points)
                     if v < value:
                         value = v
                         if value < b:
@@ -363,7 +402,6 @@ def _solve(
                             if a >= b:
                                 break
             else:
-                value = INF
                 for scored, _, rest, after in moves:
                     points = -scored * w1
                     v = points + _solve(memo, mine, rest, after, weights, a - points, b - points)
@@ -373,11 +411,8 @@ def _solve(
                             b = value
                             if a >= b:
                                 break
-            memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
             return value
-    value = _no_move(memo, mine, theirs, ps, weights, alpha, beta)
-    memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
-    return value
+    return _no_move(memo, mine, theirs, ps, weights, alpha, beta)
 
 
 def _no_move(
