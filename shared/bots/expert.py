@@ -33,7 +33,7 @@ from muggins.shared.bots.evaluation import (
     play_points,
 )
 from muggins.shared.bots.expert1 import board_discard
-from muggins.shared.bots.playout import PIP, best_moves
+from muggins.shared.bots.playout import PIP, best_moves, searcher
 from muggins.shared.bots.show import show_action
 from muggins.shared.cards import Card
 from muggins.shared.view import SeatView
@@ -299,10 +299,11 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
     totals: dict[int, float] = {}
     mass = 0.0
     seen: dict[tuple[int, ...], dict[int, float]] = {}  # a hand drawn again is not searched again
+    search = searcher(mine, pile, view.count, weights=weights)
     for n, (hand, weight) in enumerate(hands, 1):
         row = seen.get(hand)
         if row is None:
-            row = seen[hand] = best_moves(mine, hand, pile, view.count, weights=weights)
+            row = seen[hand] = search(hand)
         for rank, value in row.items():
             totals[rank] = totals.get(rank, 0.0) + weight * value
         mass += weight

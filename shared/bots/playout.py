@@ -17,6 +17,8 @@ common endings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from muggins.shared.bots.evaluation import play_points
 
 Ranks = tuple[int, ...]
@@ -86,9 +88,18 @@ def best_moves(
     weights: tuple[float, float] = (1.0, 1.0),
 ) -> dict[int, float]:
     """The balance after playing each rank this seat may play now, with the opponent to answer."""
+    return searcher(mine, pile, count, weights=weights)(theirs)
+
+
+def searcher(
+    mine: Ranks, pile: Ranks, count: int, *, weights: tuple[float, float] = (1.0, 1.0)
+) -> Callable[[Ranks], dict[int, float]]:
+    """``best_moves`` for many hands of the opponent's: ``searcher(mine, pile, count)(theirs)``
+    is ``best_moves(mine, theirs, pile, count)``, with what does not depend on ``theirs`` worked
+    out once."""
     if len(_PILES) > STATES_LIMIT:
         clear()
-    m, t = _hand(tuple(mine)), _hand(tuple(theirs))
+    m = _hand(tuple(mine))
     # The end of the pile that can still score scores the same; who played last does not change
     # this seat's moves.
     ps = _base(_relevant(tuple(pile), count), count, None) * 2
@@ -98,17 +109,24 @@ def best_moves(
     rest_of = dict(rests)
     memo = _memo(weights)
     w0, w1 = weights
-    out: dict[int, float] = {}
+    roots: list[tuple[int, float, int, int]] = []
     for rank in set(mine):
         if count + PIP[rank] <= 31:
             scored, after, _ = _STEPS.get(ps * 16 + rank) or _step(ps, rank)
-            rest = rest_of[rank]
+            roots.append((rank, scored * w0, rest_of[rank], after))
+
+    def search(theirs: Ranks) -> dict[int, float]:
+        t = _hand(tuple(theirs))
+        out: dict[int, float] = {}
+        for rank, points, rest, after in roots:
             if not rest or not t or (rest < 16 and t < 16):
                 pegged = _TAILS.get((rest, t, after)) or _tail(rest, t, after)
-                out[rank] = scored * w0 + (pegged[0] * w0 - pegged[1] * w1)
+                out[rank] = points + (pegged[0] * w0 - pegged[1] * w1)
             else:
-                out[rank] = scored * w0 + _solve(memo, rest, t, after, weights, -INF, INF)
-    return out
+                out[rank] = points + _solve(memo, rest, t, after, weights, -INF, INF)
+        return out
+
+    return search
 
 
 _MEMOS: dict[tuple[float, float], Memo] = {}
