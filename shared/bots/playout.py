@@ -5,9 +5,10 @@ the play when both sides play it perfectly, each maximising its own weighted bal
 draws the opponent's hand from its belief many times and averages this over the draws, so the
 search sees the whole play to its last card rather than one reply.
 
-A state is both hands, the ranks played since the count restarted, the count, whose turn it is and
-who played the last card. Everything is memoised on that state, so thousands of draws share their
-common endings.
+A state is both hands, the end of the pile since the count restarted that can still score, the
+count, whose turn it is and who played the last card. Move lists, the ends of the play where
+nobody has a choice left (tails, the same at every weighting) and the larger positions are
+remembered, so thousands of draws share their common endings.
 
 >>> solve((5,), (10,), (), 0, turn=1)  # their ten led, this seat's five: fifteen 2, last card 1
 3.0
@@ -30,8 +31,8 @@ PIP = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _CUMULATIVE = tuple(sum(PIP[: r + 1]) for r in range(14))
 """The pips of the ranks up to each rank."""
 MEMO_LIMIT = 60_000
-"""States remembered per pair of weights before that memo starts afresh (a decision needs a few
-thousand)."""
+"""Positions remembered per pair of weights (six cards or more left, see ``_solve``) before that
+memo starts afresh."""
 MOVES_LIMIT = 200_000
 """Move lists (and steps) remembered before that cache starts afresh."""
 TAILS_LIMIT = 200_000
