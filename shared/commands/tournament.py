@@ -97,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         err.print("muggins tournament: --games must be at least 1")
         return 2
+    if args.workers < 1:
+        err.print("muggins tournament: --workers must be at least 1")
+        return 2
     if args.server and args.duplicate:
         err.print("muggins tournament: --duplicate needs the seeds, so it cannot run with --server")
         return 2
