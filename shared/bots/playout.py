@@ -97,9 +97,10 @@ def searcher(
 ) -> Callable[[Ranks], dict[int, float]]:
     """``best_moves`` for many hands of the opponent's: ``searcher(mine, pile, count)(theirs)``
     is ``best_moves(mine, theirs, pile, count)``, with what does not depend on ``theirs`` worked
-    out once."""
+    out once (and again if :func:`clear` has been called since)."""
     if len(_PILES) > STATES_LIMIT:
         clear()
+    generation = _generation
     m = _hand(tuple(mine))
     # The end of the pile that can still score scores the same; who played last does not change
     # this seat's moves.
@@ -117,6 +118,8 @@ def searcher(
             roots.append((rank, scored * w0, rest_of[rank], after))
 
     def search(theirs: Ranks) -> dict[int, float]:
+        if _generation != generation:  # the pile states numbered above are gone
+            return searcher(mine, pile, count, weights=weights)(theirs)
         t = _hand(tuple(theirs))
         out: dict[int, float] = {}
         for rank, points, rest, after in roots:
@@ -133,8 +136,14 @@ def searcher(
 _MEMOS: dict[tuple[float, float], Memo] = {}
 
 
+_generation = 0
+"""How many times :func:`clear` has run (a searcher made before then starts again)."""
+
+
 def clear() -> None:
     """Forget every remembered state."""
+    global _generation
+    _generation += 1
     _MEMOS.clear()
     _MOVES.clear()
     _TAILS.clear()

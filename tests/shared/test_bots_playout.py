@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from muggins.shared.actions import CardPlayed, Discard, Play, Scored
 from muggins.shared.bots.evaluation import play_points
-from muggins.shared.bots.playout import _relevant, best_moves, clear, solve
+from muggins.shared.bots.playout import _relevant, best_moves, clear, searcher, solve
 from muggins.shared.cards import DECK, Card
 from muggins.shared.fairness import StackedRandom, arrange_deal
 from muggins.shared.match import Match
@@ -169,3 +169,17 @@ def test_the_end_of_the_pile_kept_scores_every_later_card_the_same(rng: random.R
             break
         assert play_points(full, total, r) == play_points(short, total, r)
         full, short, total = (*full, r), (*short, r), total + min(r, 10)
+
+
+def test_a_searcher_made_before_clear_gives_the_same_values() -> None:
+    """``searcher`` numbers the pile once; after ``clear`` forgets the numbers it starts again
+    instead of searching from a state that now means another pile."""
+    search = searcher((2, 5, 7), (3, 4), 7, weights=(1.0, 0.5))
+    before = search((6, 8, 9))
+    clear()
+    best_moves((10, 10, 13), (1, 1, 2), (9, 9), 18)  # numbers other piles first
+    assert (
+        search((6, 8, 9))
+        == before
+        == best_moves((2, 5, 7), (6, 8, 9), (3, 4), 7, weights=(1.0, 0.5))
+    )
