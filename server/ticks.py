@@ -17,6 +17,11 @@ def _wake(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+def next_tick(now: float, period: float) -> float:
+    """The first multiple of ``period`` after ``now``."""
+    return (now // period + 1) * period
+
+
 async def tick(period: float) -> None:
     """Sleep until the event loop's clock next reaches a multiple of ``period`` seconds.
 
@@ -25,7 +30,7 @@ async def tick(period: float) -> None:
     at exactly the same time.
     """
     loop = asyncio.get_running_loop()
-    when = (loop.time() // period + 1) * period
+    when = next_tick(loop.time(), period)
     future = loop.create_future()
     handle = loop.call_at(when, _wake, future)
     try:
