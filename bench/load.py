@@ -18,8 +18,10 @@ a ratio of the echo's CPU per round trip: the headline, since absolute figures d
 
 ``--cluster N`` starts its own ``redis-server`` on a free port and N server nodes on it, and
 puts each room's two players on one node (``--spread same``) or on two (``--spread both``);
-it runs one plain in-memory server first (``--no-plain`` skips it) and prints the cluster's
-CPU per action as a ratio of the plain server's, all nodes together and node by node.
+it runs one plain in-memory server first (``--no-plain`` skips it; ``--plain-store sqlite``
+keeps the plain server's games in a fresh SQLite file, as ``muggins serve`` does by default, and
+``--plain-store memory,sqlite`` runs both) and prints the cluster's CPU per action as a ratio of
+each plain server's, all nodes together and node by node.
 ``--idle`` seats the rooms and never moves: it prints each server's CPU per second per
 connected player.
 """
@@ -117,7 +119,9 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
+    parser.add_argument("--gc-every", type=float, help="young collections on a clock only")
     parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
+    parser.add_argument("--db", help="a plain server keeping its games in this SQLite file")
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     args = parser.parse_args(argv)
     raise_nofile()
@@ -145,6 +149,8 @@ def serve_child(argv: list[str]) -> int:
     unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
     if args.redis:
         config = ServerConfig(port=0, redis=args.redis, **limits, **unlimited)
+    elif args.db:
+        config = ServerConfig(port=0, db=Path(args.db), **limits, **unlimited)
     else:
         config = ServerConfig(port=0, memory=True, **limits, **unlimited)
 
@@ -154,6 +160,17 @@ def serve_child(argv: list[str]) -> int:
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         if args.gc_freeze:
             loop.add_signal_handler(signal.SIGUSR1, gc.freeze)
+        if args.gc_every:
+            # Young collections on a clock instead of CPython's count of allocations less
+            # deallocations (which lets the young list grow with everything a move leaves alive),
+            # and no automatic collection of the older generations at all.
+            gc.set_threshold(10**9, 10**9, 10**9)
+
+            def young() -> None:
+                gc.collect(0)
+                loop.call_later(args.gc_every, young)
+
+            loop.call_later(args.gc_every, young)
         if args.calls:
             import cProfile
 
@@ -207,8 +224,9 @@ def gc_summary(pauses: list[tuple[int, float, float]]) -> dict[str, Any]:
     kinds = Counter(type(thing).__name__ for thing in tracked).most_common(8)
     del tracked
     started = time.process_time()
-    gc.collect()
+    found = gc.collect()
     return {
+        "full_pass_found": found,
         "objects": objects,
         "commonest": kinds,
         "full_pass_cpu_ms": (time.process_time() - started) * 1000,
@@ -338,9 +356,10 @@ def profile_server(
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def calls_path(args: argparse.Namespace, cluster: int, spread: str, node: int) -> Path:
-    """Where server ``node``'s call counts go (``--calls DIR``)."""
-    name = f"{spread}-node{node}.prof" if cluster else "plain.prof"
+def calls_path(args: argparse.Namespace, cluster: int, label: str, node: int) -> Path:
+    """Where server ``node``'s call counts go (``--calls DIR``); ``label`` names the run (a
+    cluster's spread, or ``plain`` / ``plain-sqlite``)."""
+    name = f"{label}-node{node}.prof" if cluster else f"{label}.prof"
     return Path(args.calls) / name
 
 
@@ -398,10 +417,14 @@ def run_load(
     *,
     cluster: int = 0,
     spread: str = "same",
+    store: str = "memory",
 ) -> dict:
-    """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis."""
+    """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis;
+    a plain server keeps its games in memory or (``store`` "sqlite") in a fresh SQLite file."""
     with contextlib.ExitStack() as stack:
-        return _run_load(args, rooms, echo_figures, stack, cluster=cluster, spread=spread)
+        return _run_load(
+            args, rooms, echo_figures, stack, cluster=cluster, spread=spread, store=store
+        )
 
 
 def _run_load(
@@ -412,8 +435,10 @@ def _run_load(
     *,
     cluster: int,
     spread: str,
+    store: str = "memory",
 ) -> dict:
     flat = args.pace <= 0
+    label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
     children: list[subprocess.Popen[str]] = []
     redis: subprocess.Popen[bytes] | None = None
     url = args.url
@@ -425,6 +450,7 @@ def _run_load(
         command += ["--uvloop"] * args.uvloop + ["--unlimited"] * flat
         command += ["--deflate"] * args.deflate + ["--gc-freeze"] * args.gc_freeze
         command += ["--gc-young", str(args.gc_young)] if args.gc_young else []
+        command += ["--gc-every", str(args.gc_every)] if args.gc_every else []
         if cluster:
             import tempfile
 
@@ -432,10 +458,15 @@ def _run_load(
             redis, redis_url = start_redis(directory, args.redis_fsync)
             stack.callback(lambda: (redis.kill(), redis.wait()))
             command += ["--redis", redis_url]
+        elif store == "sqlite":
+            import tempfile
+
+            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-sqlite-"))
+            command += ["--db", str(Path(directory) / "games.db")]
         urls = []
         for k in range(max(1, cluster)):
             calls = (
-                [] if args.calls is None else ["--calls", str(calls_path(args, cluster, spread, k))]
+                [] if args.calls is None else ["--calls", str(calls_path(args, cluster, label, k))]
             )
             child, port = start_child(command + calls)
             children.append(child)
@@ -452,7 +483,7 @@ def _run_load(
     mode = "flat out" if flat else f"human pace, a move every {args.pace:g} s ±50 %"
     if args.idle:
         mode = "idle (seated, never moving)"
-    where = "one plain server (in memory)"
+    where = "one plain server (in memory)" if store == "memory" else "one plain server (SQLite)"
     if cluster:
         both = "on two nodes" if spread == "both" else "on one node"
         where = f"{cluster} cluster nodes on Redis, each room's players {both}"
@@ -637,9 +668,10 @@ def _run_load(
         }
     figures["cluster_nodes"] = cluster
     if args.calls is not None:
-        name = f"{spread}-actions.txt" if cluster else "plain-actions.txt"
+        name = f"{label}-actions.txt"
         (Path(args.calls) / name).write_text(f"{actions}\n")
     figures["spread"] = spread if cluster else None
+    figures["store"] = "redis" if cluster else store
     if child is not None:
         cpu = cpu1 - cpu0
         figures["server_cpu_percent"] = cpu / wall * 100
@@ -779,7 +811,8 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"{g['total_ms']:,.0f} ms, {g['full_collections']} full ones, the longest "
             f"{g['full_max_ms']:,.0f} ms; at the end {g['objects']:,} objects tracked "
             f"({g['objects_per_player']:,.0f} per player), one full pass "
-            f"{g['full_pass_cpu_ms']:,.0f} ms of CPU"
+            f"{g['full_pass_cpu_ms']:,.0f} ms of CPU finding {g.get('full_pass_found', 0):,} "
+            "unreachable objects"
         )
         w = g["window"]
         print(
@@ -811,11 +844,13 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
     idle = plain["mode"] == "idle"
     key = "server_cpu_us_per_s_per_player" if idle else "server_cpu_us_per_action"
     ratio = cluster[key] / plain[key]
-    cluster["ratio_to_plain"] = ratio
+    store = plain.get("store", "memory")
+    cluster["ratio_to_plain" if store == "memory" else f"ratio_to_plain_{store}"] = ratio
     what = "a second per idle player" if plain["mode"] == "idle" else "per action"
+    kept = "in memory" if store == "memory" else "on SQLite"
     print(
         f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}): server CPU {what} "
-        f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's {plain[key]:.1f} µs"
+        f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's ({kept}) {plain[key]:.1f} µs"
     )
 
 
@@ -859,6 +894,13 @@ def main(argv: list[str] | None = None) -> int:
         "--deflate", action="store_true", help="permessage-deflate on (the server turns it off)"
     )
     parser.add_argument(
+        "--gc-every",
+        type=float,
+        metavar="SECONDS",
+        help="the server collects its young generation every SECONDS and never the others "
+        "(a collector policy to measure; muggins serve keeps CPython's)",
+    )
+    parser.add_argument(
         "--gc-young",
         type=int,
         metavar="N",
@@ -899,6 +941,12 @@ def main(argv: list[str] | None = None) -> int:
         help="cluster: each room's players on one node (same), on two (both), or a list",
     )
     parser.add_argument("--no-plain", action="store_true", help="cluster: skip the plain run")
+    parser.add_argument(
+        "--plain-store",
+        default="memory",
+        help="the plain server keeps its games in memory (as before), in a fresh SQLite file "
+        "(sqlite: what `muggins serve` does by default), or a list: memory,sqlite",
+    )
     parser.add_argument("--redis-fsync", default="always", choices=("always", "everysec", "no"))
     parser.add_argument(
         "--idle", action="store_true", help="seat the rooms and never move: CPU per idle player"
@@ -918,15 +966,19 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.calls).mkdir(parents=True, exist_ok=True)
     echo_figures = None if args.no_echo else run_echo(args)
     runs = []
+    stores = args.plain_store.split(",")
+    if not set(stores) <= {"memory", "sqlite"}:
+        parser.error(f"--plain-store: memory, sqlite or both, not {args.plain_store!r}")
     for n in args.games.split(","):
-        plain = None
+        plains = []
         if not args.cluster or not args.no_plain:
-            plain = run_load(args, int(n), echo_figures)
-            runs.append(plain)
+            for store in stores:
+                plains.append(run_load(args, int(n), echo_figures, store=store))
+            runs.extend(plains)
         for spread in args.spread.split(",") if args.cluster else ():
             figures = run_load(args, int(n), echo_figures, cluster=args.cluster, spread=spread)
             runs.append(figures)
-            if plain is not None:
+            for plain in plains:
                 _compare(plain, figures)
     if args.json:
         report = {"machine": info, "echo": echo_figures, "runs": runs, "argv": argv}

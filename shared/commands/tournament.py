@@ -25,11 +25,11 @@ def register(commands: Any) -> None:
         "tournament",
         help="play computer players against each other",
         description=(
-            "Play computer players against each other and report wins with a 95%% confidence "
+            "Play computer players against each other and report wins with a 95% confidence "
             "interval, skunks, points per deal by role and source, and the first dealer's win "
             "rate. Two levels play one match-up; more play a round robin with a cross-table. "
             "With --duplicate each seed is played twice with the seats swapped, and the report "
-            "adds the win difference and points margin per pair with 95%% intervals. "
+            "adds the win difference and points margin per pair with 95% intervals. "
             "Example: muggins tournament expert standard --games 4000 --seed 1"
         ),
     )
@@ -96,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.games < 1:
         err.print("muggins tournament: --games must be at least 1")
+        return 2
+    if args.workers < 1:
+        err.print("muggins tournament: --workers must be at least 1")
         return 2
     if args.server and args.duplicate:
         err.print("muggins tournament: --duplicate needs the seeds, so it cannot run with --server")

@@ -82,6 +82,15 @@ def test_tournament_refuses_unknown_levels(capsys: pytest.CaptureFixture[str]) -
     assert code == 2 and "grandmaster" in err and "expert" in err
 
 
+@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--workers", "0")])
+def test_tournament_refuses_counts_under_one(
+    capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    """A count that would play nothing (or on no worker) is refused by name, not run."""
+    code, out, err = run(capsys, "tournament", "easy", "random", option, value)
+    assert code == 2 and f"{option} must be at least 1" in err and out == ""
+
+
 def test_tournament_reports_progress_as_lines_when_stderr_is_not_a_terminal(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
