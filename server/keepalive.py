@@ -102,7 +102,11 @@ class Keepalive:
                 self.discard(ws)
                 self._fail(ws)
                 continue
-            slot[ws] = self._ping(ws)
+            try:
+                slot[ws] = self._ping(ws)
+            except Exception:  # one connection's failure must not keep the rest unpinged
+                log.exception("keepalive ping failed")
+                slot[ws] = None
 
     @staticmethod
     def _ping(ws: ServerConnection) -> asyncio.Future[float] | None:

@@ -100,3 +100,34 @@ async def test_each_connection_is_pinged_once_an_interval_in_batches() -> None:
             await client.close()
     finally:
         await server.stop()
+
+
+async def test_one_connection_whose_ping_fails_does_not_keep_the_others_unpinged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    keepalive = Keepalive(interval=1.0, tick=1.0)  # one slot: every connection in one batch
+    server = make_server(with_options())
+    server.keepalive = keepalive
+    await server.start()
+    try:
+        assert keepalive._task is not None
+        keepalive._task.cancel()  # rounds driven by hand below
+        clients = [await connect(server.url, ping_interval=None) for _ in range(3)]
+        await until(lambda: len(keepalive) == 3)
+        answered = [pings_heard(client) for client in clients]
+        broken = next(iter(keepalive._slot_of))
+
+        def refuse(data: bytes) -> None:
+            raise RuntimeError("this connection cannot send")
+
+        broken.protocol.send_ping = refuse  # type: ignore[method-assign]
+        keepalive.round()
+        await until(lambda: sum(len(pongs) for pongs in answered) == 2)
+        await asyncio.sleep(0.2)
+        assert sorted(len(pongs) for pongs in answered) == [0, 1, 1]
+        assert "keepalive ping failed" in caplog.text
+        assert keepalive.timeouts == 0 and len(keepalive) == 3
+        for client in clients:
+            await client.close()
+    finally:
+        await server.stop()
