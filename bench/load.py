@@ -549,7 +549,9 @@ def _run_load(
     _pump_progress(channel, warmup, "warm-up", None)
     rss_ready = sum(rss_bytes(p) for p in pids)
     node_cpu0 = [cpu_seconds(p) for p in pids]
-    switches0 = sum(switches(p) for p in pids)
+    node_switches0 = [switches(p) for p in pids]
+    node_system0 = [system_seconds(p) for p in pids]
+    switches0 = sum(node_switches0)
     cpu0 = sum(node_cpu0)
     system0 = sum(system_seconds(p) for p in pids)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
@@ -568,7 +570,9 @@ def _run_load(
         for process in children:
             process.send_signal(signal.SIGUSR2)
     node_cpu1 = [cpu_seconds(p) for p in pids]
-    switches1 = sum(switches(p) for p in pids)
+    node_switches1 = [switches(p) for p in pids]
+    node_system1 = [system_seconds(p) for p in pids]
+    switches1 = sum(node_switches1)
     cpu1 = sum(node_cpu1)
     system1 = sum(system_seconds(p) for p in pids)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
@@ -687,6 +691,13 @@ def _run_load(
         per_node = seated / len(children)
         figures["node_cpu_us_per_s_per_player"] = [c / wall / per_node * 1e6 for c in node_cpu]
         figures["server_cpu_us_per_s_per_player"] = cpu / wall / seated * 1e6
+        # Wake-ups: each wait in the event loop's poll ends in a context switch.
+        figures["node_switches_per_s"] = [
+            (b - a) / wall for a, b in zip(node_switches0, node_switches1, strict=True)
+        ]
+        figures["node_system_us_per_s_per_player"] = [
+            (b - a) / wall / per_node * 1e6 for a, b in zip(node_system0, node_system1, strict=True)
+        ]
         if redis is not None:
             redis_cpu = redis_cpu1 - redis_cpu0
             figures["redis_cpu_percent"] = redis_cpu / wall * 100
@@ -788,6 +799,10 @@ def _print_figures(f: dict[str, Any]) -> None:
             f"  idle: {f['server_cpu_us_per_s_per_player']:.1f} µs of server CPU a second per "
             "connected player; per node "
             + ", ".join(f"{u:.1f}" for u in f["node_cpu_us_per_s_per_player"])
+            + " (of it in the kernel "
+            + ", ".join(f"{u:.1f}" for u in f["node_system_us_per_s_per_player"])
+            + "); context switches a second per node "
+            + ", ".join(f"{n:.0f}" for n in f["node_switches_per_s"])
         )
     if f.get("server_gc"):
         g = f["server_gc"]

@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 from muggins.server.config import ServerConfig
 from muggins.server.connection import Connection
 from muggins.server.datafiles import default_db
+from muggins.server.keepalive import Keepalive
 from muggins.server.lobby import Lobby
 from muggins.server.memory_store import MemoryStore
 from muggins.server.metrics import Metrics
@@ -91,6 +92,9 @@ class Server:
         self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.keepalive = Keepalive()
+        """Pings every connection every 20 s, in one batch a second (not websockets' task per
+        connection, whose pings each woke the server on its own)."""
         self.reviewer = Reviewer(self.store, config.review_workers)
         self.site = StaticSite()
 
@@ -122,8 +126,7 @@ class Server:
             ssl=tls,
             compression=None,
             open_timeout=10,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,  # self.keepalive pings instead (same interval and timeout)
             max_queue=16,
         )
         for sock in self._ws.sockets:
@@ -131,6 +134,7 @@ class Server:
             # does not read (its automatic tuning would let it grow to megabytes).
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.keepalive.start()
         self.lobby.matchmaker.start()
         self.reviewer.start()
         log.info(
@@ -173,6 +177,7 @@ class Server:
         log.info("stopped")
 
     async def _wind_down(self) -> None:
+        await self.keepalive.stop()
         await self.reviewer.stop()
         await self.lobby.matchmaker.stop()
         if self._ws is not None:
@@ -194,9 +199,11 @@ class Server:
         address = self.client_address(ws, ws.request)
         self.connections.add(ws)
         self.per_address[address] += 1
+        self.keepalive.add(ws)
         try:
             await Connection(ws, self.lobby, address=address).run()
         finally:
+            self.keepalive.discard(ws)
             self.connections.discard(ws)
             self.per_address[address] -= 1
             if not self.per_address[address]:

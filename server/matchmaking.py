@@ -8,9 +8,12 @@ The longest-waiting player is served first, with the closest rating it accepts.
 **Where the queue lives.** In the store (SQLite, memory, or Redis for a cluster), so it
 survives a node dying: each node confirms its own waiting players every round (``seen``); an
 entry not confirmed for 15 s is dropped (a player whose node died is adopted by the node they
-reconnect to, when their client signs in again there). Every node runs pairing rounds; taking a
-pair out of the queue is atomic, so a player is never paired twice. The node that wins the pair
-creates a private rated room; each player's own node seats them in it.
+reconnect to, when their client signs in again there). Every node with a waiting player of its
+own runs pairing rounds over the whole queue; taking a pair out of the queue is atomic, so a
+player is never paired twice. The node that wins the pair creates a private rated room; each
+player's own node seats them in it. A node with nobody waiting runs no rounds and reads nothing
+(any fresh entry is some other node's, and that node pairs it; an entry left by a node that
+died is dropped by the first round that reads it, before pairing).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from muggins.server.account_store import QueueEntry
 from muggins.server.players import Player, Refusal
 from muggins.server.rated import RATED_MOVE_SECONDS
 from muggins.server.store import StoreError
+from muggins.server.ticks import tick
 from muggins.shared.actions import GameOptions
 from muggins.shared.protocol import RoomOptions
 from muggins.shared.protocol.accounts import Seeking
@@ -106,6 +110,8 @@ class Matchmaker:
         self.store = lobby.store
         self.waiting: dict[str, Player] = {}
         """This node's queued players by account."""
+        self._wanted = asyncio.Event()
+        """Set when a player starts waiting here: rounds run only while someone does."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -140,7 +146,7 @@ class Matchmaker:
             seen=now,
         )
         await self.store.queue_put(entry)
-        self.waiting[account.id] = player
+        self._wait(account.id, player)
         log.info("seeking", extra={"account": account.id, "best_of": best_of})
         return Seeking(
             active=True, best_of=best_of, rating=round(entry.rating, 1), range=BASE_RANGE
@@ -159,7 +165,7 @@ class Matchmaker:
         if account is None:
             return
         if await self.store.queue_touch(account, time.time()):
-            self.waiting[account] = player
+            self._wait(account, player)
             return
         code = await self.store.queue_paired(account)
         if code is not None:
@@ -167,9 +173,17 @@ class Matchmaker:
 
     # --- rounds --------------------------------------------------------------------------------
 
+    def _wait(self, account: str, player: Player) -> None:
+        self.waiting[account] = player
+        self._wanted.set()
+
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(INTERVAL)
+            if not self.waiting:
+                # Nobody of this node's is queued: no round (and no wake-up) until one is.
+                self._wanted.clear()
+                await self._wanted.wait()
+            await tick(INTERVAL)  # on the grid other periodic loops share: one wake-up
             try:
                 await self.round()
             except StoreError as error:

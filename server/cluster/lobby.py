@@ -41,6 +41,7 @@ from muggins.server.metrics import Metrics
 from muggins.server.players import Peer, Player, Refusal
 from muggins.server.room import Room
 from muggins.server.store import SeatRecord, StoreError
+from muggins.server.ticks import tick
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     ClientMessage,
@@ -102,6 +103,9 @@ class ClusterLobby(Lobby):
         self._loading: dict[str, asyncio.Lock] = {}
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._stopping = False
+        self._stopped: asyncio.Future[None] | None = None
+        """Done once :meth:`stop` is called (what the subscription loop waits on besides its
+        connection, so it wakes for nothing else)."""
         self._subscribed = asyncio.Event()
         """Set while this node is subscribed to its wake-ups."""
 
@@ -368,6 +372,8 @@ class ClusterLobby(Lobby):
 
     async def _listen(self) -> None:
         channel = self.redis.node_channel(self.node)
+        if self._stopped is None:
+            self._stopped = asyncio.get_running_loop().create_future()
         while not self._stopping:
             subscription: Subscription | None = None
             try:
@@ -380,8 +386,9 @@ class ClusterLobby(Lobby):
                 await self.redis.watch(list(self.rooms))
                 for code in list(self.rooms):
                     self.wake(code)
-                while not self._stopping and not subscription.lost.done():
-                    await asyncio.wait([subscription.lost], timeout=1.0)
+                await asyncio.wait(
+                    [subscription.lost, self._stopped], return_when=asyncio.FIRST_COMPLETED
+                )
                 if not self._stopping:
                     raise RedisConnectionError("the subscription's connection closed")
             except (RedisError, OSError, StoreError) as error:
@@ -400,7 +407,7 @@ class ClusterLobby(Lobby):
         again, and a slice of the safety catch-ups runs. (The pass costs per room, so an idle
         player costs little however often the nodes are checked.)"""
         while not self._stopping:
-            await asyncio.sleep(POLL)
+            await tick(POLL)  # on the grid the keepalive's pings share: one wake-up for both
             self._round += 1
             full = self._round % PASS_EVERY == 0
             rooms: list[ClusterRoom] | None = None
@@ -547,6 +554,8 @@ class ClusterLobby(Lobby):
         lost inside the Redis client (seen under load), and shutdown must not wait on it.
         """
         self._stopping = True
+        if self._stopped is not None and not self._stopped.done():
+            self._stopped.set_result(None)
         for room in self.rooms.values():
             for seat in room.seats:
                 bot = seat.bot

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cluster_nodes import Node, nodes, settle, stored_log
@@ -17,6 +18,7 @@ from wire_client import WireClient
 
 import muggins.server.cluster.lobby as cluster_lobby
 import muggins.server.cluster.room as cluster_room
+from muggins.server.app import Server
 from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.store import MatchRecord, RoomRecord, SeatRecord, StoreConflict
@@ -152,11 +154,29 @@ async def test_the_opponent_is_told_within_seconds_when_a_node_is_killed(
         node_a.stop()
 
 
+def count_queue_requests(server: Server) -> list[str]:
+    """The matchmaking queue's Redis requests ``server`` makes from now on."""
+    lobby = server.lobby
+    assert isinstance(lobby, ClusterLobby)
+    store = lobby.redis
+    made: list[str] = []
+    plain = store._call
+
+    async def counting(what: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        if what == "queue":
+            made.append(what)
+        return await plain(what, make)
+
+    store._call = counting  # type: ignore[method-assign]
+    return made
+
+
 async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_players(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Twelve idle players in six rooms over two nodes: in six seconds the nodes make no request
-    but their heartbeats (and the matchmaking round), however many players they hold."""
+    but their heartbeats, however many players they hold (no matchmaking round reads the queue
+    while nobody is queued on the node)."""
     monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
     async with nodes(redis_server, 2) as (a, b):
         clients = []
@@ -179,8 +199,10 @@ async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_playe
             return await heartbeat(**kwargs)  # type: ignore[arg-type]
 
         lobby.redis.heartbeat = counted  # type: ignore[method-assign]
+        queue_reads = [count_queue_requests(a), count_queue_requests(b)]
         await asyncio.sleep(6.0)
         assert not on_a and not on_b, (dict(on_a), dict(on_b))
+        assert queue_reads == [[], []]
         rounds = 6.0 / cluster_lobby.POLL
         assert rounds - 2 <= beats["n"] <= rounds + 1, beats
         rng = random.Random(1)
