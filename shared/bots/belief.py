@@ -7,7 +7,7 @@ by how often a player in the opponent's role keeps its rank, measured in self-pl
 ``c``, every card it still holds is worth more than ``31 - c``.
 
 >>> from muggins.shared.bots.belief import Belief
->>> b = Belief(unseen=tuple([0] + [4] * 13), cards=2, above=21)
+>>> b = Belief(unseen=tuple([0] + [4] * 13), cards=2, above=9)  # a go at 22: over 9 pips
 >>> sorted(set(r for hand in b.sample(__import__("random").Random(1), 20) for r in hand))
 [10, 11, 12, 13]
 """
