@@ -119,17 +119,12 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() on SIGUSR1")
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
-    parser.add_argument("--gc-every", type=float, help="young collections on a clock only")
+    parser.add_argument("--gc-every", type=float, help="young collections every SECONDS")
     parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
     parser.add_argument("--db", help="a plain server keeping its games in this SQLite file")
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     args = parser.parse_args(argv)
     raise_nofile()
-    from muggins.server.app import tune_garbage_collector
-
-    tune_garbage_collector()  # as `muggins serve` does
-    if args.gc_young:
-        gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
     pauses = track_gc()
     if args.deflate:  # the server turns compression off; undo that to measure what it costs
         import muggins.server.app as app_module
@@ -160,17 +155,16 @@ def serve_child(argv: list[str]) -> int:
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         if args.gc_freeze:
             loop.add_signal_handler(signal.SIGUSR1, gc.freeze)
-        if args.gc_every:
-            # Young collections on a clock instead of CPython's count of allocations less
-            # deallocations (which lets the young list grow with everything a move leaves alive),
-            # and no automatic collection of the older generations at all.
-            gc.set_threshold(10**9, 10**9, 10**9)
+        if args.gc_young:
+            # CPython's own schedule, with this first threshold (muggins serve until
+            # 2026-11-24: 20,000), instead of the server's collections on a clock.
+            gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
+        else:
+            from muggins.server.collector import Collector
 
-            def young() -> None:
-                gc.collect(0)
-                loop.call_later(args.gc_every, young)
-
-            loop.call_later(args.gc_every, young)
+            kwargs = {"young_every": args.gc_every} if args.gc_every else {}
+            collector = Collector(**kwargs)  # as muggins serve does
+            collector.start()
         if args.calls:
             import cProfile
 
@@ -897,14 +891,15 @@ def main(argv: list[str] | None = None) -> int:
         "--gc-every",
         type=float,
         metavar="SECONDS",
-        help="the server collects its young generation every SECONDS and never the others "
-        "(a collector policy to measure; muggins serve keeps CPython's)",
+        help="the server collects its young generation every SECONDS (muggins serve: 0.25; "
+        "server/collector.py)",
     )
     parser.add_argument(
         "--gc-young",
         type=int,
         metavar="N",
-        help="the server's first collector threshold (muggins serve: 20,000; CPython: 700)",
+        help="the server collects on CPython's count-based schedule with this first threshold, "
+        "not on muggins serve's clock (muggins serve before 2026-11-24: 20,000; CPython: 700)",
     )
     parser.add_argument(
         "--gc-freeze",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import http
 import ipaddress
 import logging
@@ -42,21 +41,6 @@ log = logging.getLogger("muggins.server")
 
 STARTUP_WAIT = 30.0
 """Seconds a starting cluster node waits for Redis (say, while the containers come up)."""
-GC_YOUNG_THRESHOLD = 20_000
-"""Allocations between young garbage collections (CPython's default is 700)."""
-
-
-def tune_garbage_collector() -> None:
-    """Collect the young generation less often, for a server holding thousands of rooms.
-
-    Each move builds and drops thousands of short-lived objects (views, messages). With the
-    default threshold many are caught alive by a young collection, promoted, and soon trigger a
-    full collection, which walks every room and connection: pauses of 0.5 s at 1,000 rooms and
-    of seconds beyond, with every game waiting. At 20,000 the short-lived objects die before
-    they are looked at; in bench/load.py (1,000 rooms at human pace) p99 went from 1.6-2.9 s
-    to 0.1-0.8 s and CPU per move fell by about 12 % (docs/BENCHMARKS.md).
-    """
-    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def make_store(config: ServerConfig) -> Store:

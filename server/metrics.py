@@ -11,7 +11,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, GCCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.samples import Sample
@@ -38,6 +38,9 @@ class Metrics:
         """Actions by the first bucket bound their time is within (the last: over all)."""
         self.action_sum = 0.0
         self.registry.register(_Tallies(self, time.time()))
+        # The collector's counts by generation (python_gc_collections_total and the objects
+        # found): the server collects on a clock (server/collector.py), which this shows.
+        GCCollector(registry=self.registry)
 
     def message(self, kind: str) -> None:
         """Count one client message of type ``kind``."""

@@ -163,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from muggins.server.app import running_server, tune_garbage_collector
+    from muggins.server.app import running_server
+    from muggins.server.collector import collecting
     from muggins.server.config import ServerConfig
     from muggins.server.logs import configure
     from muggins.server.store import StoreError
@@ -220,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop)
-        async with running_server(config) as server:
+        # Young objects collected on a clock, not by CPython's count (server/collector.py).
+        async with collecting(), running_server(config) as server:
             where = server.url
             if args.host in ("0.0.0.0", "::"):
                 where = where.replace("127.0.0.1", "THIS-MACHINE'S-ADDRESS")
@@ -232,7 +234,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"Stop with Ctrl-C ({kept}).", flush=True)
             await shutdown.wait()
 
-    tune_garbage_collector()
     try:
         asyncio.run(main())
     except (OSError, StoreError) as error:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+import subprocess
+import sys
+import time
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
@@ -109,6 +114,34 @@ def test_serve_refuses_half_a_tls_setup(capsys: pytest.CaptureFixture[str]) -> N
     """A certificate without its key (or the reverse) is an error, not a plain-text server."""
     assert main(["serve", "--certfile", "cert.pem"]) == 2
     assert "--keyfile" in capsys.readouterr().out
+
+
+def gc_collections(url: str) -> dict[str, float]:
+    """The server's collections by generation, read from its /metrics page."""
+    text = urllib.request.urlopen(url + "/metrics", timeout=10).read().decode()
+    found = re.findall(r'^python_gc_collections_total\{generation="(\d)"\} (\S+)$', text, re.M)
+    return {generation: float(count) for generation, count in found}
+
+
+def test_serve_collects_young_objects_on_a_clock(tmp_path: Path) -> None:
+    """`muggins serve` runs its server under the collector's schedule (server/collector.py):
+    an idle server still makes a young collection every quarter of a second, where CPython's
+    count of allocations would make none (and /metrics shows it)."""
+    command = [sys.executable, "-m", "muggins.client.cli", "serve", "--memory", "--port", "0"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert "listening on ws://" in line, line
+        url = line.split("listening on ", 1)[1].strip().replace("ws://", "http://")
+        first = gc_collections(url)
+        time.sleep(2.0)
+        second = gc_collections(url)
+        assert second["0"] - first["0"] >= 5  # about 8 in 2 s
+        assert second["2"] - first["2"] <= 1  # a full one only every 10 minutes
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 async def finished_cluster_game(redis: RedisServer) -> str:

@@ -13,7 +13,6 @@ and a spectator checked by the leak test's own checker.
 from __future__ import annotations
 
 import asyncio
-import gc
 import random
 import resource
 import time
@@ -26,7 +25,8 @@ from test_leak import one_game
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from muggins.server.app import Server, running_server, tune_garbage_collector
+from muggins.server.app import Server, running_server
+from muggins.server.collector import collecting
 from muggins.server.config import ServerConfig
 from muggins.shared.match import Match
 
@@ -211,11 +211,7 @@ async def test_leak_audit_at_scale(server: Server, pytestconfig: pytest.Config) 
             report()
         return checked
 
-    young = gc.get_threshold()
-    tune_garbage_collector()  # as muggins serve does: thousands of rooms, no long pauses
-    try:
+    async with collecting():  # as muggins serve does: thousands of rooms, no long pauses
         checked: list[Any] = await asyncio.gather(*(gated(n) for n in range(games)))
-    finally:
-        gc.set_threshold(*young)
     report()
     assert len(checked) == games and all(c > 50 for c in checked)
