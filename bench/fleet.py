@@ -6,6 +6,11 @@ out) or after ``pace`` seconds with +/-50 % jitter (human pace). A finished matc
 by a rematch, so rooms keep playing for the whole window. Each move carries an ``id``; its round
 trip ends when the ``state`` answering that id arrives. Only ``state`` and ``error`` frames are
 parsed: the others are recognised by their ``type`` near the start of the text.
+
+The players' sockets are :class:`LeanSocket`: websockets' sans-I/O client protocol under a plain
+:class:`asyncio.Protocol`, so a frame received is handled in the callback that read it and a
+move is written at once, with no task, future or async iterator per message (websockets'
+asyncio client spent more CPU per move than the server under test did).
 """
 
 from __future__ import annotations
@@ -17,14 +22,23 @@ import random
 import resource
 import time
 from array import array
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event as MpEvent
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
+from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import Event, State
+from websockets.uri import parse_uri
 
 PROTOCOL = 3
+DATA_OPCODES = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 SETUP_AT_ONCE = 40
 
 
@@ -36,13 +50,142 @@ def raise_nofile() -> int:
     return hard
 
 
-def frame_type(text: str) -> str:
+def frame_type(text: bytes) -> bytes:
     """The ``type`` of a server frame without parsing it (``id`` and ``type`` come first)."""
-    start = text.find('"type":"', 0, 80)
+    start = text.find(b'"type":"', 0, 80)
     if start < 0:
-        return ""
+        return b""
     start += 8
-    return text[start : text.index('"', start)]
+    return text[start : text.index(b'"', start)]
+
+
+class LeanSocket(asyncio.Protocol):
+    """A websocket client: websockets' sans-I/O :class:`ClientProtocol` driven by the transport.
+
+    Messages (text or binary, as their bytes) go to :attr:`on_message` from the callback that
+    received them; before one is set they wait for :meth:`recv`. Pings are answered by the
+    protocol itself (its pong is written with whatever else it has to send after each read)."""
+
+    def __init__(self, url: str, *, deflate: bool) -> None:
+        extensions = enable_client_permessage_deflate(None) if deflate else None
+        self.protocol = ClientProtocol(parse_uri(url), extensions=extensions, max_size=2**20)
+        self.transport: asyncio.Transport | None = None
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.on_message: Callable[[bytes], None] | None = None
+        self.on_lost: Callable[[], None] | None = None
+        self.backlog: deque[bytes] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.fragments: list[bytes] = []
+        self.lost = False
+
+    @classmethod
+    async def open(cls, url: str, *, deflate: bool) -> LeanSocket:
+        """Connect and finish the opening handshake."""
+        uri = parse_uri(url)
+        loop = asyncio.get_running_loop()
+        _, sock = await loop.create_connection(
+            lambda: cls(url, deflate=deflate), uri.host, uri.port, ssl=True if uri.secure else None
+        )
+        try:
+            await sock.opened
+        except BaseException:
+            sock.abort()
+            raise
+        return sock
+
+    # asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        self._handle(self.protocol.events_received())
+        self._flush()
+
+    def eof_received(self) -> None:
+        self.protocol.receive_eof()
+        self._handle(self.protocol.events_received())
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed during the opening handshake"))
+        self._wake()
+        if self.on_lost is not None:
+            self.on_lost()
+
+    # sending and receiving
+
+    def send(self, text: str) -> None:
+        """Send a text message now; dropped, as a failed send task's was, once closing."""
+        if self.protocol.state is State.OPEN and not self.lost:
+            self.protocol.send_text(text.encode())
+            self._flush()
+
+    async def recv(self) -> bytes:
+        """The next message (only while no :attr:`on_message` is set)."""
+        while not self.backlog:
+            if self.lost:
+                raise ConnectionError("connection lost")
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.backlog.popleft()
+
+    def attach(self, on_message: Callable[[bytes], None], on_lost: Callable[[], None]) -> None:
+        """From now on deliver messages to ``on_message``, those waiting first."""
+        self.on_message, self.on_lost = on_message, on_lost
+        while self.backlog:
+            on_message(self.backlog.popleft())
+        if self.lost:
+            on_lost()
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+    def _handle(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Response):
+                if self.protocol.handshake_exc is not None:
+                    self.opened.set_exception(self.protocol.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+            elif isinstance(event, Frame) and event.opcode in DATA_OPCODES:
+                data = bytes(event.data)  # bytes already: no copy
+                if not event.fin:
+                    self.fragments.append(data)
+                    continue
+                message = data
+                if self.fragments:
+                    message = b"".join([*self.fragments, message])
+                    self.fragments.clear()
+                if self.on_message is not None:
+                    self.on_message(message)
+                else:
+                    self.backlog.append(message)
+                    self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        for data in self.protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():
+                transport.write_eof()  # the protocol's end of a closing handshake
+        if self.protocol.state is State.CLOSED:
+            transport.close()
 
 
 @dataclass
@@ -79,7 +222,7 @@ class Tally:
 
 
 class Player:
-    def __init__(self, fleet: Fleet, ws: ClientConnection, rng: random.Random) -> None:
+    def __init__(self, fleet: Fleet, ws: LeanSocket, rng: random.Random) -> None:
         self.fleet = fleet
         self.ws = ws
         self.rng = rng
@@ -90,19 +233,21 @@ class Player:
         self.next_id = rng.getrandbits(24)
         self.counts_games = False
 
-    async def read(self) -> None:
-        try:
-            async for text in self.ws:
-                if self.fleet.counting:
-                    self.fleet.tally.bytes += len(text.encode() if isinstance(text, str) else text)
-                    self.fleet.tally.frames += 1
-                kind = frame_type(text) if isinstance(text, str) else ""
-                if kind == "state":
-                    self.on_state(json.loads(text))
-                elif kind == "error":
-                    self.on_error(json.loads(text))
-        except ConnectionClosed:
-            pass
+    def read(self) -> None:
+        """Handle the socket's messages from now on (those already received first)."""
+        self.ws.attach(self.on_message, self.on_lost)
+
+    def on_message(self, message: bytes) -> None:
+        if self.fleet.counting:
+            self.fleet.tally.bytes += len(message)
+            self.fleet.tally.frames += 1
+        kind = frame_type(message)
+        if kind == b"state":
+            self.on_state(json.loads(message))
+        elif kind == b"error":
+            self.on_error(json.loads(message))
+
+    def on_lost(self) -> None:
         if not self.fleet.stopping:
             self.fleet.tally.dropped += 1
 
@@ -164,13 +309,7 @@ class Player:
         self.send({**self.rng.choice(view["legal"]), "seq": self.seq, "id": self.next_id})
 
     def send(self, message: dict[str, Any]) -> None:
-        task = asyncio.ensure_future(self.ws.send(json.dumps(message)))
-        task.add_done_callback(_quiet)
-
-
-def _quiet(task: asyncio.Future[None]) -> None:
-    if not task.cancelled():
-        task.exception()
+        self.ws.send(json.dumps(message))
 
 
 class Fleet:
@@ -179,7 +318,6 @@ class Fleet:
         self.worker = worker
         self.rng = random.Random(plan.seed * 1000 + worker)
         self.players: list[Player] = []
-        self.readers: list[asyncio.Task[None]] = []
         self.tally = Tally()
         self.playing = False
         self.counting = False
@@ -190,16 +328,10 @@ class Fleet:
         urls = self.plan.guest_urls if guest else self.plan.host_urls
         return urls[n % len(urls)] if urls else self.plan.url
 
-    async def _open(self, name: str, url: str) -> tuple[ClientConnection, dict[str, Any]]:
-        ws = await connect(
-            url,
-            compression="deflate" if self.plan.deflate else None,
-            ping_interval=None,
-            max_size=2**20,
-            open_timeout=120,
-            close_timeout=1,
-        )
-        await ws.send(json.dumps({"type": "hello", "name": name, "protocol": PROTOCOL}))
+    async def _open(self, name: str, url: str) -> tuple[LeanSocket, dict[str, Any]]:
+        async with asyncio.timeout(120):
+            ws = await LeanSocket.open(url, deflate=self.plan.deflate)
+        ws.send(json.dumps({"type": "hello", "name": name, "protocol": PROTOCOL}))
         welcome = json.loads(await ws.recv())
         if welcome["type"] != "welcome":
             raise RuntimeError(f"hello refused: {welcome}")
@@ -208,7 +340,7 @@ class Fleet:
     async def _room(self, n: int) -> None:
         host_ws, _ = await self._open(f"H{self.worker}-{n}", self._url(n, guest=False))
         options = {"game": {"target": self.plan.target}, "private": True, "spectators": False}
-        await host_ws.send(json.dumps({"type": "create_room", "options": options, "id": 1}))
+        host_ws.send(json.dumps({"type": "create_room", "options": options, "id": 1}))
         while True:
             frame = json.loads(await host_ws.recv())
             if frame.get("id") == 1:
@@ -218,12 +350,12 @@ class Fleet:
         host = Player(self, host_ws, random.Random(self.rng.getrandbits(32)))
         host.counts_games = True
         self.players.append(host)
-        self.readers.append(asyncio.ensure_future(host.read()))
+        host.read()
         guest_ws, _ = await self._open(f"G{self.worker}-{n}", self._url(n, guest=True))
         guest = Player(self, guest_ws, random.Random(self.rng.getrandbits(32)))
         self.players.append(guest)
-        self.readers.append(asyncio.ensure_future(guest.read()))
-        await guest_ws.send(json.dumps({"type": "join_room", "code": frame["code"]}))
+        guest.read()
+        guest_ws.send(json.dumps({"type": "join_room", "code": frame["code"]}))
 
     async def setup(self, progress: Any) -> None:
         gate = asyncio.Semaphore(SETUP_AT_ONCE)
@@ -266,11 +398,7 @@ class Fleet:
 
     def abort(self) -> None:
         for player in self.players:
-            transport = player.ws.transport
-            if transport is not None:
-                transport.abort()
-        for reader in self.readers:
-            reader.cancel()
+            player.ws.abort()
 
 
 def percentile(sorted_values: list[float] | array[float], fraction: float) -> float:
