@@ -1,6 +1,6 @@
 """Scoring: the show (:func:`score_hand`) and the play (:func:`score_play`).
 
->>> from shared.cards import parse_cards, parse_card
+>>> from muggins.shared.cards import parse_cards, parse_card
 >>> score_hand(parse_cards("5H 5S 5C JD"), parse_card("5D")).total
 29
 >>> score_hand(parse_cards("2H 4H 6H 8H"), parse_card("KS"), crib=True).total

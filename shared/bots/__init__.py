@@ -1,6 +1,6 @@
 """Computer players. A strategy sees one seat's :class:`~shared.view.SeatView`, nothing more.
 
->>> from shared.match import Match
+>>> from muggins.shared.match import Match
 >>> m = Match(seed=3)
 >>> bot = make_strategy("easy", seed=1)
 >>> action = bot.choose(m.view(0))

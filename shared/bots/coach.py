@@ -1,6 +1,6 @@
 """The coach: the expert's choice for a view, with a sentence saying why.
 
->>> from shared.match import Match
+>>> from muggins.shared.match import Match
 >>> advice = advise(Match(seed=3).view(0))
 >>> advice.action in Match(seed=3).view(0).legal
 True

@@ -4,7 +4,7 @@ The rules engine scores hands part by part for people to read; a bot needs only 
 of times. Fifteens, pairs and runs depend on ranks alone, so the rank part of every five-card hand
 is precomputed once (about 6,000 rank patterns) and flushes and his nobs are added by suit.
 
->>> from shared.cards import parse_cards
+>>> from muggins.shared.cards import parse_cards
 >>> rank_points((5, 5, 5, 11, 5))
 28
 >>> round(hand_ev(parse_cards("5H 5S 5C JD"), parse_cards("5H 5S 5C JD 2C 9D")), 2)
