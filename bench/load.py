@@ -473,7 +473,7 @@ def _run_load(
     child = children[0] if children else None
     pids = [c.pid for c in children]
     players = rooms * 2
-    procs = args.procs or max(1, min(4, math.ceil(players / 6000)))
+    procs = args.procs or max(1, min(4, math.ceil(players / 10000)))
     mode = "flat out" if flat else f"human pace, a move every {args.pace:g} s ±50 %"
     if args.idle:
         mode = "idle (seated, never moving)"
@@ -881,7 +881,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the measured window")
     parser.add_argument("--warmup", type=float, help="play before measuring (default: by pace)")
     parser.add_argument("--target", type=int, choices=(61, 121), default=121)
-    parser.add_argument("--procs", type=int, help="client processes (default: 1 per 6,000 sockets)")
+    parser.add_argument(
+        "--procs", type=int, help="client processes (default: 1 per 10,000 sockets, at most 4)"
+    )
     parser.add_argument("--url", help="target a running server (no server CPU or RSS figures)")
     parser.add_argument("--uvloop", action="store_true", help="server, echo and clients on uvloop")
     parser.add_argument(
