@@ -23,6 +23,14 @@ async def started(interval: float, tick: float) -> Server:
     return server
 
 
+async def driven_by_hand(interval: float, tick: float) -> Server:
+    """A started server whose keepalive makes no rounds of its own: the test calls round()."""
+    server = await started(interval, tick)
+    assert server.keepalive._task is not None
+    server.keepalive._task.cancel()
+    return server
+
+
 async def until(check: object, seconds: float = 10.0) -> None:
     async with asyncio.timeout(seconds):
         while not check():  # type: ignore[operator]
@@ -74,13 +82,9 @@ async def test_a_client_that_answers_stays_and_one_that_stops_is_closed_with_101
 async def test_each_connection_is_pinged_once_an_interval_in_batches() -> None:
     """Twenty connections opened over several ticks, ten slots: over one round of the slots
     each connection is pinged exactly once, and answering keeps it."""
-    keepalive = Keepalive(interval=10.0, tick=1.0)
-    server = make_server(with_options())
-    server.keepalive = keepalive
-    await server.start()
+    server = await driven_by_hand(interval=10.0, tick=1.0)
+    keepalive = server.keepalive
     try:
-        assert keepalive._task is not None
-        keepalive._task.cancel()  # rounds driven by hand below
         clients = []
         for n in range(20):
             clients.append(await connect(server.url, ping_interval=None))
@@ -105,13 +109,10 @@ async def test_each_connection_is_pinged_once_an_interval_in_batches() -> None:
 async def test_one_connection_whose_ping_fails_does_not_keep_the_others_unpinged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    keepalive = Keepalive(interval=1.0, tick=1.0)  # one slot: every connection in one batch
-    server = make_server(with_options())
-    server.keepalive = keepalive
-    await server.start()
+    # One slot: every connection in one batch.
+    server = await driven_by_hand(interval=1.0, tick=1.0)
+    keepalive = server.keepalive
     try:
-        assert keepalive._task is not None
-        keepalive._task.cancel()  # rounds driven by hand below
         clients = [await connect(server.url, ping_interval=None) for _ in range(3)]
         await until(lambda: len(keepalive) == 3)
         answered = [pings_heard(client) for client in clients]
