@@ -26,8 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 from muggins.server.ticks import tick
 
@@ -45,13 +44,11 @@ class Collector:
         *,
         young_every: float = YOUNG_EVERY,
         full_every: float = FULL_EVERY,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if young_every <= 0 or full_every < young_every:
             raise ValueError("young_every must be positive and full_every at least young_every")
         self.young_every = young_every
         self.full_every = full_every
-        self.clock = clock
         self.young = 0
         """Young collections made."""
         self.full = 0
@@ -79,13 +76,14 @@ class Collector:
             self._thresholds = None
 
     async def _run(self) -> None:
-        last_full = self.clock()
+        loop = asyncio.get_running_loop()  # its clock is the one the ticks fall on
+        last_full = loop.time()
         while True:
             await tick(self.young_every)
-            if self.clock() - last_full >= self.full_every:
+            if loop.time() - last_full >= self.full_every:
                 gc.collect()
                 self.full += 1
-                last_full = self.clock()
+                last_full = loop.time()
             else:
                 gc.collect(0)
                 self.young += 1
