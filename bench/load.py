@@ -41,6 +41,7 @@ import queue as queue_module
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from array import array
 from collections import Counter
@@ -446,15 +447,11 @@ def _run_load(
         command += ["--gc-young", str(args.gc_young)] if args.gc_young else []
         command += ["--gc-every", str(args.gc_every)] if args.gc_every else []
         if cluster:
-            import tempfile
-
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
             redis, redis_url = start_redis(directory, args.redis_fsync)
             stack.callback(lambda: (redis.kill(), redis.wait()))
             command += ["--redis", redis_url]
         elif store == "sqlite":
-            import tempfile
-
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-sqlite-"))
             command += ["--db", str(Path(directory) / "games.db")]
         urls = []
@@ -547,7 +544,7 @@ def _run_load(
     node_system0 = [system_seconds(p) for p in pids]
     switches0 = sum(node_switches0)
     cpu0 = sum(node_cpu0)
-    system0 = sum(system_seconds(p) for p in pids)
+    system0 = sum(node_system0)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
@@ -568,7 +565,7 @@ def _run_load(
     node_system1 = [system_seconds(p) for p in pids]
     switches1 = sum(node_switches1)
     cpu1 = sum(node_cpu1)
-    system1 = sum(system_seconds(p) for p in pids)
+    system1 = sum(node_system1)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
