@@ -3,8 +3,9 @@ every point weighed by the board.
 
 - **Discards**: each keep's expected hand over the 46 starters, plus (dealer) or minus (pone) the
   crib table's value of the two cards laid away, plus the keep's expected pegging balance in this
-  role from the play table (``tools/play_tables.py``), so low, pegging-friendly cards are kept
-  when they are worth it.
+  role from the play tables (``tools/play_tables.py``: the mean of the play solved with every
+  card in view and the play of two players who do not see each other's cards), so low,
+  pegging-friendly cards are kept when they are worth it.
 - **The play**: the opponent's hand is drawn many times from a belief (unseen cards weighted by
   how often its role keeps each rank, and narrowed by its goes), and for each draw the rest of
   the play is solved to the last card (:mod:`muggins.shared.bots.playout`); the card with the best
@@ -53,12 +54,20 @@ EXACT_CARDS = 2
 """The opponent's hand is enumerated exactly when it holds this many cards or fewer."""
 
 
+Pegging = dict[str, dict[tuple[int, ...], float]]
+"""Role -> four ranks kept -> their expected pegging balance in that role."""
+
+
 @dataclass(frozen=True)
 class PlayTables:
-    """How often each role keeps each rank, and the pegging balance of each keep by role."""
+    """How often each role keeps each rank, and the pegging balance of each keep by role: solved
+    with every card in view (``solved``), played by two sides who do not see each other's cards
+    (``played``), and the mean of the two, which the discards read (``pegging``)."""
 
     keep: dict[str, tuple[float, ...]]
-    pegging: dict[str, dict[tuple[int, ...], float]]
+    solved: Pegging
+    played: Pegging
+    pegging: Pegging
     source: str
 
 
@@ -67,11 +76,23 @@ def play_tables() -> PlayTables:
     """The play tables shipped with the package (made by ``tools/play_tables.py``)."""
     text = resources.files("muggins.shared.bots").joinpath("data/play.json").read_text()
     data = json.loads(text)
+
+    def table(name: str) -> Pegging:
+        return {
+            role: {tuple(int(r) for r in k.split("-")): float(v) for k, v in rows.items()}
+            for role, rows in data[name].items()
+        }
+
+    solved, played = table("pegging"), table("played")
+    if any(solved[role].keys() != played[role].keys() for role in solved):
+        raise ValueError("play.json's solved and played tables hold different keeps")
     return PlayTables(
         keep={role: tuple(float(x) for x in row) for role, row in data["keep"].items()},
+        solved=solved,
+        played=played,
         pegging={
-            role: {tuple(int(r) for r in k.split("-")): float(v) for k, v in rows.items()}
-            for role, rows in data["pegging"].items()
+            role: {k: (v + played[role][k]) / 2 for k, v in rows.items()}
+            for role, rows in solved.items()
         },
         source=str(data.get("source", "")),
     )

@@ -200,15 +200,15 @@ def test_decisions_are_deterministic_for_a_seed() -> None:
 
 
 def test_the_board_counts_at_ninety_all() -> None:
-    """At 90-90 the pone weighs the dealer's points above its own, so from A-2-9-9-10-K it lays
-    away 10-K (keeping the ace and two for the play) where at 0-0 it lays away A-K; expert-1,
-    which looks at the board only within 12 points of the end, lays away the same at both."""
-    hand = "AH 2D 9C 9D 10C KD"
+    """At 90-90 the pone weighs the dealer's points above its own, so from A-A-2-5-6-Q it lays
+    away 6-Q (keeping A-A-2 for the play) where at 0-0 it lays away 2-6; expert-1, which looks
+    at the board only within 12 points of the end, lays away the same at both."""
+    hand = "AD AH 2D 5H 6H QC"
     level = discard_view(hand, dealer=False)
     ninety = discard_view(hand, dealer=False, scores=(90, 90))
     assert laid_away("expert-1", level) == laid_away("expert-1", ninety)
-    assert laid_away("expert", level) == {1, 13}
-    assert laid_away("expert", ninety) == {10, 13}
+    assert laid_away("expert", level) == {2, 6}
+    assert laid_away("expert", ninety) == {6, 12}
 
 
 def test_the_search_stops_only_when_the_best_card_is_settled() -> None:

@@ -13,9 +13,13 @@ from types import ModuleType
 
 import pytest
 
+from muggins.shared.actions import CardPlayed, Discard, Play, Scored
 from muggins.shared.bots.belief import Belief
 from muggins.shared.bots.evaluation import play_points
 from muggins.shared.bots.expert import lead_table, lead_value, play_tables, reply_table
+from muggins.shared.bots.pegging import Pegging
+from muggins.shared.cards import DECK, JACK
+from tests.shared.stacked import stacked_match
 from tests.shared.test_bots_playout import brute
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -36,24 +40,102 @@ def source(name: str) -> str:
     return str(json.loads(text)["source"])
 
 
-@pytest.mark.parametrize(
-    ("role", "keep"), [("pone", (1, 4, 5, 6)), ("pone", (4, 5, 6, 12)), ("dealer", (3, 6, 13, 13))]
-)
+@pytest.mark.parametrize(("role", "keep"), [("pone", (1, 4, 5, 6)), ("dealer", (3, 6, 13, 13))])
 def test_pegging_entries_match_plain_minimax(role: str, keep: tuple[int, ...]) -> None:
-    """An entry is the mean of the play solved by plain minimax against the seeded opponents."""
-    play = tool("play_tables")
-    assert source("play") == "tools/play_tables.py --hands 40000 --opponents 48 --seed 1"
-    pool = play.opponent_pool(role, opponents=48, seed=1)
+    """A solved entry is the mean of the play solved by plain minimax against the seeded
+    opponents."""
+    total = sum(
+        brute(keep, theirs, (), 0, 0 if role == "pone" else 1, None)
+        for theirs in opponents(role, keep, 960)
+    )
+    assert play_tables().solved[role][keep] == pytest.approx(total / 960, abs=0.001)
+
+
+SOURCE = "tools/play_tables.py --hands 40000 --opponents 960 --played-opponents 240 --seed 1"
+
+
+def opponents(role: str, keep: tuple[int, ...], samples: int) -> list[tuple[int, ...]]:
+    """The first ``samples`` of the tool's seeded opponent hands that ``keep`` can face."""
+    assert source("play") == SOURCE
     mine = Counter(keep)
-    total, used = 0.0, 0
-    for theirs in pool:
-        if any(mine[r] + n > 4 for r, n in Counter(theirs).items()):
-            continue
-        total += brute(keep, theirs, (), 0, 0 if role == "pone" else 1, None)
-        used += 1
-        if used == 48:
+    out = []
+    for theirs in tool("play_tables").opponent_pool(role, opponents=960, seed=1):
+        if all(mine[r] + n <= 4 for r, n in Counter(theirs).items()):
+            out.append(theirs)
+    return out[:samples]
+
+
+def engine_balance(keep: tuple[int, ...], theirs: tuple[int, ...], *, pone: bool) -> int:
+    """``keep``'s points in the play less ``theirs``', played through the rules engine (the
+    deal stacked, two more cards each laid away), each card chosen as the tool's players choose:
+    :meth:`Pegging.best` over the ranks the seat has not seen (the deck less its own four and
+    the other's cards played). The engine decides whose turn it is, the goes and the points."""
+    deck = list(DECK)
+    hands = []
+    for ranks in (keep, theirs):
+        hand = []
+        for r in ranks:
+            card = next(c for c in deck if c.rank == r)
+            deck.remove(card)
+            hand.append(card)
+        hands.append(hand)
+    spare = [c for c in deck if c.rank != JACK]  # no heels: the test is of the play
+    discards = (spare[0:2], spare[2:4])
+    mine, other = (0, 1)
+    dealer = other if pone else mine
+    text = [" ".join(str(c) for c in (*hands[s], *discards[s])) for s in (0, 1)]
+    match = stacked_match(
+        dealer=dealer,
+        dealer_cards=text[dealer],
+        pone_cards=text[1 - dealer],
+        starter=str(spare[4]),
+    )
+    for seat in (0, 1):
+        match.apply(seat, Discard(cards=(discards[seat][0], discards[seat][1])))
+    points = [0, 0]
+    while True:
+        seat = match.waiting_for()[0]
+        view = match.view(seat)
+        if not any(isinstance(a, Play) for a in view.legal):
             break
-    assert play_tables().pegging[role][keep] == pytest.approx(total / used, abs=0.001)
+        me, them = seat, 1 - seat
+        held = sorted(c.rank for c in view.hand)
+        fits = sorted({r for r in held if view.count + min(r, 10) <= 31})
+        rank = fits[0]
+        if len(fits) > 1:
+            unseen = [0] + [4] * 13
+            own = [*held, *(p.card.rank for p in view.played if p.seat == me)]
+            for r in (*own, *(p.card.rank for p in view.played if p.seat == them)):
+                unseen[r] -= 1
+            rank = Pegging(
+                hand=tuple(held),
+                unseen=tuple(unseen),
+                opp_cards=view.hand_counts[them],
+                opp_said_go=view.said_go[them],
+            ).best(pile=tuple(p.card.rank for p in view.pile), count=view.count)
+        card = next(c for c in view.hand if c.rank == rank)
+        for event in match.apply(seat, Play(card=card)):
+            pegged = isinstance(event, Scored) and event.reason in ("go", "last_card")
+            if isinstance(event, CardPlayed) or pegged:
+                points[event.seat] += event.points
+    return points[0] - points[1]
+
+
+@pytest.mark.parametrize(("role", "keep"), [("pone", (1, 4, 5, 6)), ("dealer", (2, 2, 10, 13))])
+def test_played_entries_match_the_rules_engine(role: str, keep: tuple[int, ...]) -> None:
+    """A played entry is the mean balance of the same hands played through the rules engine by
+    players who see only their own cards."""
+    hands = opponents(role, keep, 240)
+    total = sum(engine_balance(keep, theirs, pone=role == "pone") for theirs in hands)
+    assert play_tables().played[role][keep] == pytest.approx(total / 240, abs=0.001)
+
+
+def test_the_discards_read_the_mean_of_the_solved_and_the_played_tables() -> None:
+    tables = play_tables()
+    for role in ("dealer", "pone"):
+        for keep in [(1, 4, 5, 6), (5, 10, 10, 13)]:
+            mean = (tables.solved[role][keep] + tables.played[role][keep]) / 2
+            assert tables.pegging[role][keep] == pytest.approx(mean)
 
 
 def test_keep_weights_favour_what_each_role_keeps() -> None:
