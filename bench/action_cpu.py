@@ -10,6 +10,11 @@ and read by its server protocol, parsed (``parse_client``), counted in the metri
 ``send`` and ``recv`` calls) and asyncio's scheduling. It prints the thread CPU time per action
 of that work: a figure far steadier on a shared machine than the load benchmark's, for
 comparing two versions of the code (``bench/load.py`` remains the headline).
+
+The workload is fixed by ``--seed``: the moves, and also the matches' seeds and the clients'
+masks (``secrets.token_bytes`` draws from the seed while the bench runs), so two runs of one
+version do the same work, and an instruction count (``valgrind --tool=callgrind``) of runs with
+two ``--actions`` figures gives the instructions per action by difference.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import asyncio
 import cProfile
 import gc
 import random
+import secrets
 import time
 from typing import Any
 
@@ -50,8 +56,7 @@ class Seat:
         self.bytes = 0
 
     def send(self, message: ServerMessage) -> None:
-        text = encoded(message)
-        self.bytes += len(text_frame(text.encode()))  # as Connection.send writes it
+        self.bytes += len(text_frame(encoded(message)))  # as Connection.send writes it
         if isinstance(message, State):
             self.last = message
 
@@ -93,6 +98,8 @@ async def run(rooms: int, actions: int, seed: int) -> tuple[float, int, int]:
     store = MemoryStore()
     metrics = Metrics()
     rng = random.Random(seed)
+    drawn = random.Random(seed + 1)
+    secrets.token_bytes = drawn.randbytes  # type: ignore[assignment]  # match seeds, masks
     tables = []
     for n in range(rooms):
         seats = (Seat(), Seat())

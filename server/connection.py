@@ -76,8 +76,9 @@ class Connection:
         self.metrics = lobby.metrics
         self.player: Player[Room] | None = None
         self.watching: Room | None = None
-        self.queue: deque[str] = deque()
-        """Frames waiting for a full socket buffer to drain, ``queued`` bytes in all."""
+        self.queue: deque[bytes] = deque()
+        """Frames' texts (UTF-8) waiting for a full socket buffer to drain, ``queued`` bytes in
+        all."""
         self.queued = 0
         self.tokens = float(self.config.burst)
         self.stamp = time.monotonic()
@@ -106,24 +107,24 @@ class Connection:
         ws = self.ws
         if ws.transport.is_closing():
             return  # the socket is gone or going; the reader sees the close and cleans up
-        text = encoded(message)
+        data = encoded(message)
         protocol = ws.protocol
         if self._writer is None and not ws.paused and protocol.state is State.OPEN:
             # The socket keeps up: write the frame now, as ws.send() would, without a task;
             # without an extension (the server offers none unless configured to) the frame is
             # made here, as websockets would make it, when nothing of websockets' waits before it.
             if self._plain and not protocol.writes and not protocol.expect_continuation_frame:
-                ws.transport.write(text_frame(text.encode()))
+                ws.transport.write(text_frame(data))
                 return
-            protocol.send_text(text.encode())
+            protocol.send_text(data)
             ws.send_data()
             return
-        if self.queued + len(text) > self.config.send_buffer:
+        if self.queued + len(data) > self.config.send_buffer:
             log.warning("disconnecting a reader that fell %d bytes behind", self.queued)
             self.close(CloseCode.POLICY_VIOLATION, "too slow to read", wait=SLOW_CLOSE)
             return
-        self.queue.append(text)
-        self.queued += len(text)
+        self.queue.append(data)
+        self.queued += len(data)
         if self._writer is None:
             self._writer = self._loop.create_task(self._write_queued())
 
@@ -180,10 +181,10 @@ class Connection:
         """
         try:
             while self.queue:
-                text = self.queue.popleft()
-                self.queued -= len(text)
+                data = self.queue.popleft()
+                self.queued -= len(data)
                 async with asyncio.timeout(self.config.slow_reader):
-                    await self.ws.send(text)
+                    await self.ws.send(data, text=True)
         except ConnectionClosed:
             pass
         except TimeoutError:

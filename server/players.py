@@ -16,7 +16,7 @@ from typing_extensions import TypeVar
 
 from muggins.server.limits import Bucket
 from muggins.server.store import SeatKind, SeatRecord
-from muggins.shared.protocol import ErrorCode, ServerMessage, encode
+from muggins.shared.protocol import ErrorCode, ServerMessage, encode_utf8
 
 R = TypeVar("R", default=Any)
 """The room type a player sits in (server.room.Room); a parameter so this module needs no room."""
@@ -27,13 +27,13 @@ class Peer(Protocol):
         """Queue one message for this receiver. Never blocks, never raises."""
 
 
-_shared: dict[int, tuple[ServerMessage, str]] = {}
+_shared: dict[int, tuple[ServerMessage, bytes]] = {}
 
 
 @contextmanager
 def encoded_once(messages: Iterable[ServerMessage]) -> Iterator[None]:
     """While sending one message to many receivers, encode it once (see :func:`encoded`)."""
-    kept = [(message, encode(message)) for message in messages]
+    kept = [(message, encode_utf8(message)) for message in messages]
     for message, text in kept:
         _shared[id(message)] = (message, text)
     try:
@@ -43,12 +43,13 @@ def encoded_once(messages: Iterable[ServerMessage]) -> Iterator[None]:
             _shared.pop(id(message), None)
 
 
-def encoded(message: ServerMessage) -> str:
-    """The JSON text of a message, reused if it is being sent to many receivers right now."""
+def encoded(message: ServerMessage) -> bytes:
+    """The JSON text of a message in UTF-8, reused if it is being sent to many receivers right
+    now."""
     hit = _shared.get(id(message))
     if hit is not None and hit[0] is message:
         return hit[1]
-    return encode(message)
+    return encode_utf8(message)
 
 
 class Refusal(Exception):

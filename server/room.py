@@ -60,19 +60,25 @@ class StepStates:
         # Built without validation: the engine made every part valid, and this runs for every
         # receiver of every move.
         self.match, self.seq = match, seq
-        self.lines = tuple([built_line(e, e.describe(names)) for e in events])
+        lines = []
         over = None
+        whole = match.winner is not None
         for e in events:
+            text = e.describe(names)
+            lines.append(built_line(e, text))
+            if not whole and e.type in WHOLE_AFTER:
+                whole = True
             if isinstance(e, GameOver):
                 over = GameOverMessage.model_construct(
                     outcome=e.outcome,
                     winner=names[e.outcome.winner],
                     match_points=e.match_points,
                     match_over=e.match_over,
-                    text=e.describe(names),
+                    text=text,
                 )
+        self.lines = tuple(lines)
         self.over = over
-        self.short = match.winner is None and WHOLE_AFTER.isdisjoint([e.type for e in events])
+        self.short = not whole
 
     def __call__(self, seat: int | None, id: MessageId = None) -> State:
         return self._state(self.match.view(seat), id)

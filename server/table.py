@@ -124,7 +124,8 @@ class Table:
 
     def names(self) -> tuple[str, str]:
         """The seats' names for sentences; two players of one name become "Ann" and "Ann (2)"."""
-        first, second = (s.name or f"Seat {s.index + 1}" for s in self.seats)
+        one, two = self.seats
+        first, second = one.name or "Seat 1", two.name or "Seat 2"
         return (first, f"{second} (2)") if first == second else (first, second)
 
     def record(self) -> RoomRecord:

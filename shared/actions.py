@@ -34,10 +34,10 @@ class Model(BaseModel):
         data = defaults | values  # the fields' order, the given values over the defaults
         assert len(data) == len(defaults), f"unknown field in {sorted(values)}"
         model = _new(cls)
-        _set(model, "__dict__", data)
-        _set(model, "__pydantic_fields_set__", set(values))
-        _set(model, "__pydantic_extra__", None)
-        _set(model, "__pydantic_private__", None)
+        _set_dict(model, data)
+        _set_fields_set(model, set(values))
+        _set_extra(model, None)
+        _set_private(model, None)
         return model
 
     @classmethod
@@ -51,7 +51,11 @@ class Model(BaseModel):
 
 
 _new = object.__new__
-_set = object.__setattr__
+# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _DEFAULTS: dict[type[Model], dict[str, Any]] = {}
 
 
@@ -224,6 +228,21 @@ class Discarded(Model):
         return f"{names[self.seat]} lays away two cards"
 
 
+_SCORED_FIXED: Final = {
+    "heels": "two for his heels",
+    "go": "one for the go",
+    "last_card": "one for last card",
+}
+_SCORED_COUNTED: Final = {
+    "hand": "%s for the hand",
+    "crib": "%s for the crib",
+    "muggins": "Muggins! %s missed points",
+    "challenge": "%s for the over-count",
+    "wrong_call": "%s for a wrong call",
+}
+"""How a peg is said, by its reason: as it is, or with its points in words."""
+
+
 class Scored(Model):
     """Points pegged outside a card play: heels, go, last card, a count, and in muggins mode
     the points taken for a short count or an over-count, or the penalty for a wrong call."""
@@ -238,16 +257,10 @@ class Scored(Model):
     score: int
 
     def describe(self, names: Sequence[str]) -> str:
-        what = {
-            "heels": "two for his heels",
-            "go": "one for the go",
-            "last_card": "one for last card",
-            "hand": f"{number_word(self.points)} for the hand",
-            "crib": f"{number_word(self.points)} for the crib",
-            "muggins": f"Muggins! {number_word(self.points)} missed points",
-            "challenge": f"{number_word(self.points)} for the over-count",
-            "wrong_call": f"{number_word(self.points)} for a wrong call",
-        }[self.reason]
+        fixed = _SCORED_FIXED.get(self.reason)
+        what = (
+            fixed if fixed is not None else _SCORED_COUNTED[self.reason] % number_word(self.points)
+        )
         return f"{names[self.seat]} pegs {what} ({self.score})"
 
 

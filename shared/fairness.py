@@ -16,6 +16,9 @@ from collections.abc import Sequence
 
 from muggins.shared.cards import DECK, Card, parse_card
 
+_BITS = tuple(n.bit_length() for n in range(53))
+"""The bits a draw below n takes (``n.bit_length()``), for the shuffle's bounds 2 to 52."""
+
 
 class DeckRandom:
     """HMAC-SHA256 counter-mode generator seeded with an int or bytes.
@@ -64,7 +67,7 @@ class DeckRandom:
         buffer, nbits = self._bits, self._nbits
         for i in range(len(deck) - 1, 0, -1):
             n = i + 1
-            bits = n.bit_length()
+            bits = _BITS[n]
             while True:  # randbelow(n), inlined: a shuffle makes 51 draws
                 if nbits < bits:
                     buffer = (buffer << 256) | int.from_bytes(self._block(), "big")

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from operator import attrgetter
 from typing import cast
 
+from pydantic import BaseModel
+
 from muggins.shared.actions import (
     Action,
     CutForDeal,
@@ -206,17 +208,23 @@ class Match:
                 if winner is None:
                     values["legal"] = tuple(g.legal_actions(seat))
             view = _new(SeatView)
-            _set(view, "__dict__", values)
-            _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
-            _set(view, "__pydantic_extra__", None)
-            _set(view, "__pydantic_private__", None)
+            _set_dict(view, values)
+            _set_fields_set(view, _VIEW_FIELDS_SET)
+            _set_extra(view, None)
+            _set_private(view, None)
             made.append(view)
         return made
 
 
 _new = object.__new__
-_set = object.__setattr__
-_VIEW_FIELDS = frozenset(SeatView.model_fields)
+# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_VIEW_FIELDS_SET = set(SeatView.model_fields)
+"""Every view's fields set, one set shared by all (a frozen model's is never changed: a copy
+gets a set of its own)."""
 _CARD_ORDER = attrgetter("rank", "suit")
 """The order of cards (rank, then suit), as a key: sorting by it is sorting by the cards'
 own comparisons, without a Python call for each comparison."""

@@ -79,7 +79,7 @@ class HandScore:
 
     @property
     def total(self) -> int:
-        return sum(part.points for part in self.parts)
+        return sum(map(_points_of, self.parts))
 
     def points_of(self, kind: PartKind) -> int:
         return sum(part.points for part in self.parts if part.kind == kind)
@@ -159,6 +159,10 @@ _SUM_STEPS: Final = tuple(
 
 _PAIRS: Final = tuple(combinations(range(5), 2))
 _rank_and_suit: Final = attrgetter("rank", "suit")
+_rank_of: Final = attrgetter("rank")
+_points_of: Final = attrgetter("points")
+_PIPS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+"""A card's pip value by its rank (face cards 10), read in C by map()."""
 
 
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> HandScore:
@@ -170,12 +174,11 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Ha
     if len(hand) != 4:
         raise ValueError(f"a hand for the show has 4 cards, not {len(hand)}")
     cards = (*hand, starter)
-    keys = [_rank_and_suit(card) for card in cards]
-    if len(set(keys)) != 5:
+    if len(set(map(_rank_and_suit, cards))) != 5:
         raise ValueError("a hand and its starter must be five different cards")
     parts: list[ScorePart] = []
-    ranks = [key[0] for key in keys]
-    values = [rank if rank < 10 else 10 for rank in ranks]
+    ranks = list(map(_rank_of, cards))
+    values = list(map(_PIPS.__getitem__, ranks))
     sums = [0] * 32  # sums[mask]: the pip total of the cards whose bits are set in mask
     for mask, rest, index in _SUM_STEPS:
         sums[mask] = sums[rest] + values[index]
@@ -230,7 +233,7 @@ class PlayScore:
 
     @property
     def total(self) -> int:
-        return sum(part.points for part in self.parts)
+        return sum(map(_points_of, self.parts))
 
     def spoken(self) -> str:
         """The classic announcement, e.g. ``fifteen for two`` or ``twenty for three``."""
@@ -247,10 +250,10 @@ def score_play(pile: Sequence[Card]) -> PlayScore:
     """
     if not pile:
         raise ValueError("score_play needs at least the card just played")
-    if len({_rank_and_suit(card) for card in pile}) != len(pile):
+    if len(set(map(_rank_and_suit, pile))) != len(pile):
         raise ValueError("the cards played must all be different cards")
-    ranks = [card.rank for card in pile]
-    count = sum([rank if rank < 10 else 10 for rank in ranks])
+    ranks = list(map(_rank_of, pile))
+    count = sum(map(_PIPS.__getitem__, ranks))
     if count > 31:
         raise ValueError(f"the count cannot pass 31 (it would be {count})")
     last = ranks[-1]

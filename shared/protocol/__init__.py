@@ -103,10 +103,35 @@ def encode(message: BaseModel) -> str:
     return message.model_dump_json()
 
 
+def encode_utf8(message: BaseModel) -> bytes:
+    """``encode(message).encode()``, what goes into a frame, made without the whole text.
+
+    A state's view and its other fields are ASCII and its events' sentences are not (the suits'
+    symbols): as one string, the whole state would be copied into a wide string and encoded
+    character by character for each receiver. Here each part is encoded on its own (ASCII
+    encodes as a copy), the step's events once for all its receivers.
+    """
+    if type(message) is State:
+        head, view, events, tail = _state_parts(message)
+        return b"".join([head.encode(), view.encode(), _events_utf8(events), tail.encode()])
+    return message.model_dump_json().encode()
+
+
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _events_kept: list[tuple[Any, str]] = [(None, "")]
 """The events of the latest state encoded and their text: every receiver of a step gets the
 same tuple of event lines, so it is written once per step."""
+_utf8_kept: list[tuple[str, bytes]] = [("", b"")]
+"""The latest events' text and its UTF-8, for the same reason (kept by the text's identity)."""
+
+
+def _events_utf8(text: str) -> bytes:
+    kept = _utf8_kept[0]  # one read and one write of the pair: safe from any thread
+    if kept[0] is text:
+        return kept[1]
+    data = text.encode()
+    _utf8_kept[0] = (text, data)
+    return data
 
 
 def _encode_state(state: State) -> str:
@@ -116,6 +141,12 @@ def _encode_state(state: State) -> str:
     parts left out for a brief state, no BriefView built) and the step's events once for all
     its receivers.
     """
+    return "".join(_state_parts(state))
+
+
+def _state_parts(state: State) -> tuple[str, str, str, str]:
+    """The text of ``state`` in four parts: up to the view, the view, the events' text (from
+    its opening bracket to its closing one) and the rest."""
     view = state.view
     view_text = writer.view_text(view, brief=state.brief)
     lines = state.events
@@ -123,22 +154,23 @@ def _encode_state(state: State) -> str:
     if kept[0] is lines:
         events = kept[1]
     else:
-        events = ",".join(
+        joined = ",".join(
             [
                 f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
                 for line in lines
             ]
         )
+        events = f',"events":[{joined}]'
         if type(lines) is tuple:  # immutable, and held here: the same object, the same text
             _events_kept[0] = (lines, events)
     over = "null" if state.game_over is None else state.game_over.model_dump_json()
     id = state.id
-    return (
+    head = (
         f'{{"id":{"null" if id is None else id if type(id) is int else _dumps(id)},'
         f'"type":"state","seq":{state.seq},'
-        f'"brief":{"true" if state.brief else "false"},"view":{view_text},'
-        f'"events":[{events}],"game_over":{over}}}'
+        f'"brief":{"true" if state.brief else "false"},"view":'
     )
+    return head, view_text, events, f',"game_over":{over}}}'
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
@@ -205,6 +237,7 @@ __all__ = [
     "State",
     "Welcome",
     "encode",
+    "encode_utf8",
     "from_action",
     "json_schemas",
     "parse_client",

@@ -147,7 +147,15 @@ class State(ServerModel):
 
 
 _new = object.__new__
-_set = object.__setattr__
+# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over"}
+_LINE_FIELDS_SET = {"event", "text"}
+"""The fields set of every state and event line built here, one set shared by each kind (a
+frozen model's is never changed: a copy gets a set of its own)."""
 
 
 def built_state(
@@ -164,20 +172,20 @@ def built_state(
     state = _new(State)
     values: dict[str, object] = {"id": id, "type": "state", "seq": seq, "brief": brief}
     values["view"], values["events"], values["game_over"] = view, events, game_over
-    _set(state, "__dict__", values)
-    _set(state, "__pydantic_fields_set__", {"id", "seq", "brief", "view", "events", "game_over"})
-    _set(state, "__pydantic_extra__", None)
-    _set(state, "__pydantic_private__", None)
+    _set_dict(state, values)
+    _set_fields_set(state, _STATE_FIELDS_SET)
+    _set_extra(state, None)
+    _set_private(state, None)
     return state
 
 
 def built_line(event: Event, text: str) -> EventLine:
     """``EventLine.model_construct(event=event, text=text)``, without its cost."""
     line = _new(EventLine)
-    _set(line, "__dict__", {"event": event, "text": text})
-    _set(line, "__pydantic_fields_set__", {"event", "text"})
-    _set(line, "__pydantic_extra__", None)
-    _set(line, "__pydantic_private__", None)
+    _set_dict(line, {"event": event, "text": text})
+    _set_fields_set(line, _LINE_FIELDS_SET)
+    _set_extra(line, None)
+    _set_private(line, None)
     return line
 
 

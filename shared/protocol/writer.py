@@ -21,9 +21,9 @@ view, never the match.
 from __future__ import annotations
 
 import json.encoder
-from collections.abc import Callable, Iterable
-from operator import itemgetter
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter, itemgetter
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -70,6 +70,10 @@ shares); the object is held with its text, so its id is not reused while the ent
 Emptied when full, which the engine's moves alone never fill."""
 
 
+_text_of = attrgetter("text")
+"""A card's text, read in C."""
+
+
 def string(text: str) -> str:
     """The JSON of a string, as pydantic writes it."""
     return _dumps(text)
@@ -90,9 +94,8 @@ def _kept(obj: T, write: Callable[[T], str]) -> str:
 # --- small parts -----------------------------------------------------------------------------
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    texts = [c.text for c in cards]
-    return '["' + '","'.join(texts) + '"]' if texts else "[]"
+def _cards(cards: Sequence[Card]) -> str:
+    return '["' + '","'.join(map(_text_of, cards)) + '"]' if cards else "[]"
 
 
 def _card(card: Card | None) -> str:
@@ -122,8 +125,8 @@ def _points(part: Points) -> str:
     return f'{{"kind":"{part.kind}","points":{part.points},"cards":{_cards(part.cards)}}}'
 
 
-def _parts(parts: Iterable[Points]) -> str:
-    return "[" + ",".join([_points(p) for p in parts]) + "]"
+def _parts(parts: Sequence[Points]) -> str:
+    return "[" + ",".join(map(_points, parts)) + "]" if parts else "[]"
 
 
 def _show_result(r: ShowResult) -> str:
@@ -186,80 +189,83 @@ def _cut(rounds: tuple[tuple[Card, Card], ...]) -> str:
 # --- events ---------------------------------------------------------------------------------
 
 
-def event_text(event: BaseModel) -> str:
-    """The JSON of an engine event: the commonest written here, the rest by pydantic."""
+def event_text(event: Any) -> str:
+    """The JSON of an engine event: the commonest written here, the rest by pydantic.
+
+    (``event`` is typed Any: each branch reads the fields of the type it has just checked,
+    without a ``cast`` call per event.)"""
     kind = type(event)
     if kind is CardPlayed:
-        e = cast(CardPlayed, event)
+        e = event
         return (
             f'{{"type":"card_played","seat":{e.seat},"card":"{e.card.text}","count":{e.count},'
             f'"points":{e.points},"parts":{_parts(e.parts)},"spoken":{_dumps(e.spoken)},'
             f'"score":{e.score}}}'
         )
     if kind is Go:
-        return f'{{"type":"go","seat":{cast(Go, event).seat}}}'
+        return f'{{"type":"go","seat":{event.seat}}}'
     if kind is Discarded:
-        return f'{{"type":"discarded","seat":{cast(Discarded, event).seat}}}'
+        return f'{{"type":"discarded","seat":{event.seat}}}'
     if kind is CountReset:
-        return f'{{"type":"count_reset","leader":{cast(CountReset, event).leader}}}'
+        return f'{{"type":"count_reset","leader":{event.leader}}}'
     if kind is Scored:
-        s = cast(Scored, event)
+        s = event
         return (
             f'{{"type":"scored","seat":{s.seat},"reason":"{s.reason}","points":{s.points},'
             f'"parts":{_parts(s.parts)},"score":{s.score}}}'
         )
     if kind is StarterCut:
-        c = cast(StarterCut, event)
+        c = event
         return f'{{"type":"starter_cut","card":"{c.card.text}","heels":{_TF[c.heels]}}}'
     if kind is HandShown:
-        h = cast(HandShown, event)
+        h = event
         return (
             f'{{"type":"hand_shown","seat":{h.seat},"kind":"{h.kind}","cards":{_cards(h.cards)},'
             f'"starter":"{h.starter.text}"}}'
         )
     if kind is HandScored:
-        r = cast(HandScored, event)
+        r = event
         return (
             f'{{"type":"hand_scored","seat":{r.seat},"kind":"{r.kind}","total":{r.total},'
             f'"parts":{_parts(r.parts)},"spoken":{_dumps(r.spoken)}}}'
         )
     if kind is DealStarted:
-        d = cast(DealStarted, event)
+        d = event
         return (
             f'{{"type":"deal_started","game_number":{d.game_number},'
             f'"deal_number":{d.deal_number},"dealer":{d.dealer},'
             f'"commitment":{_dumps(d.commitment)}}}'
         )
     if kind is DealRevealed:
-        v = cast(DealRevealed, event)
+        v = event
         return (
             f'{{"type":"deal_revealed","deal_number":{v.deal_number},'
             f'"commitment":{_dumps(v.commitment)},"deck":{_cards(v.deck)},'
             f'"salt":{_dumps(v.salt)}}}'
         )
     if kind is CountClaimed:
-        k = cast(CountClaimed, event)
+        k = event
         return f'{{"type":"count_claimed","seat":{k.seat},"kind":"{k.kind}","claimed":{k.claimed}}}'
     if kind is CountAnswered:
-        a = cast(CountAnswered, event)
+        a = event
         right = "null" if a.right is None else _TF[a.right]
         return (
             f'{{"type":"count_answered","seat":{a.seat},"kind":"{a.kind}",'
             f'"answer":"{a.answer}","claimed":{a.claimed},"total":{a.total},"right":{right}}}'
         )
     if kind is Resigned:
-        return f'{{"type":"resigned","seat":{cast(Resigned, event).seat}}}'
+        return f'{{"type":"resigned","seat":{event.seat}}}'
     if kind is GameOver:
-        o = cast(GameOver, event)
+        o = event
         points = o.match_points
         return (
             f'{{"type":"game_over","outcome":{_outcome(o.outcome)},'
             f'"match_points":[{points[0]},{points[1]}],"match_over":{_TF[o.match_over]}}}'
         )
     if kind is CutForDeal:
-        f = cast(CutForDeal, event)
+        f = event
         return f'{{"type":"cut_for_deal","rounds":{_cut(f.rounds)},"dealer":{f.dealer}}}'
-    return event.model_dump_json()
+    return str(event.model_dump_json())
 
 
 # --- the view --------------------------------------------------------------------------------
@@ -359,12 +365,11 @@ def view_text(view: BriefView, *, brief: bool) -> str:
         head, middle, tail = _common_text(v)
         _last[0] = (common, (head, middle, tail))
     seat = v["seat"]
-    hand = [c.text for c in v["hand"]]
-    discards = [c.text for c in v["discards"]]
+    legal = v["legal"]
     text = (
         f'{{"seat":{"null" if seat is None else seat},{head}'
-        f'"hand":{_texts(hand)},"discards":{_texts(discards)},{middle}'
-        f'"legal":[{",".join([_kept(a, _action) for a in v["legal"]])}],{tail}'
+        f'"hand":{_cards(v["hand"])},"discards":{_cards(v["discards"])},{middle}'
+        f'"legal":[{",".join([_kept(a, _action) for a in legal]) if legal else ""}],{tail}'
     )
     if brief or not isinstance(view, SeatView):
         return text + "}"
@@ -386,10 +391,6 @@ def view_text(view: BriefView, *, brief: bool) -> str:
 _whole_of = itemgetter("options", "commitment", "cut_for_deal", "last_deal")
 _last_whole: list[tuple[Any, str]] = [(None, "")]
 """The same for the parts only a whole view carries (they change only between deals)."""
-
-
-def _texts(texts: list[str]) -> str:
-    return '["' + '","'.join(texts) + '"]' if texts else "[]"
 
 
 _TF = ("false", "true")

@@ -11,6 +11,7 @@ rooms' latency moves under abuse is a timing figure: bench/load.py measures it, 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import socket
 import time
@@ -199,3 +200,38 @@ async def test_a_reader_that_stops_reading_is_cut_after_the_slow_reader_limit() 
             await asyncio.sleep(0.05)
         assert time.monotonic() - started < config.slow_reader + 6
         slow.transport.abort()
+
+
+async def test_frames_queued_for_a_reader_that_fell_behind_arrive_whole_as_text() -> None:
+    """Answers queued while a reader's socket was full (the writer task's path, not the direct
+    write) reach it in order, as text frames of the same JSON, once it reads again."""
+    config = replace(LIMITED, rate=10_000, burst=10_000, socket_buffer=4096)
+    async with running_server(config) as server:
+        alice = await WireClient.open(server.url, name="Alicé")
+        created = await alice.request(type="create_room")
+        await alice.request(type="seat_bot", level="random")
+        room = server.lobby.find(created["code"])
+        url = server.url
+        slow = await connect(url, sock=await slow_socket(url), max_queue=None, compression=None)
+        await slow.send(f'{{"type": "hello", "name": "Slöw", "protocol": {PROTOCOL_VERSION}}}')
+        slow.transport.pause_reading()
+        asked = 40
+        for n in range(asked):
+            await slow.send(f'{{"type": "spectate", "code": "{created["code"]}", "id": {n}}}')
+        for _ in range(100):
+            queued = [c for c in room.spectators if isinstance(c, Connection) and c.queue]
+            if queued:
+                break
+            await asyncio.sleep(0.02)
+        assert queued, "nothing waited in the queue: the test would not cover it"
+        slow.transport.resume_reading()
+        answered: list[int] = []
+        while len(answered) < asked:
+            frame = await asyncio.wait_for(slow.recv(), 10)
+            assert isinstance(frame, str), "a queued frame arrived as binary"
+            message = json.loads(frame)
+            if message["type"] == "room" and message["id"] is not None:
+                assert message["seats"][0]["name"] == "Alicé"
+                answered.append(message["id"])
+        assert answered == list(range(asked))
+        await slow.close()

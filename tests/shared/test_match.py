@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from pydantic import ValidationError
 from stacked import discard, play_all, stacked_match
 
 from muggins.shared.actions import (
@@ -190,6 +191,20 @@ def test_views_are_what_validation_would_build() -> None:
                 break
             seat = rng.choice(match.waiting_for())
             match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
+def test_views_share_one_fields_set_that_a_copy_does_not_touch() -> None:
+    """Views share one fields set (they are frozen: nothing adds to it); a copy with changes,
+    the one way to a changed view, gets a set of its own, and the shared one stays whole."""
+    match = Match(seed=3)
+    first, second = match.views((0, 1))
+    assert first.model_fields_set is second.model_fields_set
+    with pytest.raises(ValidationError):
+        first.seat = 1  # type: ignore[misc]
+    copied = first.model_copy(update={"seat": None})
+    assert copied.model_fields_set is not first.model_fields_set
+    copied.model_fields_set.discard("seat")
+    assert first.model_fields_set == second.model_fields_set == set(SeatView.model_fields)
 
 
 def test_events_are_what_validation_would_build() -> None:

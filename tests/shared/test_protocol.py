@@ -17,9 +17,11 @@ from muggins.shared.protocol import (
     DiscardCards,
     EventLine,
     Hello,
+    Notice,
     PlayCard,
     State,
     encode,
+    encode_utf8,
     from_action,
     parse_client,
     parse_server,
@@ -155,7 +157,16 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
                 )
                 assert isinstance(state.view, SeatView)
                 assert encode(state) == sent.model_dump_json()
+                assert encode_utf8(state) == sent.model_dump_json().encode()
                 assert parse_server(encode(state)) == parse_server(sent.model_dump_json())
+
+
+def test_a_message_in_utf8_is_its_text_encoded() -> None:
+    """encode_utf8 is encode's text as UTF-8, for any message (here a non-ASCII notice, and an id
+    that is a non-ASCII string)."""
+    notice = Notice(code="joined", text="Zoë sits down \u2028 ♠", id="ïd")
+    assert encode_utf8(notice) == encode(notice).encode()
+    assert json.loads(encode_utf8(notice)) == json.loads(notice.model_dump_json())
 
 
 @pytest.mark.parametrize("name", ["client.json", "server.json", "protocol.d.ts"])

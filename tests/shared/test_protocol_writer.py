@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from muggins.shared.actions import GameOptions, Resign
 from muggins.shared.match import Match
-from muggins.shared.protocol import State, encode, parse_server
+from muggins.shared.protocol import State, encode, encode_utf8, parse_server
 from muggins.shared.protocol.writer import view_text
 from muggins.shared.view import SeatView, brief
 
@@ -42,6 +42,7 @@ def check_match(seed: int, options: GameOptions, *, resign_every: int = 0) -> in
                 sent = state.model_copy(update={"brief": brief_now})
                 expected = pydantic_text(sent)
                 assert encode(sent) == expected
+                assert encode_utf8(sent) == expected.encode()  # what goes into the frame
                 assert (
                     view_text(sent.view, brief=brief_now)
                     == (brief(sent.view) if brief_now else sent.view).model_dump_json()
