@@ -146,6 +146,9 @@ def parse_cards(text: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
 DECK: Final = tuple(Card(rank, suit) for rank in range(1, 14) for suit in SUITS)
 """The 52 cards in index order (``DECK[card.index] == card``)."""
 _BY_TEXT: Final = {card.text: card for card in DECK}
+CARD_ORDER: Final = attrgetter("rank", "suit")
+"""The cards' own order (rank, then suit) as a sort key: ``sorted(cards, key=CARD_ORDER)``
+equals ``sorted(cards)`` but compares in C, with no Python call for each comparison."""
 
 
 def format_cards(cards: tuple[Card, ...] | list[Card], *, pretty: bool = False) -> str:

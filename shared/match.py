@@ -12,10 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
 from typing import cast
-
-from pydantic import BaseModel
 
 from muggins.shared.actions import (
     Action,
@@ -26,8 +23,9 @@ from muggins.shared.actions import (
     IllegalAction,
     Outcome,
     Seat,
+    unvalidated,
 )
-from muggins.shared.cards import Card
+from muggins.shared.cards import CARD_ORDER, Card
 from muggins.shared.fairness import DeckRandom
 from muggins.shared.game import Game
 from muggins.shared.view import Phase, SeatView
@@ -203,28 +201,14 @@ class Match:
             values = common.copy()
             values["seat"] = seat
             if seat == 0 or seat == 1:
-                values["hand"] = tuple(sorted(hands[seat], key=_CARD_ORDER))
+                values["hand"] = tuple(sorted(hands[seat], key=CARD_ORDER))
                 values["discards"] = discards[seat]
                 if winner is None:
                     values["legal"] = tuple(g.legal_actions(seat))
-            view = _new(SeatView)
-            _set_dict(view, values)
-            _set_fields_set(view, _VIEW_FIELDS_SET)
-            _set_extra(view, None)
-            _set_private(view, None)
-            made.append(view)
+            made.append(unvalidated(SeatView, values, _VIEW_FIELDS_SET))
         return made
 
 
-_new = object.__new__
-# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _VIEW_FIELDS_SET = set(SeatView.model_fields)
 """Every view's fields set, one set shared by all (a frozen model's is never changed: a copy
 gets a set of its own)."""
-_CARD_ORDER = attrgetter("rank", "suit")
-"""The order of cards (rank, then suit), as a key: sorting by it is sorting by the cards'
-own comparisons, without a Python call for each comparison."""

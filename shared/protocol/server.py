@@ -11,7 +11,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from muggins.shared.actions import Action, Event, Outcome, Seat
+from muggins.shared.actions import Action, Event, Outcome, Seat, unvalidated
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
 from muggins.shared.view import BriefView, SeatView
@@ -146,12 +146,6 @@ class State(ServerModel):
     game_over: GameOver | None = Field(default=None, description="a game ended in this step")
 
 
-_new = object.__new__
-# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over"}
 _LINE_FIELDS_SET = {"event", "text"}
 """The fields set of every state and event line built here, one set shared by each kind (a
@@ -169,24 +163,14 @@ def built_state(
 ) -> State:
     """``State.model_construct(...)`` of these values, at a fraction of its cost: no
     validation, for parts the engine made valid (one state per receiver of every move)."""
-    state = _new(State)
     values: dict[str, object] = {"id": id, "type": "state", "seq": seq, "brief": brief}
     values["view"], values["events"], values["game_over"] = view, events, game_over
-    _set_dict(state, values)
-    _set_fields_set(state, _STATE_FIELDS_SET)
-    _set_extra(state, None)
-    _set_private(state, None)
-    return state
+    return unvalidated(State, values, _STATE_FIELDS_SET)
 
 
 def built_line(event: Event, text: str) -> EventLine:
     """``EventLine.model_construct(event=event, text=text)``, without its cost."""
-    line = _new(EventLine)
-    _set_dict(line, {"event": event, "text": text})
-    _set_fields_set(line, _LINE_FIELDS_SET)
-    _set_extra(line, None)
-    _set_private(line, None)
-    return line
+    return unvalidated(EventLine, {"event": event, "text": text}, _LINE_FIELDS_SET)
 
 
 ErrorCode = Literal[
