@@ -33,6 +33,7 @@ import random
 import sys
 import time
 from collections import Counter
+from functools import cache
 from itertools import combinations_with_replacement
 from multiprocessing import Pool
 from pathlib import Path
@@ -66,19 +67,23 @@ def keep_weights(keeps: list[Keep]) -> list[float]:
     return [0.0] + [round(kept[r] / dealt / (4 / 6), 4) for r in RANKS]
 
 
+def facing(keep: Keep, opponents: list[Keep], samples: int) -> list[Keep]:
+    """The first ``samples`` of ``opponents`` that ``keep`` can face (no fifth card of a rank)."""
+    mine = Counter(keep)
+    out: list[Keep] = []
+    for theirs in opponents:
+        if all(mine[r] + n <= 4 for r, n in Counter(theirs).items()):
+            out.append(theirs)
+            if len(out) == samples:
+                break
+    return out
+
+
 def pegging_value(keep: Keep, opponents: list[Keep], *, pone: bool, samples: int) -> float:
     """The mean pegging balance of ``keep`` against the first ``samples`` compatible hands."""
-    total = 0.0
-    used = 0
-    mine = Counter(keep)
-    for theirs in opponents:
-        if any(mine[r] + n > 4 for r, n in Counter(theirs).items()):
-            continue
-        total += solve(keep, theirs, (), 0, turn=0 if pone else 1)
-        used += 1
-        if used == samples:
-            break
-    return total / used
+    hands = facing(keep, opponents, samples)
+    turn = 0 if pone else 1
+    return sum(solve(keep, theirs, (), 0, turn=turn) for theirs in hands) / len(hands)
 
 
 def played_balance(keep: Keep, theirs: Keep, *, pone: bool) -> int:
@@ -135,17 +140,8 @@ def played_balance(keep: Keep, theirs: Keep, *, pone: bool) -> int:
 def played_value(keep: Keep, opponents: list[Keep], *, pone: bool, samples: int) -> float:
     """The mean :func:`played_balance` of ``keep`` against the first ``samples`` compatible
     hands (the same hands :func:`pegging_value` takes first)."""
-    total = 0
-    used = 0
-    mine = Counter(keep)
-    for theirs in opponents:
-        if any(mine[r] + n > 4 for r, n in Counter(theirs).items()):
-            continue
-        total += played_balance(keep, theirs, pone=pone)
-        used += 1
-        if used == samples:
-            break
-    return total / used
+    hands = facing(keep, opponents, samples)
+    return sum(played_balance(keep, theirs, pone=pone) for theirs in hands) / len(hands)
 
 
 def opponent_pool(role: str, *, opponents: int, seed: int) -> list[Keep]:
@@ -158,10 +154,16 @@ Job = tuple[str, int, int, int, int, int]
 """(role, opponents, played opponents, seed, first keep, end): one worker's share."""
 
 
+@cache
+def pool_of(role: str, opponents: int, seed: int) -> list[Keep]:
+    """:func:`opponent_pool`, made once per worker process for all its jobs."""
+    return opponent_pool(role, opponents=opponents, seed=seed)
+
+
 def keep_chunk(job: Job) -> tuple[dict[str, float], dict[str, float]]:
     """The solved and the played entries of ``KEEPS[start:stop]`` in ``role``."""
     role, opponents, played_opponents, seed, start, stop = job
-    pool = opponent_pool(role, opponents=max(opponents, played_opponents), seed=seed)
+    pool = pool_of(role, max(opponents, played_opponents), seed)
     pone = role == "pone"
     solved: dict[str, float] = {}
     played: dict[str, float] = {}

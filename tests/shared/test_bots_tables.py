@@ -6,7 +6,6 @@ import importlib.util
 import json
 import random
 import sys
-from collections import Counter
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -57,12 +56,12 @@ SOURCE = "tools/play_tables.py --hands 40000 --opponents 960 --played-opponents 
 def opponents(role: str, keep: tuple[int, ...], samples: int) -> list[tuple[int, ...]]:
     """The first ``samples`` of the tool's seeded opponent hands that ``keep`` can face."""
     assert source("play") == SOURCE
-    mine = Counter(keep)
-    out = []
-    for theirs in tool("play_tables").opponent_pool(role, opponents=960, seed=1):
-        if all(mine[r] + n <= 4 for r, n in Counter(theirs).items()):
-            out.append(theirs)
-    return out[:samples]
+    play = tool("play_tables")
+    hands: list[tuple[int, ...]] = play.facing(
+        keep, play.opponent_pool(role, opponents=960, seed=1), samples
+    )
+    assert len(hands) == samples
+    return hands
 
 
 def engine_balance(keep: tuple[int, ...], theirs: tuple[int, ...], *, pone: bool) -> int:
