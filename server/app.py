@@ -36,6 +36,7 @@ from muggins.server.reviews import Reviewer
 from muggins.server.sqlite_store import SqliteStore
 from muggins.server.static import StaticSite, same_origin
 from muggins.server.store import Store, StoreError
+from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")
 
@@ -127,6 +128,7 @@ class Server:
                 "url": self.url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),
+                "build": build(),
             },
         )
 
