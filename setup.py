@@ -15,9 +15,9 @@ from pathlib import Path
 from setuptools import setup
 
 # The per-move path: the engine, the view and the state writer, the connection's reading and
-# sending. Not here: classes subclassed by modules that stay Python (Room, by ClusterRoom), the
-# modules that define pydantic models, and packages' __init__ (a compiled one loses its
-# submodules).
+# sending. A class that modules staying Python extend says so (Room: mypyc_attr in
+# shared/build.py). Not here: the modules that define pydantic models, and packages' __init__ (a
+# compiled one loses its submodules).
 COMPILED = [
     "shared/cards.py",
     "shared/scoring.py",
@@ -28,6 +28,8 @@ COMPILED = [
     "shared/match.py",
     "shared/protocol/writer.py",
     "server/frames.py",
+    "server/table.py",
+    "server/room.py",
     "server/metrics.py",
     "server/connection.py",
 ]

@@ -13,6 +13,8 @@ import secrets
 import time
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr
+
 from muggins.server.identity import token_matches
 from muggins.server.moves import anonymous_key, store_action
 from muggins.server.players import Peer, Player, Refusal, SeatState, encoded_once
@@ -100,6 +102,8 @@ step_states = StepStates
 """The states of a step (the name the tests and the client's fakes use)."""
 
 
+# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Room(Table):
     """A room of two seats: every change is checked, persisted, then sent (see module doc)."""
 

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from muggins.server.players import Peer, Player, Refusal, SeatState
 from muggins.server.rated import TurnClock
 from muggins.server.store import RoomRecord, Store
@@ -24,6 +26,8 @@ BotFactory = Callable[[Any, int, str], Peer]
 """Makes the computer's peer for (room, seat, level)."""
 
 
+# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """A room's seats, spectators and match, and how its facts reach the people in it."""
 

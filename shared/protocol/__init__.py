@@ -14,7 +14,6 @@ See docs/protocol.md for the conversation, with examples.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -99,7 +98,7 @@ def encode(message: BaseModel) -> str:
     :mod:`shared.protocol.unpack`), whether its view object is a BriefView or a whole SeatView.
     """
     if type(message) is State:
-        return _encode_state(message)
+        return writer.state_text(message)
     return message.model_dump_json()
 
 
@@ -112,65 +111,8 @@ def encode_utf8(message: BaseModel) -> bytes:
     encodes as a copy), the step's events once for all its receivers.
     """
     if type(message) is State:
-        head, view, events, tail = _state_parts(message)
-        return b"".join([head.encode(), view.encode(), _events_utf8(events), tail.encode()])
+        return writer.state_utf8(message)
     return message.model_dump_json().encode()
-
-
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_events_kept: list[tuple[Any, str]] = [(None, "")]
-"""The events of the latest state encoded and their text: every receiver of a step gets the
-same tuple of event lines, so it is written once per step."""
-_utf8_kept: list[tuple[str, bytes]] = [("", b"")]
-"""The latest events' text and its UTF-8, for the same reason (kept by the text's identity)."""
-
-
-def _events_utf8(text: str) -> bytes:
-    kept = _utf8_kept[0]  # one read and one write of the pair: safe from any thread
-    if kept[0] is text:
-        return kept[1]
-    data = text.encode()
-    _utf8_kept[0] = (text, data)
-    return data
-
-
-def _encode_state(state: State) -> str:
-    """The text pydantic would write for ``state`` (the tests compare them), made in parts.
-
-    States are what the server sends most: the view is written by :mod:`.writer` (the brief
-    parts left out for a brief state, no BriefView built) and the step's events once for all
-    its receivers.
-    """
-    return "".join(_state_parts(state))
-
-
-def _state_parts(state: State) -> tuple[str, str, str, str]:
-    """The text of ``state`` in four parts: up to the view, the view, the events' text (from
-    its opening bracket to its closing one) and the rest."""
-    view = state.view
-    view_text = writer.view_text(view, brief=state.brief)
-    lines = state.events
-    kept = _events_kept[0]  # one read and one write of the pair: safe from any thread
-    if kept[0] is lines:
-        events = kept[1]
-    else:
-        joined = ",".join(
-            [
-                f'{{"event":{writer.event_text(line.event)},"text":{writer.string(line.text)}}}'
-                for line in lines
-            ]
-        )
-        events = f',"events":[{joined}]'
-        if type(lines) is tuple:  # immutable, and held here: the same object, the same text
-            _events_kept[0] = (lines, events)
-    over = "null" if state.game_over is None else state.game_over.model_dump_json()
-    id = state.id
-    head = (
-        f'{{"id":{"null" if id is None else id if type(id) is int else _dumps(id)},'
-        f'"type":"state","seq":{state.seq},'
-        f'"brief":{"true" if state.brief else "false"},"view":'
-    )
-    return head, view_text, events, f',"game_over":{over}}}'
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:

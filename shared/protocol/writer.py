@@ -20,6 +20,7 @@ view, never the match.
 
 from __future__ import annotations
 
+import json
 import json.encoder
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, itemgetter
@@ -55,6 +56,7 @@ from muggins.shared.actions import (
     StarterCut,
 )
 from muggins.shared.cards import Card
+from muggins.shared.protocol.server import State
 from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
 
 _dumps = json.encoder.encode_basestring
@@ -395,3 +397,62 @@ _last_whole: list[tuple[Any, str]] = [(None, "")]
 
 _TF = ("false", "true")
 """JSON of a bool, by indexing (False is 0, True is 1)."""
+
+
+_json_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_events_kept: list[tuple[Any, str]] = [(None, "")]
+"""The events of the latest state encoded and their text: every receiver of a step gets the
+same tuple of event lines, so it is written once per step."""
+_utf8_kept: list[tuple[str, bytes]] = [("", b"")]
+"""The latest events' text and its UTF-8, for the same reason (kept by the text's identity)."""
+
+
+def _events_utf8(text: str) -> bytes:
+    kept = _utf8_kept[0]  # one read and one write of the pair: safe from any thread
+    if kept[0] is text:
+        return kept[1]
+    data = text.encode()
+    _utf8_kept[0] = (text, data)
+    return data
+
+
+def state_text(state: State) -> str:
+    """The text pydantic would write for ``state`` (the tests compare them), made in parts.
+
+    States are what the server sends most: the view is written by :func:`view_text` (the brief
+    parts left out for a brief state, no BriefView built) and the step's events once for all
+    its receivers.
+    """
+    return "".join(_state_parts(state))
+
+
+def _state_parts(state: State) -> tuple[str, str, str, str]:
+    """The text of ``state`` in four parts: up to the view, the view, the events' text (from
+    its opening bracket to its closing one) and the rest."""
+    view = state.view
+    text = view_text(view, brief=state.brief)
+    lines = state.events
+    kept = _events_kept[0]  # one read and one write of the pair: safe from any thread
+    if kept[0] is lines:
+        events = kept[1]
+    else:
+        joined = ",".join(
+            [f'{{"event":{event_text(line.event)},"text":{string(line.text)}}}' for line in lines]
+        )
+        events = f',"events":[{joined}]'
+        if type(lines) is tuple:  # immutable, and held here: the same object, the same text
+            _events_kept[0] = (lines, events)
+    over = "null" if state.game_over is None else state.game_over.model_dump_json()
+    id = state.id
+    head = (
+        f'{{"id":{"null" if id is None else id if type(id) is int else _json_dumps(id)},'
+        f'"type":"state","seq":{state.seq},'
+        f'"brief":{"true" if state.brief else "false"},"view":'
+    )
+    return head, text, events, f',"game_over":{over}}}'
+
+
+def state_utf8(state: State) -> bytes:
+    """``state_text(state).encode()``, made in parts (see ``protocol.encode_utf8``)."""
+    head, view, events, tail = _state_parts(state)
+    return b"".join([head.encode(), view.encode(), _events_utf8(events), tail.encode()])
