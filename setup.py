@@ -20,6 +20,7 @@ from setuptools import setup
 # compiled one loses its submodules).
 COMPILED = [
     "shared/cards.py",
+    "shared/construct.py",
     "shared/scoring.py",
     "shared/counting.py",
     "shared/fairness.py",

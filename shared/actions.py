@@ -7,11 +7,12 @@ wire, go into the persisted action log and come back out for replays.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Final, Literal, Self, TypeVar
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from muggins.shared.cards import Card, format_cards
+from muggins.shared.construct import unvalidated
 from muggins.shared.counting import MAX_CLAIM, Answer
 from muggins.shared.scoring import PartKind, ScorePart, number_word
 
@@ -46,27 +47,6 @@ class Model(BaseModel):
 
 
 _DEFAULTS: dict[type[Model], dict[str, Any]] = {}
-
-_new = object.__new__
-# BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-M = TypeVar("M", bound=BaseModel)
-
-
-def unvalidated(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M:
-    """A ``cls`` holding ``values`` (every field, in order) without validation, as
-    ``model_construct`` makes it at a fraction of its cost: for the engine's events, views and
-    states, valid by construction. ``fields_set`` is kept as given, so a frozen kind may share
-    one set among all its models (a copy gets a set of its own)."""
-    model = _new(cls)
-    _set_dict(model, values)
-    _set_fields_set(model, fields_set)
-    _set_extra(model, None)
-    _set_private(model, None)
-    return model
 
 
 class IllegalAction(ValueError):

@@ -48,7 +48,7 @@ class CardError(ValueError):
     """Text that does not name a card."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A card. ``rank`` runs 1 (ace) to 13 (king); ``suit`` is one of ``C D H S``.
 
@@ -96,6 +96,29 @@ class Card:
 
     def __str__(self) -> str:
         return self.text
+
+    # Equality, hash and order written out rather than made by the dataclass (the same
+    # comparisons: by rank, then suit), so that they compile with the class in the compiled
+    # build (setup.py): the engine compares cards often.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.rank == other.rank and self.suit == other.suit
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit))
+
+    def __lt__(self, other: Card) -> bool:
+        return (self.rank, self.suit) < (other.rank, other.suit)
+
+    def __le__(self, other: Card) -> bool:
+        return (self.rank, self.suit) <= (other.rank, other.suit)
+
+    def __gt__(self, other: Card) -> bool:
+        return (self.rank, self.suit) > (other.rank, other.suit)
+
+    def __ge__(self, other: Card) -> bool:
+        return (self.rank, self.suit) >= (other.rank, other.suit)
 
     @classmethod
     def __get_pydantic_core_schema__(

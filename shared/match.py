@@ -23,9 +23,9 @@ from muggins.shared.actions import (
     IllegalAction,
     Outcome,
     Seat,
-    unvalidated,
 )
 from muggins.shared.cards import CARD_ORDER, Card
+from muggins.shared.construct import unvalidated
 from muggins.shared.fairness import DeckRandom
 from muggins.shared.game import Game
 from muggins.shared.view import Phase, SeatView

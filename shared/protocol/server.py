@@ -11,7 +11,8 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from muggins.shared.actions import Action, Event, Outcome, Seat, unvalidated
+from muggins.shared.actions import Action, Event, Outcome, Seat
+from muggins.shared.construct import unvalidated
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
 from muggins.shared.view import BriefView, SeatView
