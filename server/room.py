@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -45,7 +46,7 @@ def _dismiss_bot(seat: SeatState) -> None:
         close()
 
 
-WHOLE_AFTER = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_over"})
+WHOLE_AFTER: Final = frozenset({"cut_for_deal", "deal_started", "deal_revealed", "game_over"})
 """Events after which a state's view is whole: the parts a brief view leaves out may change
 only in a step holding one of them (a new match, a new deal, a deal's reveal, a game's end)."""
 

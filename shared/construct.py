@@ -6,18 +6,19 @@ ten times a move.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
 
-_new = object.__new__
 # BaseModel's slots, set through their descriptors (one call each, no attribute lookup by name).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+# Final: compiled, they are read from C variables, not looked up in the module's namespace.
+_new: Final = object.__new__
+_set_dict: Final = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set: Final = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra: Final = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private: Final = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def unvalidated(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from typing import Final
 
 from muggins.shared.cards import DECK, Card, parse_card
 
-_BITS = tuple(n.bit_length() for n in range(53))
+_BITS: Final = tuple(n.bit_length() for n in range(53))
 """The bits a draw below n takes (``n.bit_length()``), for the shuffle's bounds 2 to 52."""
 
 

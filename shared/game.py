@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 from operator import attrgetter
+from typing import Final
 
 from muggins.shared.actions import (
     Action,
@@ -42,13 +43,13 @@ from muggins.shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 # Played cards are frozen values, so the engine makes each one once and shares it (actions too:
 # see shared.actions.play_action); the views around every move would otherwise build them again.
-_PLAYED: dict[tuple[Seat, str], PlayedCard] = {}
+_PLAYED: Final[dict[tuple[Seat, str], PlayedCard]] = {}
 """By seat and the card's text (a string hashes in C, a Card in Python)."""
-_PIPS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
-_DISCARDING = (((), (1,)), ((0,), (0, 1)))
+_PIPS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # Card.value by rank, without a call
+_DISCARDING: Final = (((), (1,)), ((0,), (0, 1)))
 """Who is waited for in the discard phase, by whether seat 0 and seat 1 have yet to lay away."""
-_ONE = ((0,), (1,))
-_CARD_OF = attrgetter("card")
+_ONE: Final = ((0,), (1,))
+_CARD_OF: Final = attrgetter("card")
 
 
 def _played_card(seat: Seat, card: Card) -> PlayedCard:

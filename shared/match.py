@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
+from typing import Final, cast
 
 from muggins.shared.actions import (
     Action,
@@ -209,6 +209,6 @@ class Match:
         return made
 
 
-_VIEW_FIELDS_SET = set(SeatView.model_fields)
+_VIEW_FIELDS_SET: Final = set(SeatView.model_fields)
 """Every view's fields set, one set shared by all (a frozen model's is never changed: a copy
 gets a set of its own)."""

@@ -7,6 +7,8 @@ before the answer, so the legal moves, the refusals and the work done tell nothi
 
 from __future__ import annotations
 
+from typing import Final
+
 from muggins.shared.actions import (
     Accept,
     Action,
@@ -28,12 +30,12 @@ from muggins.shared.counting import Answer, call_is_right, settle
 from muggins.shared.scoring import HandScore, score_hand
 from muggins.shared.view import ShowResult
 
-SHOW_ORDER = ("pone_hand", "dealer_hand", "crib")
+SHOW_ORDER: Final = ("pone_hand", "dealer_hand", "crib")
 
 # Muggins mode: the same choices whatever the cards make, so the legal moves tell nothing.
-_COUNTS = tuple(Count(points=n) for n in range(30))
-_ANSWERS = (Accept(), Muggins(), Challenge())
-_ANSWER_OF: dict[type[Action], Answer] = {
+_COUNTS: Final = tuple(Count(points=n) for n in range(30))
+_ANSWERS: Final = (Accept(), Muggins(), Challenge())
+_ANSWER_OF: Final[dict[type[Action], Answer]] = {
     Accept: "accept",
     Muggins: "muggins",
     Challenge: "challenge",

@@ -24,7 +24,7 @@ import json
 import json.encoder
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, itemgetter
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel
 
@@ -59,20 +59,20 @@ from muggins.shared.cards import Card
 from muggins.shared.protocol.server import State
 from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
 
-_dumps = json.encoder.encode_basestring
+_dumps: Final = json.encoder.encode_basestring
 """Free text as pydantic writes it (the same escapes; non-ASCII as it is): the C function that
 ``json.JSONEncoder(ensure_ascii=False).encode`` calls for a string, without the method around it."""
 
 T = TypeVar("T")
 
-_KEPT: dict[int, tuple[Any, str]] = {}
-_KEPT_MAX = 2_000
+_KEPT: Final[dict[int, tuple[Any, str]]] = {}
+_KEPT_MAX: Final = 2_000
 """Texts kept by object identity (the legal moves, which the engine makes once each and
 shares); the object is held with its text, so its id is not reused while the entry lives.
 Emptied when full, which the engine's moves alone never fill."""
 
 
-_text_of = attrgetter("text")
+_text_of: Final = attrgetter("text")
 """A card's text, read in C."""
 
 
@@ -273,7 +273,7 @@ def event_text(event: Any) -> str:
 # --- the view --------------------------------------------------------------------------------
 
 
-_COMMON = (
+_COMMON: Final = (
     "phase",
     "game_number",
     "deal_number",
@@ -299,8 +299,8 @@ _COMMON = (
 )
 """The fields every receiver of a step sees alike (all but the seat, its hand, its discards and
 its legal moves)."""
-_common_of = itemgetter(*_COMMON)
-_last: list[tuple[Any, tuple[str, str, str]]] = [(None, ("", "", ""))]
+_common_of: Final = itemgetter(*_COMMON)
+_last: Final[list[tuple[Any, tuple[str, str, str]]]] = [(None, ("", "", ""))]
 """The common fields of the latest view written and their text in three pieces: the views of
 one step's receivers differ only in their own fields, so the second one reuses the text. Kept
 by equality of the values, never by identity, so a view equal in every common field (whoever
@@ -390,20 +390,20 @@ def view_text(view: BriefView, *, brief: bool) -> str:
     return text + rest
 
 
-_whole_of = itemgetter("options", "commitment", "cut_for_deal", "last_deal")
-_last_whole: list[tuple[Any, str]] = [(None, "")]
+_whole_of: Final = itemgetter("options", "commitment", "cut_for_deal", "last_deal")
+_last_whole: Final[list[tuple[Any, str]]] = [(None, "")]
 """The same for the parts only a whole view carries (they change only between deals)."""
 
 
-_TF = ("false", "true")
+_TF: Final = ("false", "true")
 """JSON of a bool, by indexing (False is 0, True is 1)."""
 
 
-_json_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_events_kept: list[tuple[Any, str]] = [(None, "")]
+_json_dumps: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_events_kept: Final[list[tuple[Any, str]]] = [(None, "")]
 """The events of the latest state encoded and their text: every receiver of a step gets the
 same tuple of event lines, so it is written once per step."""
-_utf8_kept: list[tuple[str, bytes]] = [("", b"")]
+_utf8_kept: Final[list[tuple[str, bytes]]] = [("", b"")]
 """The latest events' text and its UTF-8, for the same reason (kept by the text's identity)."""
 
 
