@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from muggins.shared.cards import Card, format_cards
-from muggins.shared.construct import unvalidated
+from muggins.shared.construct import DEFAULTS, trusted
 from muggins.shared.counting import MAX_CLAIM, Answer
 from muggins.shared.scoring import PartKind, ScorePart, number_word
 
@@ -29,24 +29,19 @@ class Model(BaseModel):
 
         The result equals ``cls(**values)`` provided each value already has the type validation
         would give it (tuples, not lists; :class:`~shared.cards.Card`, not text). Validating every
-        event, view and part would cost the engine more than the rules themselves.
+        event, view and part would cost the engine more than the rules themselves. (This is
+        :func:`shared.construct.trusted`, which the engine calls directly.)
         """
-        defaults = _DEFAULTS[cls]
-        data = defaults | values  # the fields' order, the given values over the defaults
-        assert len(data) == len(defaults), f"unknown field in {sorted(values)}"
-        return unvalidated(cls, data, set(values))
+        return trusted(cls, **values)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         # Every field in order, with its default; required fields must be given to trusted().
-        _DEFAULTS[cls] = {
+        DEFAULTS[cls] = {
             name: None if field.is_required() else field.get_default()
             for name, field in cls.model_fields.items()
         }
-
-
-_DEFAULTS: dict[type[Model], dict[str, Any]] = {}
 
 
 class IllegalAction(ValueError):
@@ -179,7 +174,7 @@ class Points(Model):
 
     @classmethod
     def of(cls, part: ScorePart) -> Points:
-        return cls.trusted(kind=part.kind, points=part.points, cards=part.cards)
+        return trusted(cls, kind=part.kind, points=part.points, cards=part.cards)
 
 
 class CutForDeal(Model):

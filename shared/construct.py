@@ -1,7 +1,7 @@
 """Models built without validation: the engine's events, views and states, valid by construction.
 
 Kept apart from the models so that it compiles in the compiled build (setup.py): it runs about
-ten times a move.
+ten times a move, and the compiled engine calls :func:`trusted` without a Python frame between.
 """
 
 from __future__ import annotations
@@ -32,3 +32,21 @@ def unvalidated(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M
     _set_extra(model, None)
     _set_private(model, None)
     return model
+
+
+DEFAULTS: Final[dict[type[BaseModel], dict[str, Any]]] = {}
+"""Every field of each engine model in order, with its default (None where it must be given):
+filled as the models are defined (``shared.actions.Model``)."""
+
+
+def trusted(cls: type[M], **values: Any) -> M:
+    """``cls(**values)`` without validation, for values the engine made valid by construction.
+
+    The result equals ``cls(**values)`` provided each value already has the type validation
+    would give it (tuples, not lists; :class:`~shared.cards.Card`, not text). The models'
+    ``Model.trusted`` is this; the compiled engine calls it directly.
+    """
+    defaults = DEFAULTS[cls]
+    data = defaults | values  # the fields' order, the given values over the defaults
+    assert len(data) == len(defaults), f"unknown field in {sorted(values)}"
+    return unvalidated(cls, data, set(values))

@@ -36,6 +36,7 @@ from muggins.shared.actions import (
     play_action,
 )
 from muggins.shared.cards import CARD_ORDER, JACK, Card
+from muggins.shared.construct import trusted
 from muggins.shared.fairness import DeckRandom, commit_deal
 from muggins.shared.scoring import HandScore, score_play
 from muggins.shared.show import ShowSteps
@@ -55,7 +56,7 @@ _CARD_OF: Final = attrgetter("card")
 def _played_card(seat: Seat, card: Card) -> PlayedCard:
     played = _PLAYED.get((seat, card.text))
     if played is None:
-        played = _PLAYED[seat, card.text] = PlayedCard.trusted(seat=seat, card=card)
+        played = _PLAYED[seat, card.text] = trusted(PlayedCard, seat=seat, card=card)
     return played
 
 
@@ -151,7 +152,8 @@ class Game(ShowSteps):
         self._show_scores: dict[int, HandScore] = {}
         self._claim: int | None = None
         self.events.append(
-            DealStarted.trusted(
+            trusted(
+                DealStarted,
                 game_number=self.game_number,
                 deal_number=self.deal_number,
                 dealer=self.dealer,
@@ -172,7 +174,7 @@ class Game(ShowSteps):
         self.discards[seat] = tuple(sorted(cards, key=CARD_ORDER))
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.kept[seat] = tuple(self.hands[seat])
-        self.events.append(Discarded.trusted(seat=seat))
+        self.events.append(trusted(Discarded, seat=seat))
         if all(self.discards):
             self.crib = sorted(
                 [*self.discards[self.pone], *self.discards[self.dealer]], key=CARD_ORDER
@@ -182,7 +184,7 @@ class Game(ShowSteps):
     def _cut_starter(self) -> None:
         starter = self.deck[12 + self.rng.randbelow(40)]
         self.starter = starter
-        self.events.append(StarterCut.trusted(card=starter, heels=starter.rank == JACK))
+        self.events.append(trusted(StarterCut, card=starter, heels=starter.rank == JACK))
         if starter.rank == JACK and self._peg(self.dealer, 2, "heels"):
             return
         self.phase = "play"
@@ -213,7 +215,8 @@ class Game(ShowSteps):
             self.previous_scores[seat] = self.scores[seat]
             self.scores[seat] += total
         self.events.append(
-            CardPlayed.trusted(
+            trusted(
+                CardPlayed,
                 seat=seat,
                 card=card,
                 count=self.count,
@@ -252,7 +255,7 @@ class Game(ShowSteps):
             other = 1 - self.turn
             if self.hands[self.turn] and not self.said_go[self.turn]:
                 self.said_go[self.turn] = True
-                self.events.append(Go.trusted(seat=self.turn))
+                self.events.append(trusted(Go, seat=self.turn))
             if self._can_play(other):
                 self.turn = other
                 continue
@@ -267,7 +270,7 @@ class Game(ShowSteps):
         self.said_go = [False, False]
         self.turn = leader if self.hands[leader] else 1 - leader
         if self.hands[self.turn]:
-            self.events.append(CountReset.trusted(leader=self.turn))
+            self.events.append(trusted(CountReset, leader=self.turn))
 
     # --- scoring and the end ---------------------------------------------------------------------
 
@@ -275,7 +278,7 @@ class Game(ShowSteps):
         self.previous_scores[seat] = self.scores[seat]
         self.scores[seat] += points
         score = self.scores[seat]
-        self.events.append(Scored.trusted(seat=seat, reason=reason, points=points, score=score))
+        self.events.append(trusted(Scored, seat=seat, reason=reason, points=points, score=score))
         return self._check_win(seat)
 
     def _check_win(self, seat: Seat) -> bool:
@@ -311,14 +314,16 @@ class Game(ShowSteps):
 
     def _reveal(self) -> None:
         deck = tuple(self.deck)
-        reveal = DealReveal.trusted(
+        reveal = trusted(
+            DealReveal,
             deal_number=self.deal_number,
             dealer=self.dealer,
             commitment=self.commitment,
             deck=deck,
             salt=self.salt,
         )
-        self.last_deal = DealSummary.trusted(
+        self.last_deal = trusted(
+            DealSummary,
             deal_number=self.deal_number,
             dealer=self.dealer,
             starter=self.starter,
@@ -327,7 +332,8 @@ class Game(ShowSteps):
             reveal=reveal,
         )
         self.events.append(
-            DealRevealed.trusted(
+            trusted(
+                DealRevealed,
                 deal_number=self.deal_number,
                 commitment=self.commitment,
                 deck=deck,

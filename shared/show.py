@@ -26,6 +26,7 @@ from muggins.shared.actions import (
     Seat,
 )
 from muggins.shared.cards import Card
+from muggins.shared.construct import trusted
 from muggins.shared.counting import Answer, call_is_right, settle
 from muggins.shared.scoring import HandScore, score_hand
 from muggins.shared.view import ShowResult
@@ -109,8 +110,8 @@ class ShowSteps:
             kind = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
             assert self.starter is not None and len(cards) == 4
             shown = {"seat": owner, "kind": kind, "cards": cards, "starter": self.starter}
-            self.show.append(ShowResult.trusted(**shown))
-            self.events.append(HandShown.trusted(**shown))
+            self.show.append(trusted(ShowResult, **shown))
+            self.events.append(trusted(HandShown, **shown))
             if self.options.muggins:
                 self.turn = owner
                 self._claim = None
@@ -131,7 +132,9 @@ class ShowSteps:
         owner, score = self._show_owner(), self._show_score()
         kind = "crib" if score.crib else "hand"
         total, spoken = score.total, score.spoken()
-        parts = tuple(Points.of(p) for p in score.parts)
+        parts = tuple(
+            [trusted(Points, kind=p.kind, points=p.points, cards=p.cards) for p in score.parts]
+        )
         claimed = self._claim
         if answer is None or claimed is None:
             credited, taken, penalty = total, 0, 0
@@ -149,7 +152,8 @@ class ShowSteps:
                 )
             )
         shown = self.show[-1]
-        self.show[-1] = ShowResult.trusted(
+        self.show[-1] = trusted(
+            ShowResult,
             seat=shown.seat,
             kind=shown.kind,
             cards=shown.cards,
@@ -163,7 +167,7 @@ class ShowSteps:
             penalty=penalty,
         )
         self.events.append(
-            HandScored.trusted(seat=owner, kind=kind, total=total, parts=parts, spoken=spoken)
+            trusted(HandScored, seat=owner, kind=kind, total=total, parts=parts, spoken=spoken)
         )
         if credited and self._peg(owner, credited, kind):
             return True
@@ -180,7 +184,8 @@ class ShowSteps:
         what = "crib" if SHOW_ORDER[self._show_step] == "crib" else "hand"
         self._claim = points
         shown = self.show[-1]
-        self.show[-1] = ShowResult.trusted(
+        self.show[-1] = trusted(
+            ShowResult,
             seat=shown.seat,
             kind=shown.kind,
             cards=shown.cards,
