@@ -29,6 +29,7 @@ DIGEST = Path(__file__).with_name("wire_digest.py")
 # server over real sockets (tests/shared/test_build.py's own doc says why these).
 SUITE = [
     "tests/shared/test_cards.py",
+    "tests/shared/test_construct.py",
     "tests/shared/test_scoring.py",
     "tests/shared/test_counting.py",
     "tests/shared/test_fairness.py",

@@ -96,3 +96,20 @@ def test_card_on_the_wire_rejects_bad_text() -> None:
         _Holder.model_validate_json('{"card":"XX"}')
     with pytest.raises(ValidationError):
         _Holder.model_validate_json('{"card":5}')
+
+
+def test_cards_compare_and_hash_by_rank_then_suit() -> None:
+    """Card's written-out comparisons agree with (rank, suit) for every pair of cards."""
+    deck = [Card(rank, suit) for rank in range(1, 14) for suit in "CDHS"]
+    for a in deck:
+        for b in deck:
+            key_a, key_b = (a.rank, a.suit), (b.rank, b.suit)
+            assert (a == b) is (key_a == key_b)
+            assert (a < b, a <= b, a > b, a >= b) == (
+                key_a < key_b,
+                key_a <= key_b,
+                key_a > key_b,
+                key_a >= key_b,
+            )
+        assert hash(a) == hash(Card(a.rank, a.suit))
+    assert Card(5, "H") != "5H" and Card(5, "H") != (5, "H")
