@@ -120,6 +120,11 @@ class Card:
     def __ge__(self, other: Card) -> bool:
         return (self.rank, self.suit) >= (other.rank, other.suit)
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        # Pickled as its rank and suit (the review workers get the games' moves this way): the
+        # dataclass's own state-setting fails on the compiled class, which is frozen in C.
+        return (Card, (self.rank, self.suit))
+
     @classmethod
     def __get_pydantic_core_schema__(
         cls, source: type[Any], handler: GetCoreSchemaHandler

@@ -45,6 +45,7 @@ SUITE = [
     "tests/server/test_leak.py",
     "tests/server/test_frames.py",
     "tests/server/test_bad_input.py",
+    "tests/server/test_reviews.py",
 ]
 
 

@@ -113,3 +113,12 @@ def test_cards_compare_and_hash_by_rank_then_suit() -> None:
             )
         assert hash(a) == hash(Card(a.rank, a.suit))
     assert Card(5, "H") != "5H" and Card(5, "H") != (5, "H")
+
+
+def test_cards_pickle_as_themselves() -> None:
+    """Moves travel to the review workers pickled (server/reviews.py), in either build."""
+    import pickle
+
+    for card in DECK:
+        copy = pickle.loads(pickle.dumps(card))
+        assert copy == card and copy.text == card.text and type(copy) is Card
