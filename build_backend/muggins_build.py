@@ -2,7 +2,7 @@
 
 ``MUGGINS_COMPILE=1 pip install .`` compiles the modules listed in ``setup.py`` with mypyc (the
 compiler that ships with mypy): the rules engine, the state writer and the server's per-move
-path run as C extensions, the same code with the same types, about a seventh fewer instructions
+path run as C extensions, the same code with the same types, about a fifth fewer instructions
 per move (docs/BENCHMARKS.md). It needs a C compiler and the Python headers. For such a build
 this backend asks pip for mypy and for the project's own dependencies in the build environment,
 because mypyc type-checks the modules (with pydantic's plugin) before it compiles them.

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from muggins.shared.cards import Card, format_cards
 from muggins.shared.construct import DEFAULTS, trusted
 from muggins.shared.counting import MAX_CLAIM, Answer
-from muggins.shared.scoring import PartKind, ScorePart, number_word
+from muggins.shared.scoring import PartKind, number_word
 
 Seat = int
 """0 or 1. The engine has no names; the server maps seats to players."""
@@ -171,10 +171,6 @@ class Points(Model):
     kind: PartKind
     points: int
     cards: tuple[Card, ...] = ()
-
-    @classmethod
-    def of(cls, part: ScorePart) -> Points:
-        return trusted(cls, kind=part.kind, points=part.points, cards=part.cards)
 
 
 class CutForDeal(Model):

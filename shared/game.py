@@ -26,7 +26,6 @@ from muggins.shared.actions import (
     IllegalAction,
     Outcome,
     Play,
-    Points,
     Resign,
     Resigned,
     Scored,
@@ -39,7 +38,7 @@ from muggins.shared.cards import CARD_ORDER, JACK, Card
 from muggins.shared.construct import trusted
 from muggins.shared.fairness import DeckRandom, commit_deal
 from muggins.shared.scoring import HandScore, score_play
-from muggins.shared.show import ShowSteps
+from muggins.shared.show import ShowSteps, points_of
 from muggins.shared.view import DealReveal, DealSummary, PlayedCard, ShowResult
 
 # Played cards are frozen values, so the engine makes each one once and shares it (actions too:
@@ -221,7 +220,7 @@ class Game(ShowSteps):
                 card=card,
                 count=self.count,
                 points=total,
-                parts=tuple(map(Points.of, result.parts)),
+                parts=points_of(result.parts),
                 spoken=result.spoken(),
                 score=self.scores[seat],
             )

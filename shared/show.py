@@ -28,7 +28,7 @@ from muggins.shared.actions import (
 from muggins.shared.cards import Card
 from muggins.shared.construct import trusted
 from muggins.shared.counting import Answer, call_is_right, settle
-from muggins.shared.scoring import HandScore, score_hand
+from muggins.shared.scoring import HandScore, ScorePart, score_hand
 from muggins.shared.view import ShowResult
 
 SHOW_ORDER: Final = ("pone_hand", "dealer_hand", "crib")
@@ -41,6 +41,12 @@ _ANSWER_OF: Final[dict[type[Action], Answer]] = {
     Muggins: "muggins",
     Challenge: "challenge",
 }
+
+
+def points_of(parts: tuple[ScorePart, ...]) -> tuple[Points, ...]:
+    """A score's parts as they travel in events: each a :class:`Points`, made by the compiled
+    :func:`~shared.construct.trusted` (the play's and the show's scores alike)."""
+    return tuple([trusted(Points, kind=p.kind, points=p.points, cards=p.cards) for p in parts])
 
 
 class ShowSteps:
@@ -132,9 +138,7 @@ class ShowSteps:
         owner, score = self._show_owner(), self._show_score()
         kind = "crib" if score.crib else "hand"
         total, spoken = score.total, score.spoken()
-        parts = tuple(
-            [trusted(Points, kind=p.kind, points=p.points, cards=p.cards) for p in score.parts]
-        )
+        parts = points_of(score.parts)
         claimed = self._claim
         if answer is None or claimed is None:
             credited, taken, penalty = total, 0, 0

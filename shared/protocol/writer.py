@@ -20,7 +20,6 @@ view, never the match.
 
 from __future__ import annotations
 
-import json
 import json.encoder
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, itemgetter
@@ -399,7 +398,6 @@ _TF: Final = ("false", "true")
 """JSON of a bool, by indexing (False is 0, True is 1)."""
 
 
-_json_dumps: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _events_kept: Final[list[tuple[Any, str]]] = [(None, "")]
 """The events of the latest state encoded and their text: every receiver of a step gets the
 same tuple of event lines, so it is written once per step."""
@@ -445,7 +443,7 @@ def _state_parts(state: State) -> tuple[str, str, str, str]:
     over = "null" if state.game_over is None else state.game_over.model_dump_json()
     id = state.id
     head = (
-        f'{{"id":{"null" if id is None else id if type(id) is int else _json_dumps(id)},'
+        f'{{"id":{"null" if id is None else _dumps(id) if isinstance(id, str) else id},'
         f'"type":"state","seq":{state.seq},'
         f'"brief":{"true" if state.brief else "false"},"view":'
     )
