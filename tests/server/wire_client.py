@@ -100,13 +100,18 @@ async def play_randomly(
 ) -> None:
     """Make a random legal move whenever waited for, until the view reaches ``until``.
 
-    Starts from the last state already read, if it is this client's move.
+    Starts from the last state already read, if it is this client's move. ``until="show"``
+    stops at the first deal's show even when no one is waited for in it (without muggins the
+    show is counted at once, so no state's phase is ``show``: its ``hand_scored`` events are).
     """
     frame = client.state
     while True:
         if frame is not None and frame["type"] == "state":
             view = frame["view"]
-            if view["phase"] == until or view["phase"] == "match_over":
+            if view["phase"] in (until, "match_over") or (
+                until == "show"
+                and any(line["event"]["type"] == "hand_scored" for line in frame.get("events", ()))
+            ):
                 return
             if view["seat"] in view["waiting_for"] and view["legal"]:
                 await client.send(**rng.choice(view["legal"]))
