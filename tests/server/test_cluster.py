@@ -281,7 +281,10 @@ async def test_a_lost_race_with_a_slow_reply_raises_no_alarm(
         append = b.store.append_action
 
         async def slow_append(*args: object, **kwargs: object) -> None:
-            await asyncio.sleep(0.3)  # A's write and its wake-up land meanwhile
+            async with asyncio.timeout(30):  # A's write is stored first, however slow Redis is
+                while len((await stored_log(redis_server, created["code"])).log) < seq:
+                    await asyncio.sleep(0.01)
+            await asyncio.sleep(0.3)  # and its wake-up reaches B meanwhile
             await append(*args, **kwargs)  # type: ignore[arg-type]
 
         b.store.append_action = slow_append  # type: ignore[method-assign]

@@ -24,6 +24,10 @@ from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.room import ClusterRoom
 from muggins.shared.match import Match
 
+NEVER = 1e12
+"""A safety catch-up period no room reaches: each poll pass wakes the rooms of one slice of
+SAFETY_POLL / (poll x passes), so 3600 s still woke a room in about 1 of 720 passes."""
+
 
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
@@ -62,7 +66,7 @@ async def quiet(*servers: Server) -> None:
 async def test_a_move_costs_its_node_one_round_trip_and_the_other_node_none(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)  # no safety catch-up meanwhile
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)  # no safety catch-up meanwhile
     async with nodes(redis_server, 2) as (a, b):
         alice = await WireClient.open(a.url, name="Alice")
         bob = await WireClient.open(b.url, name="Bob")
@@ -104,7 +108,7 @@ async def test_a_move_heard_while_the_room_is_busy_is_applied_without_reading_re
     """Node B's room is busy (its lock held, as while Bob's own move is on its way to Redis) when
     the wake-up of Alice's move comes: B applies it once the room is free, from the wake-up,
     and makes no Redis request (it caught up with two reads before)."""
-    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)
     async with nodes(redis_server, 2) as (a, b):
         alice = await WireClient.open(a.url, name="Alice")
         bob = await WireClient.open(b.url, name="Bob")
@@ -137,7 +141,7 @@ async def test_a_move_heard_while_the_room_is_busy_is_applied_without_reading_re
 async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", 3600.0)
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)
     async with nodes(redis_server, 3) as (a, b, c):
         heard: list[str] = []
         lobby_c = c.lobby

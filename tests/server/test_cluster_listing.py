@@ -59,6 +59,7 @@ UPKEEP = frozenset(
         "cmdstat_hello",
         "cmdstat_ping",
         "cmdstat_hvals",  # the node's matchmaking queue poll, on its own clock
+        "cmdstat_set",  # the node's heartbeat (SET alive:<node> PX), once a second on its own clock
     }
 )
 

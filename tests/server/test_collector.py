@@ -61,7 +61,7 @@ async def test_a_cycle_dropped_young_is_freed_within_a_tick() -> None:
         node.me = node
         gone = weakref.ref(node)
         del node
-        for _ in range(100):
+        for _ in range(1000):  # up to 10 s
             if gone() is None:
                 break
             await asyncio.sleep(0.01)
@@ -69,7 +69,7 @@ async def test_a_cycle_dropped_young_is_freed_within_a_tick() -> None:
 
 
 async def test_a_cycle_that_dies_old_waits_for_the_full_collection() -> None:
-    async with collecting(young_every=0.02, full_every=0.4) as collector:
+    async with collecting(young_every=0.02, full_every=2.0) as collector:
         node = Node()
         node.me = node
         gone = weakref.ref(node)
@@ -78,7 +78,7 @@ async def test_a_cycle_that_dies_old_waits_for_the_full_collection() -> None:
         del node
         await asyncio.sleep(0.1)
         assert gone() is not None  # young collections do not look at it
-        for _ in range(100):
+        for _ in range(500):  # up to 10 s
             if collector.full:
                 break
             await asyncio.sleep(0.02)

@@ -107,7 +107,9 @@ async def test_a_review_lands_in_both_records_once_also_across_restarts(tmp_path
                 expected[seat]["given_away_discard_milli"] + expected[seat]["given_away_play_milli"]
             )
             deals = expected[seat]["reviewed_deals"]
-            assert averages["given_away"] == round(total / 1000 / deals, 2)
+            # (to the cent: the server adds the two parts in thousandths, so a mean that falls on
+            # a half cent may round either way)
+            assert abs(averages["given_away"] - total / 1000 / deals) <= 0.005 + 1e-9
         second, clients = await play_one(server.url, seed=2)
         more = await expected_review(clients[0], second)
         for client in clients:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from conftest import with_options
 from wire_client import WireClient, game_overs
 
 from muggins.server.app import Server
@@ -46,6 +47,7 @@ async def test_the_opponent_hears_of_a_disconnect_and_the_return(server: Server)
     await notice(alice, "returned")
 
 
+@pytest.mark.parametrize("config", [with_options(grace=2.0)])  # the early claim is early
 async def test_claims_wait_for_the_grace_period_then_win_the_game(server: Server) -> None:
     """Claiming is refused until the grace period is over; then the absent player resigns."""
     alice, bob, room = await seated(server)
