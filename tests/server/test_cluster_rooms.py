@@ -293,10 +293,13 @@ async def read_for(client: WireClient, seconds: float) -> None:
                 await client.recv(timeout=seconds)
 
 
-async def wait_closed(redis: RedisServer, code: str, *, within: float) -> float:
-    """Seconds until room ``code`` is closed in Redis (fails after ``within``)."""
+async def wait_closed(
+    redis: RedisServer, code: str, *, within: float, since: float | None = None
+) -> float:
+    """Seconds until room ``code`` is closed in Redis (fails after ``within``), counted from
+    ``since`` (a ``time.monotonic()`` reading) or from now."""
     store = RedisStore(redis.url)
-    began = time.monotonic()
+    began = time.monotonic() if since is None else since
     try:
         async with asyncio.timeout(within):
             while await store.load_room(code) is not None:
@@ -309,10 +312,10 @@ async def wait_closed(redis: RedisServer, code: str, *, within: float) -> float:
 async def test_a_waiting_room_its_creator_left_closes_after_the_grace_period(
     redis_server: RedisServer,
 ) -> None:
-    """On two nodes with a 1 s grace period: Alice's waiting room stays while she is connected
+    """On two nodes with a 3 s grace period: Alice's waiting room stays while she is connected
     and when she comes back within the grace period; once she has been gone for longer, it
     closes (as on one server) and is no longer listed on either node."""
-    async with nodes(redis_server, 2, grace=1.0, sweep_interval=0.5) as (a, b):
+    async with nodes(redis_server, 2, grace=3.0, sweep_interval=0.5) as (a, b):
         alice = await WireClient.open(a.url, name="Alice")
         code = (await alice.request(type="create_room"))["code"]
         kept = (await (await WireClient.open(b.url, name="Carol")).request(type="create_room"))[
@@ -329,10 +332,11 @@ async def test_a_waiting_room_its_creator_left_closes_after_the_grace_period(
             assert (await alice.hello("Alice", token=token))["resumed"] is True
             await asyncio.sleep(2.5)
             assert await store.load_room(code) is not None, "closed while she was back"
+            left = time.monotonic()  # before the close: the node sees her go after this
             await alice.close()
-            took = await wait_closed(redis_server, code, within=15)
-            print(f"closed {took:.1f} s after its creator left (grace 1 s, sweeps every 0.5 s)")
-            assert took > 1.0
+            took = await wait_closed(redis_server, code, within=15, since=left)
+            print(f"closed {took:.1f} s after its creator left (grace 3 s, sweeps every 0.5 s)")
+            assert took > 3.0
             assert await store.load_room(kept) is not None
         finally:
             await store.close()
@@ -356,8 +360,9 @@ async def test_a_waiting_room_on_a_killed_node_closes_after_the_grace_period(
             carol = await WireClient.open(b.url, name="Carol")
             kept = (await carol.request(type="create_room"))["code"]
             await asyncio.sleep(1.5)
+            killed = time.monotonic()
             dead.kill()
-            took = await wait_closed(redis_server, code, within=30)
+            took = await wait_closed(redis_server, code, within=30, since=killed)
             print(f"closed {took:.1f} s after its node was killed (grace 1 s)")
             assert took > 1.0
             store = RedisStore(redis_server.url)
