@@ -149,8 +149,8 @@ class SqliteStore(SqliteAccounts):
             if db is not None and db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("ROLLBACK")
-            failed = error if isinstance(error, StoreError) else StoreError(f"SQLite: {error}")
-            outcomes = [failed] * len(group)
+            said = str(error) if isinstance(error, StoreError) else f"SQLite: {error}"
+            outcomes = [StoreError(said) for _ in group]  # one each: each gets its traceback
         loop.call_soon_threadsafe(_settle, group, outcomes)
 
     async def open(self) -> None:
