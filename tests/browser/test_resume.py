@@ -45,7 +45,8 @@ async def serve_process(
 
 
 async def play_until(pages: dict[int, Page], done: str, timeout: float = 60) -> None:
-    """Both pages play by clicking until the JS condition holds on the first page."""
+    """Both pages play by clicking until the JS condition holds on the first page; then both
+    pages show the same state (the second may not have drawn the last move yet)."""
     deadline = time.monotonic() + timeout
     while not await pages[0].js(done):
         assert time.monotonic() < deadline, f"waited for {done}"
@@ -60,6 +61,9 @@ async def play_until(pages: dict[int, Page], done: str, timeout: float = 60) -> 
                 break
         if not moved:
             await asyncio.sleep(0.05)
+    seq = (await read_table(pages[0]))["seq"]
+    for page in pages.values():  # nobody moves now: let both pages draw the same state
+        await page.wait(f"+document.querySelector('#table').dataset.seq >= {seq}")
 
 
 MID_PEGGING = "document.querySelectorAll('#pile .card').length >= 2"
