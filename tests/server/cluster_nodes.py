@@ -26,6 +26,10 @@ from muggins.shared.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 
+NEVER = 1e12
+"""A ``SAFETY_POLL`` no room reaches: each poll pass wakes the rooms of one slice of
+SAFETY_POLL / (poll x passes), so 3600 s still woke a room in about 1 of 720 passes."""
+
 
 class Node:
     """``muggins serve --redis URL`` in its own process (its log in ``log`` if given)."""

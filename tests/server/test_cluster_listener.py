@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_nodes import advance, nodes, settle, stored_log
+from cluster_nodes import NEVER, advance, nodes, settle, stored_log
 from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient
 
@@ -23,10 +23,6 @@ from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.room import ClusterRoom
 from muggins.shared.match import Match
-
-NEVER = 1e12
-"""A safety catch-up period no room reaches: each poll pass wakes the rooms of one slice of
-SAFETY_POLL / (poll x passes), so 3600 s still woke a room in about 1 of 720 passes."""
 
 
 @pytest.fixture

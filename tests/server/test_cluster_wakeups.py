@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_nodes import Node, nodes, settle, stored_log
+from cluster_nodes import NEVER, Node, nodes, settle, stored_log
 from redis_helpers import RedisServer, running_redis
 from test_cluster_listener import count_round_trips, quiet
 from wire_client import WireClient
@@ -25,10 +25,6 @@ from muggins.server.store import MatchRecord, RoomRecord, SeatRecord, StoreConfl
 from muggins.shared.actions import GameOptions
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
-
-NEVER = 1e12
-"""A safety catch-up period no room reaches: each poll pass wakes the rooms of one slice of
-SAFETY_POLL / (poll x passes), so 3600 s still woke a room in about 1 of 720 passes."""
 
 
 @pytest.fixture
