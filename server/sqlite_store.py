@@ -99,10 +99,8 @@ class SqliteStore(SqliteAccounts):
                 raise StoreError("the store is not open")
             try:
                 return fn(self._db)
-            except sqlite3.IntegrityError as error:
-                raise StoreConflict(str(error)) from error
             except sqlite3.Error as error:
-                raise StoreError(f"SQLite: {error}") from error
+                raise _store_error(error) from error
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
@@ -138,7 +136,7 @@ class SqliteStore(SqliteAccounts):
                     write(db)
                     outcomes.append(None)
                 except sqlite3.IntegrityError as error:
-                    outcomes.append(StoreConflict(str(error)))
+                    outcomes.append(_store_error(error))
                 except StoreError as error:  # the write's own check: nothing changed
                     outcomes.append(error)
             db.execute("COMMIT")
@@ -222,8 +220,15 @@ class SqliteStore(SqliteAccounts):
     ) -> None:
         text = ACTION.dump_json(action).decode()
 
-        row = {"room": code, "number": number, "idx": index, "seat": seat, "action": text}
-        row |= {"seq": seq, "key": key}
+        row = {
+            "room": code,
+            "number": number,
+            "idx": index,
+            "seat": seat,
+            "action": text,
+            "seq": seq,
+            "key": key,
+        }
 
         def append(db: sqlite3.Connection) -> None:
             started, count, same = db.execute(APPEND_CHECKS, row).fetchone()
@@ -304,6 +309,14 @@ class SqliteStore(SqliteAccounts):
 
 
 MATCH_COLUMNS = "room, number, seed, options, names, started, finished, result, winner"
+
+
+def _store_error(error: sqlite3.Error) -> StoreError:
+    """What a failed statement means to the store's callers: a broken constraint is a lost race
+    (StoreConflict), anything else a failure."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return StoreConflict(str(error))
+    return StoreError(f"SQLite: {error}")
 
 
 def _settle(
