@@ -26,7 +26,7 @@ from muggins.server.players import Peer, Player, Refusal
 from muggins.server.room import Room
 from muggins.server.room_index import RoomIndex
 from muggins.server.store import Store, StoreConflict, StoreError
-from muggins.server.table import Table
+from muggins.server.table import Table, random_seed
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
 from muggins.shared.protocol import ClientMessage, RoomOptions, Rooms
@@ -52,6 +52,8 @@ class Lobby:
         self.config = config
         self.metrics = metrics
         self.clock = clock
+        self.new_seed: Callable[[], bytes] = random_seed
+        """Where a new room's matches take their seeds (tests pin it to replay known deals)."""
         self.players: dict[str, Player[Room]] = {}
         self.rooms: dict[str, Room] = {}
         self.index = RoomIndex(self.rooms.get)
@@ -121,6 +123,7 @@ class Lobby:
             make_bot=self._make_bot,
             created=created,
             clock=self.clock,
+            new_seed=self.new_seed,
             on_action=self.metrics.observe_action,
             on_change=self._changed,
         )

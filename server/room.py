@@ -291,7 +291,7 @@ class Room(Table):
     # --- the match -----------------------------------------------------------------------------
 
     async def _start_match(self, *, origin: Peer | None, id: MessageId) -> None:
-        seed = secrets.token_bytes(32)
+        seed = self.new_seed()
         number = self.match_number + 1
         record = MatchRecord(
             room=self.code,

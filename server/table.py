@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
@@ -27,6 +28,11 @@ BotFactory = Callable[[Any, int, str], Peer]
 
 
 # Compiled in the compiled build (setup.py); modules that stay Python may extend it.
+def random_seed() -> bytes:
+    """A fresh match seed: 32 bytes from the operating system's secure source."""
+    return secrets.token_bytes(32)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """A room's seats, spectators and match, and how its facts reach the people in it."""
@@ -43,6 +49,7 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         on_action: Callable[[float], None] | None = None,
         on_change: Callable[[Table], None] | None = None,
+        new_seed: Callable[[], bytes] | None = None,
     ) -> None:
         self.code = code
         self.options = options
@@ -50,6 +57,8 @@ class Table:
         self.grace = grace
         self.make_bot = make_bot
         self.clock = clock
+        self.new_seed: Callable[[], bytes] = new_seed or random_seed
+        """Where each match's seed comes from (its deals follow from the seed)."""
         self.on_action = on_action
         self.on_change = on_change
         """Told whenever the room's public facts may have changed (the lobby's room index)."""

@@ -123,6 +123,7 @@ class ClusterLobby(Lobby):
             make_bot=self._make_bot,
             created=created,
             clock=self.clock,
+            new_seed=self.new_seed,
             on_action=self.metrics.observe_action,
             lobby=self,
             redis=self.redis,

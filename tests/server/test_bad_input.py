@@ -8,7 +8,6 @@ import json
 import logging
 import random
 from collections.abc import AsyncIterator
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from wire_client import WireClient, play_randomly
 
-import muggins.server.room
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
 from muggins.server.room import Room
@@ -116,11 +114,10 @@ async def test_illegal_moves_each_get_an_error_and_change_nothing(
     """Out of turn, a card not in hand, a discard of the wrong count, a play over 31."""
     other = asyncio.ensure_future(other_room_game(limited))
     # A fixed seed makes the deals known, so a play over 31 is sure to come up.
-    monkeypatch.setattr(
-        muggins.server.room, "secrets", SimpleNamespace(token_bytes=lambda n: b"7" * n)
-    )
+    monkeypatch.setattr(limited.lobby, "new_seed", lambda: b"7" * 32)
     alice, bob, room = await table(limited)
     assert room.match is not None
+    assert room.match.seed == b"7" * 32, "the pinned seed did not reach the room"
     hand = alice.state["view"]["hand"] if alice.state else []
     await refused(alice, room, {"type": "discard", "cards": hand[:3]}, "illegal")
     await refused(alice, room, {"type": "discard", "cards": hand[:1]}, "illegal")
