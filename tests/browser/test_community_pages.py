@@ -9,15 +9,17 @@ import json
 import math
 import os
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from cdp import Browser, Page
-from site_helpers import page_url
+from site_helpers import page_url, site_config
 from test_layouts import axe_violations
 from wire_client import Frame, WireClient, play_randomly
 
-from muggins.server.app import Server
+from muggins.server.app import Server, running_server
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION
 
 RATED = {"game": {"target": 61}, "rated": True}
@@ -29,6 +31,15 @@ WHERE = """[document.getElementById('replay-where').textContent,
     .map(c => c.dataset.card))]"""
 MATCHES = 18  # rated matches between two players before their deviations are first looked at
 MORE = 30  # at most this many more, while a one-sided run keeps a deviation above the threshold
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[Server]:
+    """The browser tests' server, letting a player create more than the 10 rooms a minute a
+    real one may: up to MATCHES + MORE matches are played flat out, a room each."""
+    limits = {"rooms_per_minute": 1000.0, "rooms_per_minute_per_address": 1000.0}
+    async with running_server(site_config(tmp_path / "games.db", **limits)) as server:
+        yield server
 
 
 def js_round(x: float) -> int:
