@@ -1,12 +1,17 @@
 """A :class:`~server.store.Store` in one SQLite file (WAL), for a single server node.
 
-All SQLite calls run on one dedicated worker thread, so the event loop never waits on disk and
-the connection is only ever used from one thread. Every write is committed before the coroutine
-returns. The moves (:meth:`SqliteStore.append_action`, the one write per action) are committed
-in groups: the moves of every room that arrive while the thread is busy share the next
-transaction, one commit and one hop back to the event loop, instead of one each (a flat-out
-server made 150 rooms' moves cost a transaction and two thread switches apiece). Each keeps its
-own answer: a conflict refuses that move alone. ``synchronous=NORMAL`` in WAL mode keeps every
+Every write is committed before the coroutine returns. The moves
+(:meth:`SqliteStore.append_action`, the one write per action) are committed on the event loop's
+own thread, through a connection of their own, in groups: the moves of every room that arrive in
+one turn of the loop share the next transaction and its one commit, made at the start of the
+next turn. In WAL mode with ``synchronous=NORMAL`` a commit appends to the log file and does not
+wait for the disk, so this costs the loop tens of microseconds, against a hop to a thread and
+back (two thread switches and a wake-up of the loop) for every group. Each move keeps its own
+answer: a conflict refuses that move alone. The moves' connection never checkpoints; the store's
+thread does, every few hundred groups, so the loop never waits on the disk's flush.
+
+All the other SQLite calls (rooms, seats, matches, accounts, every read) run on one dedicated
+worker thread, with the store's other connection. ``synchronous=NORMAL`` in WAL mode keeps every
 committed action through a crash or kill of the process; only a power loss can drop the last
 few.
 """
@@ -16,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -39,6 +44,12 @@ from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.protocol import RoomOptions
 
 T = TypeVar("T")
+
+log = logging.getLogger("muggins.store")
+
+CHECKPOINT_EVERY = 256
+"""Group commits of moves between two checkpoints of the log into the database (on the store's
+thread; the moves' own connection never checkpoints, so the event loop never waits on a flush)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -87,11 +98,13 @@ class SqliteStore(SqliteAccounts):
         self.path = Path(path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="muggins-sqlite")
         self._db: sqlite3.Connection | None = None
+        """The store thread's connection: everything but the moves."""
+        self._moves_db: sqlite3.Connection | None = None
+        """The moves' connection, used on the event loop's thread only."""
         self._moves: list[tuple[Callable[[sqlite3.Connection], None], asyncio.Future[None]]] = []
-        """Moves waiting for the next group commit (guarded by ``_moves_lock``)."""
-        self._moves_lock = threading.Lock()
-        self._group_queued = False
-        """A group commit is queued on the thread and has not taken ``_moves`` yet."""
+        """Moves waiting for the next group commit (at the loop's next turn)."""
+        self._groups = 0
+        """Group commits since the last checkpoint was asked for."""
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def call() -> T:
@@ -113,20 +126,16 @@ class SqliteStore(SqliteAccounts):
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        with self._moves_lock:
-            self._moves.append((write, future))
-            queue = not self._group_queued
-            self._group_queued = True
-        if queue:
-            self._executor.submit(self._commit_group, loop)
+        self._moves.append((write, future))
+        if len(self._moves) == 1:
+            loop.call_soon(self._commit_group)
         await future
 
-    def _commit_group(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the thread: every move queued so far, in one transaction."""
-        with self._moves_lock:
-            group, self._moves, self._group_queued = self._moves, [], False
+    def _commit_group(self) -> None:
+        """On the loop's thread: every move queued in the last turn, in one transaction."""
+        group, self._moves = self._moves, []
         outcomes: list[BaseException | None] = []
-        db = self._db
+        db = self._moves_db
         try:
             if db is None:
                 raise StoreError("the store is not open")
@@ -149,7 +158,20 @@ class SqliteStore(SqliteAccounts):
                     db.execute("ROLLBACK")
             said = str(error) if isinstance(error, StoreError) else f"SQLite: {error}"
             outcomes = [StoreError(said) for _ in group]  # one each: each gets its traceback
-        loop.call_soon_threadsafe(_settle, group, outcomes)
+        _settle(group, outcomes)
+        self._groups += 1
+        if self._groups >= CHECKPOINT_EVERY:
+            self._groups = 0
+            self._executor.submit(self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        """On the store's thread: copy the log's committed pages into the database, without
+        waiting for readers or holding up writers (``PASSIVE``)."""
+        try:
+            if self._db is not None:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            log.exception("checkpoint of %s failed (the next one tries again)", self.path)
 
     async def open(self) -> None:
         def connect() -> None:
@@ -164,10 +186,20 @@ class SqliteStore(SqliteAccounts):
 
         try:
             await asyncio.get_running_loop().run_in_executor(self._executor, connect)
+            # Opened here, on the loop's thread, once the file and its schema exist.
+            moves = sqlite3.connect(self.path, isolation_level=None)
+            moves.execute("PRAGMA synchronous=NORMAL")
+            moves.execute("PRAGMA busy_timeout=5000")
+            moves.execute("PRAGMA wal_autocheckpoint=0")
+            self._moves_db = moves
         except sqlite3.Error as error:
             raise StoreError(f"cannot open {self.path}: {error}") from error
 
     async def close(self) -> None:
+        if self._moves_db is not None:
+            self._moves_db.close()
+            self._moves_db = None
+
         def disconnect() -> None:
             if self._db is not None:
                 self._db.close()
@@ -249,8 +281,8 @@ class SqliteStore(SqliteAccounts):
         await self._move(append)
 
     async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
-        # Each write is one transaction on the store's single thread: once it has failed,
-        # nothing of it is left to run, so what is stored now is final.
+        # A move's group commit has ended (committed or rolled back) before its caller hears of
+        # a failure, and nothing of it is left to run, so what is stored now is final.
         return await self._run(lambda db: _stored_key(db, code, number, index) == key)
 
     async def finish_match(

@@ -52,10 +52,10 @@ async def rooms(store: SqliteStore, n: int) -> list[str]:
 
 
 def statements(store: SqliteStore) -> list[str]:
-    """Every statement the store's connection runs from now on (on its thread)."""
+    """Every statement the moves' connection runs from now on."""
     said: list[str] = []
-    assert store._db is not None
-    store._db.set_trace_callback(said.append)
+    assert store._moves_db is not None
+    store._moves_db.set_trace_callback(said.append)
     return said
 
 
@@ -112,3 +112,24 @@ async def test_a_group_that_fails_is_rolled_back_and_every_move_in_it_hears_so(
     assert not await store.confirm_action(other, 1, 0, "b")
     await store.append_action(code, 1, 0, 0, DISCARD, seq=1, key="a")
     assert await store.confirm_action(code, 1, 0, "a")
+
+
+async def test_the_store_thread_checkpoints_what_the_moves_connection_commits(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The moves' connection (on the event loop) never checkpoints by itself: after every
+    CHECKPOINT_EVERY group commits the store's thread copies the log into the database, so the
+    log does not grow without bound and the loop never waits for the disk's flush."""
+    monkeypatch.setattr("muggins.server.sqlite_store.CHECKPOINT_EVERY", 4)
+    assert store._moves_db is not None
+    assert store._moves_db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    [code] = await rooms(store, 1)
+    assert store._db is not None
+    checkpoints: list[str] = []
+    store._db.set_trace_callback(lambda s: checkpoints.append(s) if "checkpoint" in s else None)
+    for index in range(9):  # one group each: nine commits, two checkpoints
+        await store.append_action(code, 1, index, index % 2, DISCARD, seq=index + 1, key=str(index))
+    await store._run(lambda db: None)  # the thread has run what was submitted before
+    assert checkpoints == ["PRAGMA wal_checkpoint(PASSIVE)"] * 2
+    loaded = await store.load_match(code, 1)
+    assert loaded is not None and len(loaded.actions) == 9
