@@ -139,7 +139,7 @@ class SqliteStore(SqliteAccounts):
         try:
             if db is None:
                 raise StoreError("the store is not open")
-            db.execute("BEGIN")
+            db.execute("BEGIN IMMEDIATE")  # the write lock first: a read cannot go stale
             for write, _ in group:
                 try:
                     write(db)

@@ -133,3 +133,22 @@ async def test_the_store_thread_checkpoints_what_the_moves_connection_commits(
     assert checkpoints == ["PRAGMA wal_checkpoint(PASSIVE)"] * 2
     loaded = await store.load_match(code, 1)
     assert loaded is not None and len(loaded.actions) == 9
+
+
+async def test_moves_and_the_store_threads_writes_at_once_all_succeed(store: SqliteStore) -> None:
+    """The two connections write the one file: moves on the loop's, seats and matches on the
+    thread's. Neither may fail the other's write (SQLite's busy lock is waited for, and a move's
+    transaction takes the write lock before it reads)."""
+    codes = await rooms(store, ROOMS)
+    seats = (SeatRecord(0, "human", "Alice", "p1"), SeatRecord(1, "human", "Bob", "p2"))
+    for index in range(6):
+        writes = [
+            store.append_action(code, 1, index, index % 2, DISCARD, seq=index, key=f"{index}")
+            for code in codes
+        ]
+        writes += [store.save_seats(code, seats) for code in codes]
+        answers = await asyncio.gather(*writes, return_exceptions=True)
+        assert answers == [None] * len(writes), [a for a in answers if a is not None][:3]
+    for code in codes:
+        loaded = await store.load_match(code, 1)
+        assert loaded is not None and len(loaded.actions) == 6
