@@ -8,7 +8,9 @@ next turn. In WAL mode with ``synchronous=NORMAL`` a commit appends to the log f
 wait for the disk, so this costs the loop tens of microseconds, against a hop to a thread and
 back (two thread switches and a wake-up of the loop) for every group. Each move keeps its own
 answer: a conflict refuses that move alone. The moves' connection never checkpoints; the store's
-thread does, every few hundred groups, so the loop never waits on the disk's flush.
+thread does, every few hundred groups, so the loop never waits on the disk's flush. A group's
+transaction takes the write lock first (``BEGIN IMMEDIATE``): while the store's thread holds it
+(its writes are single statements, held for microseconds) the loop waits for it.
 
 All the other SQLite calls (rooms, seats, matches, accounts, every read) run on one dedicated
 worker thread, with the store's other connection. ``synchronous=NORMAL`` in WAL mode keeps every
