@@ -10,7 +10,7 @@ back (two thread switches and a wake-up of the loop) for every group. Each move 
 answer: a conflict refuses that move alone. The moves' connection never checkpoints; the store's
 thread does, every few hundred groups, so the loop never waits on the disk's flush. A group's
 transaction takes the write lock first (``BEGIN IMMEDIATE``): while the store's thread holds it
-(its writes are single statements, held for microseconds) the loop waits for it.
+(its writes are short: one statement, or an account change of a few) the loop waits for it.
 
 All the other SQLite calls (rooms, seats, matches, accounts, every read) run on one dedicated
 worker thread, with the store's other connection. ``synchronous=NORMAL`` in WAL mode keeps every
