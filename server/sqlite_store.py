@@ -178,10 +178,8 @@ class SqliteStore(SqliteAccounts):
     async def open(self) -> None:
         def connect() -> None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = _connect(self.path, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=5000")
             db.executescript(SCHEMA)
             migrate(db)
             self._db = db
@@ -189,9 +187,7 @@ class SqliteStore(SqliteAccounts):
         try:
             await asyncio.get_running_loop().run_in_executor(self._executor, connect)
             # Opened here, on the loop's thread, once the file and its schema exist.
-            moves = sqlite3.connect(self.path, isolation_level=None)
-            moves.execute("PRAGMA synchronous=NORMAL")
-            moves.execute("PRAGMA busy_timeout=5000")
+            moves = _connect(self.path, check_same_thread=True)
             moves.execute("PRAGMA wal_autocheckpoint=0")
             self._moves_db = moves
         except sqlite3.Error as error:
@@ -343,6 +339,17 @@ class SqliteStore(SqliteAccounts):
 
 
 MATCH_COLUMNS = "room, number, seed, options, names, started, finished, result, winner"
+
+
+def _connect(path: Path, *, check_same_thread: bool) -> sqlite3.Connection:
+    """A connection to the store's file as both of the store's connections need it: in
+    autocommit (transactions begun explicitly), each commit durable through a crash of the
+    process (``synchronous=NORMAL`` in WAL mode), and the other connection's write lock waited
+    for."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=check_same_thread)
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA busy_timeout=5000")
+    return db
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:

@@ -27,12 +27,12 @@ BotFactory = Callable[[Any, int, str], Peer]
 """Makes the computer's peer for (room, seat, level)."""
 
 
-# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
 def random_seed() -> bytes:
     """A fresh match seed: 32 bytes from the operating system's secure source."""
     return secrets.token_bytes(32)
 
 
+# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """A room's seats, spectators and match, and how its facts reach the people in it."""
@@ -49,7 +49,7 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         on_action: Callable[[float], None] | None = None,
         on_change: Callable[[Table], None] | None = None,
-        new_seed: Callable[[], bytes] | None = None,
+        new_seed: Callable[[], bytes] = random_seed,
     ) -> None:
         self.code = code
         self.options = options
@@ -57,7 +57,7 @@ class Table:
         self.grace = grace
         self.make_bot = make_bot
         self.clock = clock
-        self.new_seed: Callable[[], bytes] = new_seed or random_seed
+        self.new_seed = new_seed
         """Where each match's seed comes from (its deals follow from the seed)."""
         self.on_action = on_action
         self.on_change = on_change
