@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event as MpEvent
-from typing import Any
+from typing import Any, cast
 
 from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
@@ -97,10 +97,16 @@ class LeanSocket(asyncio.Protocol):
     # asyncio.Protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self.protocol.send_request(self.protocol.connect())
-        self._flush()
+        # Not an isinstance check: uvloop's transports (--uvloop) have asyncio.Transport's
+        # methods without deriving from it.
+        self.transport = cast(asyncio.Transport, transport)
+        try:
+            self.protocol.send_request(self.protocol.connect())
+            self._flush()
+        except Exception as error:  # fail the open, rather than leave it waiting for ever
+            if not self.opened.done():
+                self.opened.set_exception(error)
+            transport.abort()  # type: ignore[attr-defined]
 
     def data_received(self, data: bytes) -> None:
         self.protocol.receive_data(data)
