@@ -765,25 +765,29 @@ def _print_figures(f: dict[str, Any]) -> None:
         f"average {f['loadavg_1min']:.1f} on {os.cpu_count()} cores"
     )
     if "server_cpu_us_per_action" in f:
-        print(
-            f"  server CPU {f['server_cpu_percent']:.0f}% of one core, "
+        per_action = (
             f"{f['server_cpu_us_per_action']:.0f} µs per action "
             f"({f['server_system_us_per_action']:.0f} of it in the kernel; "
-            f"{f['server_switches_per_action']:.2f} context switches); RSS "
+            f"{f['server_switches_per_action']:.2f} context switches)"
+            if f["actions"]
+            else "no actions to divide by"
+        )
+        print(
+            f"  server CPU {f['server_cpu_percent']:.0f}% of one core, {per_action}; RSS "
             f"{f['rss_kb_per_player']:.1f} kB per connected player (base {f['rss_base_mb']:.0f} MB)"
         )
     if f.get("cluster_nodes"):
         print(
             "  per node: "
             + ", ".join(
-                f"{p:.0f}% CPU, {u:.0f} µs per action"
+                f"{p:.0f}% CPU" + (f", {u:.0f} µs per action" if f["actions"] else "")
                 for p, u in zip(f["node_cpu_percent"], f["node_cpu_us_per_action"], strict=True)
             )
         )
         if "redis_cpu_percent" in f:
             print(
-                f"  redis-server CPU {f['redis_cpu_percent']:.0f}% of one core, "
-                f"{f['redis_cpu_us_per_action']:.0f} µs per action"
+                f"  redis-server CPU {f['redis_cpu_percent']:.0f}% of one core"
+                + (f", {f['redis_cpu_us_per_action']:.0f} µs per action" if f["actions"] else "")
             )
     if "server_cpu_us_per_s_per_player" in f and f["mode"] == "idle":
         print(
