@@ -94,6 +94,19 @@ SELECT EXISTS (SELECT 1 FROM matches WHERE room = :room AND number = :number),
 """An append's three checks in one statement: the match is started; how many actions its log
 holds; whether this very move (with its key: a retry) is stored already."""
 
+APPEND = """
+INSERT INTO actions (room, number, idx, seat, action, seq, key)
+SELECT :room, :number, :idx, :seat, :action, :seq, :key
+WHERE EXISTS (SELECT 1 FROM matches WHERE room = :room AND number = :number)
+    AND (:idx = 0 OR EXISTS (
+        SELECT 1 FROM actions WHERE room = :room AND number = :number AND idx = :idx - 1))
+"""
+"""An append in one statement, for the common case: stored only if the match is started and the
+move goes right after the log's last (the log is never cut, so it then holds exactly ``idx``
+actions; the primary key refuses a second move at one index). Each test is a seek in a primary
+key, where counting the log (:data:`APPEND_CHECKS`) reads every action of the match so far.
+When nothing is stored, :data:`APPEND_CHECKS` says why."""
+
 
 class SqliteStore(SqliteAccounts):
     def __init__(self, path: str | Path) -> None:
@@ -261,6 +274,11 @@ class SqliteStore(SqliteAccounts):
         }
 
         def append(db: sqlite3.Connection) -> None:
+            try:
+                if db.execute(APPEND, row).rowcount == 1:
+                    return
+            except sqlite3.IntegrityError:
+                pass  # a move at this index already: the same one (a retry), or a conflict
             started, count, same = db.execute(APPEND_CHECKS, row).fetchone()
             if not started:
                 raise StoreError(f"no match {code}-{number}")
@@ -270,6 +288,8 @@ class SqliteStore(SqliteAccounts):
                 raise StoreConflict(
                     f"action {index} of {code}-{number}: the log has {count}", length=count
                 )
+            # Not reached while logs are only appended to (then APPEND stored the move); kept
+            # so that the checks alone decide whatever the file holds.
             db.execute(
                 "INSERT INTO actions (room, number, idx, seat, action, seq, key)"
                 " VALUES (:room, :number, :idx, :seat, :action, :seq, :key)",

@@ -19,6 +19,7 @@ from muggins.server.store import (
     SeatRecord,
     Store,
     StoreConflict,
+    StoreError,
 )
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.match import Match
@@ -140,6 +141,24 @@ async def test_append_out_of_turn_index_conflicts_and_changes_nothing(store: Sto
     loaded = await store.load_match("ABCDEF", 1)
     assert loaded is not None
     assert list(loaded.actions) == log[:1]
+
+
+async def test_append_to_a_match_never_started_fails_and_stores_nothing(store: Store) -> None:
+    """An append to a match that was not started raises StoreError (not a lost race), whether
+    the room has no match or another number; nothing is stored."""
+    [move] = moves(b"\x01" * 32, 1)
+    await store.create_room(room())
+    for index in (0, 1):
+        with pytest.raises(StoreError) as raised:
+            await store.append_action("ABCDEF", 1, index, *move)
+        assert not isinstance(raised.value, StoreConflict)
+    await store.start_match(match())
+    with pytest.raises(StoreError) as raised:
+        await store.append_action("ABCDEF", 2, 0, *move)
+    assert not isinstance(raised.value, StoreConflict)
+    assert await store.load_match("ABCDEF", 2) is None
+    loaded = await store.load_match("ABCDEF", 1)
+    assert loaded is not None and loaded.actions == ()
 
 
 async def test_concurrent_appends_at_one_index_exactly_one_wins(store: Store) -> None:
