@@ -106,7 +106,7 @@ class LeanSocket(asyncio.Protocol):
         except Exception as error:  # fail the open, rather than leave it waiting for ever
             if not self.opened.done():
                 self.opened.set_exception(error)
-            transport.abort()  # type: ignore[attr-defined]
+            self.transport.abort()
 
     def data_received(self, data: bytes) -> None:
         self.protocol.receive_data(data)
