@@ -79,7 +79,7 @@ class Player:
     @classmethod
     async def open(cls, url: str, name: str, token: str | None = None) -> Player:
         player = cls(await connect(url))
-        await player.send(type="hello", name=name, protocol=3, token=token)
+        await player.send(type="hello", name=name, protocol=4, token=token)
         welcome = await player.until("welcome")
         player.token = welcome["token"]
         return player

@@ -260,7 +260,7 @@ class Player:
     def on_state(self, frame: dict[str, Any]) -> None:
         view = frame["view"]
         if frame.get("brief") and self.view is not None:
-            view = {**self.view, **view}  # protocol 3: the parts a brief view leaves out
+            view = {**self.view, **view}  # protocol 4: the parts a brief view leaves out
         self.view = view
         if frame.get("game_over") is not None and self.counts_games:
             self.fleet.tally.games += 1

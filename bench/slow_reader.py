@@ -90,7 +90,7 @@ async def main(readers: int, seconds: float) -> None:
     Connection.run = timed  # type: ignore[method-assign]
     async with running_server(ServerConfig(port=0, memory=True, bot_delay=0.0)) as server:
         owner = await connect(server.url)
-        await owner.send(json.dumps({"type": "hello", "name": "Owner", "protocol": 3}))
+        await owner.send(json.dumps({"type": "hello", "name": "Owner", "protocol": 4}))
         await owner.recv()
         await owner.send(json.dumps({"type": "create_room"}))
         code = json.loads(await owner.recv())["code"]

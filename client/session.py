@@ -98,7 +98,7 @@ class Session:
     fairness: list[Fairness] = field(default_factory=list)
     dealt: dict[str, tuple[str, ...]] = field(default_factory=dict)
     unpacker: Unpacker = field(default_factory=Unpacker)
-    """Completes the brief views of this connection's states from its last whole one."""
+    """Completes the brief views of this connection's states from the previous one."""
     """Our six dealt cards by deal commitment, to check against the reveal."""
     checked: set[str] = field(default_factory=set)
     """Commitments of the deals already verified."""

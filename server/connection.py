@@ -388,7 +388,8 @@ class Connection:
             raise Refusal(
                 "unsupported_protocol",
                 f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: "
-                "update the client (since protocol 3 a state carries its events and may be brief; "
+                "update the client (since protocol 4 a brief view leaves out every part its "
+                "step cannot have changed; since protocol 3 a state carries its events; "
                 "since protocol 2 every move names the seq it answers)",
             )
         if message.token:

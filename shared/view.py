@@ -6,12 +6,13 @@ something a client receives, so this model is the whole of what can leak, and th
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, create_model, model_serializer
 
 from muggins.shared.actions import Action, GameOptions, Model, Outcome, Points, Seat
 from muggins.shared.cards import Card
+from muggins.shared.construct import unvalidated
 from muggins.shared.counting import Answer
 
 Phase = Literal["discard", "play", "show", "game_over", "match_over"]
@@ -72,13 +73,8 @@ class DealSummary(Model):
     reveal: DealReveal
 
 
-class BriefView(Model):
-    """A view without the parts that cannot change within a deal (see :class:`SeatView`).
-
-    Sent in ``state`` frames after the deal's first one: a client keeps the last whole view and
-    takes ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` from it. Always made
-    from a whole view by :func:`brief`, never on its own.
-    """
+class SeatView(Model):
+    """Everything ``seat`` may see; ``seat`` is None for a spectator."""
 
     seat: Seat | None
     phase: Phase
@@ -112,36 +108,182 @@ class BriefView(Model):
     outcome: Outcome | None = Field(description="the latest finished game of this match")
     games: tuple[Outcome, ...]
     match_winner: Seat | None
-
-
-class SeatView(BriefView):
-    """Everything ``seat`` may see; ``seat`` is None for a spectator."""
-
     options: GameOptions
     commitment: str = Field(description="the SHA-256 commitment to this deal's deck")
     cut_for_deal: tuple[tuple[Card, Card], ...]
     last_deal: DealSummary | None
 
 
-WHOLE_ONLY = frozenset({"options", "commitment", "cut_for_deal", "last_deal"})
+VIEW_FIELDS: Final = tuple(SeatView.model_fields)
+"""Every part of a view, in order."""
+
+WHOLE_ONLY: Final = frozenset({"options", "commitment", "cut_for_deal", "last_deal"})
 """The parts of a view that cannot change between a deal's start and its end: left out of
-brief views."""
+every brief view."""
 
-BRIEF_FIELDS = tuple(name for name in BriefView.model_fields)
+PHASE_FIXED: Final[dict[str, frozenset[str]]] = {
+    "discard": frozenset(
+        [
+            "game_number",
+            "deal_number",
+            "dealer",
+            "scores",
+            "previous_scores",
+            "match_points",
+            "crib",
+            "starter",
+            "count",
+            "pile",
+            "played",
+            "said_go",
+            "show",
+            "outcome",
+            "games",
+            "match_winner",
+        ]
+    ),
+    "play": frozenset(
+        [
+            "game_number",
+            "deal_number",
+            "dealer",
+            "match_points",
+            "discards",
+            "discarded",
+            "crib_count",
+            "crib",
+            "starter",
+            "show",
+            "outcome",
+            "games",
+            "match_winner",
+        ]
+    ),
+    "show": frozenset(
+        [
+            "game_number",
+            "deal_number",
+            "dealer",
+            "match_points",
+            "hand",
+            "discards",
+            "hand_counts",
+            "discarded",
+            "crib_count",
+            "starter",
+            "count",
+            "pile",
+            "played",
+            "said_go",
+            "outcome",
+            "games",
+            "match_winner",
+        ]
+    ),
+}
+"""The parts of a view that cannot change while a deal stays in one phase: a brief view leaves
+them out too, unless its state is the one that entered the phase. (A game's end changes the
+phase, and the views of a finished game are never brief beyond :data:`WHOLE_ONLY`.)"""
+
+ALWAYS: Final = frozenset({"seat", "phase", "turn", "waiting_for", "legal"})
+"""The parts every view carries, brief or whole."""
+
+NOTHING: Final[frozenset[str]] = frozenset()
+
+_LEFT_OUT: Final = {phase: WHOLE_ONLY | fixed for phase, fixed in PHASE_FIXED.items()}
 
 
-def brief(view: SeatView) -> BriefView:
-    """``view`` without the parts a client already holds from the deal's first (whole) view."""
+def left_out(phase: str, *, phase_started: bool) -> frozenset[str]:
+    """The parts a brief view in ``phase`` leaves out: the deal's fixed parts, and the phase's
+    too unless the state is the one that entered the phase (``phase_started``)."""
+    if phase_started:
+        return WHOLE_ONLY
+    return _LEFT_OUT.get(phase, WHOLE_ONLY)
+
+
+class _Partial(Model):
+    """A model that writes only the fields it was given (a brief view's left-out parts are
+    not written as null: they are not there)."""
+
+    @model_serializer(mode="wrap")
+    def _given_only(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        given = self.model_fields_set
+        data: dict[str, Any] = handler(self)
+        return {name: value for name, value in data.items() if name in given}
+
+
+def _brief_model() -> type[Model]:
+    """BriefView: SeatView's parts in its order, each but :data:`ALWAYS` possibly left out."""
+    fields: dict[str, Any] = {}
+    for name, info in SeatView.model_fields.items():
+        if name in ALWAYS:
+            fields[name] = (info.annotation, info)
+        else:
+            fields[name] = (
+                info.annotation,
+                Field(
+                    default=None,
+                    description=(info.description + "; " if info.description else "")
+                    + "left out when unchanged (see BriefView)",
+                    json_schema_extra=_no_default,
+                ),
+            )
+    model: type[Model] = create_model(
+        "BriefView", __base__=_Partial, __module__=__name__, __doc__=_BRIEF_DOC, **fields
+    )
+    return model
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    """A left-out part has no default a client could use: it is the previous view's."""
+    schema.pop("default", None)
+
+
+_BRIEF_DOC: Final = """A view without the parts that have not changed (see :class:`SeatView`).
+
+Sent in ``state`` frames with ``"brief": true``. It always carries ``seat``, ``phase``, ``turn``,
+``waiting_for`` and ``legal``; every other part is left out when the step cannot have changed
+it: ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` within a deal, and within a
+phase the parts that phase cannot change (:data:`PHASE_FIXED`). A client takes each part left
+out from its previous view (the latest one it completed): :func:`whole` does that, and
+:class:`shared.protocol.unpack.Unpacker` keeps the previous view. Which parts a parsed one
+carries is its ``model_fields_set``.
+"""
+
+if TYPE_CHECKING:
+
+    class BriefView(Model):
+        """A view without the parts that have not changed (see :data:`_BRIEF_DOC`)."""
+
+        seat: Seat | None
+        phase: Phase
+        turn: Seat | None
+        waiting_for: tuple[Seat, ...]
+        legal: tuple[Action, ...]
+
+else:
+    BriefView = _brief_model()
+
+
+def brief(view: SeatView, left: frozenset[str] = WHOLE_ONLY) -> BriefView:
+    """``view`` without the parts in ``left`` (see :func:`left_out`), as a brief state carries
+    it: the parts left out are None and not in its ``model_fields_set``."""
     values = view.__dict__
-    return BriefView.trusted(**{name: values[name] for name in BRIEF_FIELDS})
+    return unvalidated(
+        BriefView,
+        {name: None if name in left else values[name] for name in VIEW_FIELDS},
+        {name for name in VIEW_FIELDS if name not in left},
+    )
 
 
 def whole(view: SeatView | BriefView, last: SeatView) -> SeatView:
-    """A brief ``view`` completed from ``last``, the latest whole view; a whole view as it is."""
+    """A brief ``view`` completed from ``last``, the previous view (whole); a whole view as it
+    is."""
     if isinstance(view, SeatView):
         return view
     values = view.__dict__
+    given = view.model_fields_set
+    previous = last.__dict__
     return SeatView.trusted(
-        **{name: values[name] for name in BRIEF_FIELDS},
-        **{name: last.__dict__[name] for name in WHOLE_ONLY},
+        **{name: values[name] if name in given else previous[name] for name in VIEW_FIELDS}
     )

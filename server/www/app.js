@@ -27,7 +27,7 @@ const link = new Link(receive, (state) => {
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
-  return { type: "hello", name: S.name || "Guest", protocol: 3, ...(token ? { token } : {}) };
+  return { type: "hello", name: S.name || "Guest", protocol: 4, ...(token ? { token } : {}) };
 });
 
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */

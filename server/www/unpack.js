@@ -1,7 +1,8 @@
 // @ts-check
-// Whole views from `state` messages (protocol 3). After a deal's first state the server sends
-// brief views: they leave out what cannot change until the next deal (options, commitment,
-// cut_for_deal, last_deal). This keeps the latest whole view of the connection and fills them in.
+// Whole views from `state` messages (protocol 4). A brief state's view leaves out the parts the
+// step cannot have changed: options, commitment, cut_for_deal and last_deal within a deal, and
+// the parts its phase cannot change within a phase. This keeps the latest view of the
+// connection, completed, and takes every part left out from it.
 
 /** @typedef {MugginsServer.State & {view: MugginsServer.SeatView}} WholeState */
 
@@ -9,7 +10,7 @@
 let last = null;
 
 /**
- * The state with a whole view: a brief one completed from the latest whole view.
+ * The state with a whole view: a brief one completed from the previous view.
  * @param {MugginsServer.State} msg
  * @returns {WholeState}
  */
@@ -19,6 +20,6 @@ export function whole(msg) {
     return /** @type {WholeState} */ (msg);
   }
   if (!last) throw new Error(`state ${msg.seq} is brief, and no whole state came before it`);
-  const { options, commitment, cut_for_deal, last_deal } = last;
-  return { ...msg, brief: false, view: { ...msg.view, options, commitment, cut_for_deal, last_deal } };
+  last = /** @type {MugginsServer.SeatView} */ ({ ...last, ...msg.view });
+  return { ...msg, brief: false, view: last };
 }

@@ -69,7 +69,7 @@ from muggins.shared.protocol.server import (
     Welcome,
 )
 
-PROTOCOL_VERSION: Final = 3
+PROTOCOL_VERSION: Final = 4
 """Bumped on any change a client of the previous version would misread."""
 
 MAX_MESSAGE_BYTES: Final = 4096

@@ -11,11 +11,11 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from muggins.shared.actions import Action, Event, Outcome, Seat
+from muggins.shared.actions import Action, Event, HandScored, HandShown, Outcome, Seat
 from muggins.shared.construct import unvalidated
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
-from muggins.shared.view import BriefView, SeatView
+from muggins.shared.view import NOTHING, VIEW_FIELDS, BriefView, SeatView, left_out
 
 
 class ServerModel(BaseModel):
@@ -127,24 +127,50 @@ class State(ServerModel):
     """The game as this connection may see it after action number ``seq`` of the room, with
     what happened on the way there.
 
-    ``brief`` states leave out the parts of the view that cannot change within a deal; the
-    state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md).
-    A brief state made by the server may hold the whole view object: :func:`encode` leaves the
-    brief parts out of its text, and a parsed one holds a BriefView.
+    ``brief`` states leave out of the view the parts the step cannot have changed (see
+    :class:`~shared.view.BriefView`, :func:`left_out_of` and docs/protocol.md): a receiver
+    takes them from its previous view. A brief state made by the server may hold the whole view
+    object: :func:`encode` leaves those parts out of its text, and a parsed one holds a
+    BriefView.
     """
 
     type: Literal["state"] = "state"
     seq: int = Field(description="rises with every accepted action, restart and rematch")
     brief: bool = Field(
         default=False,
-        description="the view leaves out options, commitment, cut_for_deal and last_deal: "
-        "take them from the last state that was not brief",
+        description="the view leaves out the parts this step cannot have changed (options, "
+        "commitment, cut_for_deal and last_deal within a deal; within a phase, the parts the "
+        "phase cannot change): take each part left out from the previous view",
     )
     view: SeatView | BriefView = Field(union_mode="left_to_right")
     events: tuple[EventLine, ...] = Field(
         default=(), description="what happened since the previous seq, in order"
     )
     game_over: GameOver | None = Field(default=None, description="a game ended in this step")
+
+
+def starts_phase(line: EventLine, dealer: int) -> bool:
+    """Whether the event of ``line`` puts a deal in a new phase that a deal event does not
+    announce: the starter's cut (the play begins) or the pone's hand shown or scored (the show
+    begins)."""
+    event = line.event
+    if isinstance(event, HandShown | HandScored):
+        return event.kind == "hand" and event.seat != dealer
+    return event.type == "starter_cut"
+
+
+def left_out_of(state: State) -> frozenset[str]:
+    """The parts of the view that ``state``'s text leaves out: none for a whole state; for a
+    brief one, those a deal cannot change, and unless its step entered the view's phase, those
+    the phase cannot change (:func:`shared.view.left_out`)."""
+    if not state.brief:
+        return NOTHING
+    view = state.view
+    if not isinstance(view, SeatView):  # a parsed brief view: what it carries
+        return frozenset([name for name in VIEW_FIELDS if name not in view.model_fields_set])
+    dealer = view.dealer
+    started = any([starts_phase(line, dealer) for line in state.events])
+    return left_out(view.phase, phase_started=started)
 
 
 _STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over"}

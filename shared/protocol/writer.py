@@ -55,8 +55,8 @@ from muggins.shared.actions import (
     StarterCut,
 )
 from muggins.shared.cards import Card
-from muggins.shared.protocol.server import State
-from muggins.shared.view import BriefView, DealSummary, SeatView, ShowResult
+from muggins.shared.protocol.server import State, left_out_of
+from muggins.shared.view import NOTHING, WHOLE_ONLY, BriefView, DealSummary, SeatView, ShowResult
 
 _dumps: Final = json.encoder.encode_basestring
 """Free text as pydantic writes it (the same escapes; non-ASCII as it is): the C function that
@@ -299,14 +299,45 @@ _COMMON: Final = (
 """The fields every receiver of a step sees alike (all but the seat, its hand, its discards and
 its legal moves)."""
 _common_of: Final = itemgetter(*_COMMON)
-_last: Final[list[tuple[Any, tuple[str, str, str]]]] = [(None, ("", "", ""))]
-"""The common fields of the latest view written and their text in three pieces: the views of
-one step's receivers differ only in their own fields, so the second one reuses the text. Kept
-by equality of the values, never by identity, so a view equal in every common field (whoever
-built it) gets exactly the text it would have been written."""
+_last: Final[list[tuple[Any, frozenset[str], tuple[str, str, str]]]] = [
+    (None, frozenset(), ("", "", ""))
+]
+"""The common fields of the latest view written, the parts it left out, and its text in three
+pieces: the views of one step's receivers differ only in their own fields, so the second one
+reuses the text. Kept by equality of the values, never by identity, so a view equal in every
+common field (whoever built it) gets exactly the text it would have been written."""
+
+_HEAD: Final = (
+    "phase",
+    "game_number",
+    "deal_number",
+    "dealer",
+    "turn",
+    "waiting_for",
+    "scores",
+    "previous_scores",
+    "match_points",
+)
+_MIDDLE: Final = (
+    "hand_counts",
+    "discarded",
+    "crib_count",
+    "crib",
+    "starter",
+    "count",
+    "pile",
+    "played",
+    "said_go",
+    "show",
+)
+_TAIL: Final = ("outcome", "games", "match_winner")
+"""The common fields before the seat's hand, between its discards and its legal moves, and
+after them."""
 
 
-def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
+def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
+    """The text of the common fields less those in ``left``: the part before the hand and the
+    part before the legal moves each end in a comma; the part after them has none."""
     scores, previous, points, counts, discarded, said_go = (
         v["scores"],
         v["previous_scores"],
@@ -328,51 +359,74 @@ def _common_text(v: dict[str, Any]) -> tuple[str, str, str]:
     pile = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["pile"]])
     played = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["played"]])
     head = (
-        f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
-        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
-        f'"turn":{"null" if turn is None else turn},'
-        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],'
-        f'"scores":[{scores[0]},{scores[1]}],"previous_scores":[{previous[0]},{previous[1]}],'
-        f'"match_points":[{points[0]},{points[1]}],'
+        f'"phase":"{v["phase"]}"',
+        f'"game_number":{v["game_number"]}',
+        f'"deal_number":{v["deal_number"]}',
+        f'"dealer":{v["dealer"]}',
+        f'"turn":{"null" if turn is None else turn}',
+        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}]',
+        f'"scores":[{scores[0]},{scores[1]}]',
+        f'"previous_scores":[{previous[0]},{previous[1]}]',
+        f'"match_points":[{points[0]},{points[1]}]',
     )
     middle = (
-        f'"hand_counts":[{counts[0]},{counts[1]}],'
-        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
-        f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
-        f'"starter":{starter_text},"count":{v["count"]},'
-        f'"pile":[{pile}],"played":[{played}],'
-        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
-        f'"show":{_show(show) if show else "[]"},'
+        f'"hand_counts":[{counts[0]},{counts[1]}]',
+        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}]',
+        f'"crib_count":{v["crib_count"]}',
+        f'"crib":{"null" if crib is None else _cards(crib)}',
+        f'"starter":{starter_text}',
+        f'"count":{v["count"]}',
+        f'"pile":[{pile}]',
+        f'"played":[{played}]',
+        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}]',
+        f'"show":{_show(show) if show else "[]"}',
     )
     tail = (
-        f'"outcome":{"null" if outcome is None else _outcome(outcome)},'
-        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}],'
-        f'"match_winner":{"null" if winner is None else winner}'
+        f'"outcome":{"null" if outcome is None else _outcome(outcome)}',
+        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}]',
+        f'"match_winner":{"null" if winner is None else winner}',
     )
-    return head, middle, tail
+    if not left or left is WHOLE_ONLY:
+        return "".join([t + "," for t in head]), "".join([t + "," for t in middle]), ",".join(tail)
+    return (
+        "".join([t + "," for k, t in zip(_HEAD, head, strict=True) if k not in left]),
+        "".join([t + "," for k, t in zip(_MIDDLE, middle, strict=True) if k not in left]),
+        ",".join([t for k, t in zip(_TAIL, tail, strict=True) if k not in left]),
+    )
 
 
-def view_text(view: BriefView, *, brief: bool) -> str:
-    """The JSON of ``view``: brief (without the parts a deal cannot change), or all of it.
+def view_text(view: SeatView | BriefView, left: frozenset[str] = NOTHING) -> str:
+    """The JSON of ``view`` without the parts in ``left`` (a brief view: see
+    :func:`shared.protocol.server.left_out_of`), or all of it.
 
-    Equal to ``model_dump_json()`` of the view (of :func:`shared.view.brief` of it, for brief).
+    Equal to ``model_dump_json()`` of the view (or of
+    :func:`shared.view.brief` of it, for a brief one). A parsed brief view is written as it
+    came: the parts it carries.
     """
+    if not isinstance(view, SeatView):
+        return str(view.model_dump_json())
     v = view.__dict__
     common = _common_of(v)
-    kept = _last[0]  # one read and one write of the pair: safe from any thread
-    if common == kept[0]:
-        head, middle, tail = kept[1]
+    kept = _last[0]  # one read and one write of the tuple: safe from any thread
+    if kept[1] is left and common == kept[0]:
+        head, middle, tail = kept[2]
     else:
-        head, middle, tail = _common_text(v)
-        _last[0] = (common, (head, middle, tail))
+        head, middle, tail = _common_text(v, left)
+        _last[0] = (common, left, (head, middle, tail))
     seat = v["seat"]
     legal = v["legal"]
+    mine = ""
+    if "hand" not in left:
+        mine = f'"hand":{_cards(v["hand"])},'
+    if "discards" not in left:
+        mine += f'"discards":{_cards(v["discards"])},'
     text = (
-        f'{{"seat":{"null" if seat is None else seat},{head}'
-        f'"hand":{_cards(v["hand"])},"discards":{_cards(v["discards"])},{middle}'
-        f'"legal":[{",".join([_kept(a, _action) for a in legal]) if legal else ""}],{tail}'
+        f'{{"seat":{"null" if seat is None else seat},{head}{mine}{middle}'
+        f'"legal":[{",".join([_kept(a, _action) for a in legal]) if legal else ""}]'
     )
-    if brief or not isinstance(view, SeatView):
+    if tail:
+        text += "," + tail
+    if left:
         return text + "}"
     whole = _whole_of(v)
     kept_whole = _last_whole[0]
@@ -428,7 +482,7 @@ def _state_parts(state: State) -> tuple[str, str, str, str]:
     """The text of ``state`` in four parts: up to the view, the view, the events' text (from
     its opening bracket to its closing one) and the rest."""
     view = state.view
-    text = view_text(view, brief=state.brief)
+    text = view_text(view, left_out_of(state))
     lines = state.events
     kept = _events_kept[0]  # one read and one write of the pair: safe from any thread
     if kept[0] is lines:

@@ -316,44 +316,65 @@ declare namespace MugginsServer {
     /** per reviewed deal */
     given_away_play?: number | null;
   }
-  /** A view without the parts that cannot change within a deal (see :class:`SeatView`). Sent in ``state`` frames after the deal's first one: a client keeps the last whole view and takes ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` from it. Always made from a whole view by :func:`brief`, never on its own. */
+  /** A view without the parts that have not changed (see :class:`SeatView`). Sent in ``state`` frames with ``"brief": true``. It always carries ``seat``, ``phase``, ``turn``, ``waiting_for`` and ``legal``; every other part is left out when the step cannot have changed it: ``options``, ``commitment``, ``cut_for_deal`` and ``last_deal`` within a deal, and within a phase the parts that phase cannot change (:data:`PHASE_FIXED`). A client takes each part left out from its previous view (the latest one it completed): :func:`whole` does that, and :class:`shared.protocol.unpack.Unpacker` keeps the previous view. Which parts a parsed one carries is its ``model_fields_set``. */
   interface BriefView {
     seat: number | null;
     phase: "discard" | "play" | "show" | "game_over" | "match_over";
-    game_number: number;
-    deal_number: number;
-    dealer: number;
+    /** left out when unchanged (see BriefView) */
+    game_number?: number;
+    /** left out when unchanged (see BriefView) */
+    deal_number?: number;
+    /** left out when unchanged (see BriefView) */
+    dealer?: number;
     /** whose move it is; None while both may discard */
     turn: number | null;
     waiting_for: number[];
-    scores: [number, number];
-    /** back pegs: each score before its last gain */
-    previous_scores: [number, number];
-    match_points: [number, number];
-    /** this seat's cards not yet played */
-    hand: string[];
-    /** what this seat laid away to the crib */
-    discards: string[];
-    /** cards each seat holds */
-    hand_counts: [number, number];
-    discarded: [boolean, boolean];
-    crib_count: number;
-    /** face up once the crib is shown */
-    crib: string[] | null;
-    starter: string | null;
-    count: number;
-    /** cards played since the count last restarted */
-    pile: PlayedCard[];
-    /** every card played this deal, in order */
-    played: PlayedCard[];
-    said_go: [boolean, boolean];
-    show: ShowResult[];
+    /** left out when unchanged (see BriefView) */
+    scores?: [number, number];
+    /** back pegs: each score before its last gain; left out when unchanged (see BriefView) */
+    previous_scores?: [number, number];
+    /** left out when unchanged (see BriefView) */
+    match_points?: [number, number];
+    /** this seat's cards not yet played; left out when unchanged (see BriefView) */
+    hand?: string[];
+    /** what this seat laid away to the crib; left out when unchanged (see BriefView) */
+    discards?: string[];
+    /** cards each seat holds; left out when unchanged (see BriefView) */
+    hand_counts?: [number, number];
+    /** left out when unchanged (see BriefView) */
+    discarded?: [boolean, boolean];
+    /** left out when unchanged (see BriefView) */
+    crib_count?: number;
+    /** face up once the crib is shown; left out when unchanged (see BriefView) */
+    crib?: string[] | null;
+    /** left out when unchanged (see BriefView) */
+    starter?: string | null;
+    /** left out when unchanged (see BriefView) */
+    count?: number;
+    /** cards played since the count last restarted; left out when unchanged (see BriefView) */
+    pile?: PlayedCard[];
+    /** every card played this deal, in order; left out when unchanged (see BriefView) */
+    played?: PlayedCard[];
+    /** left out when unchanged (see BriefView) */
+    said_go?: [boolean, boolean];
+    /** left out when unchanged (see BriefView) */
+    show?: ShowResult[];
     /** the moves that advance the game now, each a message to send as it is; resign is allowed whenever a game is on but never listed, so that a program choosing from legal never gives up by chance */
     legal: (Discard | Play | Count | Muggins | Challenge | Accept | Resign)[];
-    /** the latest finished game of this match */
-    outcome: Outcome | null;
-    games: Outcome[];
-    match_winner: number | null;
+    /** the latest finished game of this match; left out when unchanged (see BriefView) */
+    outcome?: Outcome | null;
+    /** left out when unchanged (see BriefView) */
+    games?: Outcome[];
+    /** left out when unchanged (see BriefView) */
+    match_winner?: number | null;
+    /** left out when unchanged (see BriefView) */
+    options?: GameOptions;
+    /** the SHA-256 commitment to this deal's deck; left out when unchanged (see BriefView) */
+    commitment?: string;
+    /** left out when unchanged (see BriefView) */
+    cut_for_deal?: [string, string][];
+    /** left out when unchanged (see BriefView) */
+    last_deal?: DealSummary | null;
   }
   interface CardPlayed {
     type?: "card_played";
@@ -837,14 +858,14 @@ declare namespace MugginsServer {
     card: string;
     heels: boolean;
   }
-  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out the parts of the view that cannot change within a deal; the state they follow was whole (see :class:`~shared.view.BriefView` and docs/protocol.md). A brief state made by the server may hold the whole view object: :func:`encode` leaves the brief parts out of its text, and a parsed one holds a BriefView. */
+  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out of the view the parts the step cannot have changed (see :class:`~shared.view.BriefView`, :func:`left_out_of` and docs/protocol.md): a receiver takes them from its previous view. A brief state made by the server may hold the whole view object: :func:`encode` leaves those parts out of its text, and a parsed one holds a BriefView. */
   interface State {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "state";
     /** rises with every accepted action, restart and rematch */
     seq: number;
-    /** the view leaves out options, commitment, cut_for_deal and last_deal: take them from the last state that was not brief */
+    /** the view leaves out the parts this step cannot have changed (options, commitment, cut_for_deal and last_deal within a deal; within a phase, the parts the phase cannot change): take each part left out from the previous view */
     brief?: boolean;
     view: SeatView | BriefView;
     /** what happened since the previous seq, in order */

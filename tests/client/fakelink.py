@@ -111,7 +111,7 @@ class FakeLink:
     def apply(self, seat: int, action: object) -> None:
         events = self.match.apply(seat, action)  # type: ignore[arg-type]
         self.seq += 1
-        # The state the server sends after a step: its events inside, brief within a deal.
+        # The state the server sends after a step: its events inside, brief.
         self.on_message(step_states(self.match, self.seq, events, NAMES)(0))
 
 

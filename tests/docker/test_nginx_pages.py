@@ -61,5 +61,5 @@ async def test_nginx_passes_the_pages_and_the_game_through(proxied: int) -> None
     assert status == 200 and headers["content-type"].startswith("text/javascript") and body
     assert (await asyncio.to_thread(fetch, proxied, "/healthz"))[2] == b"ok\n"
     async with connect(f"ws://127.0.0.1:{proxied}/", origin=f"http://127.0.0.1:{proxied}") as ws:  # type: ignore[arg-type]
-        await ws.send('{"type": "hello", "name": "Via nginx", "protocol": 3}')
+        await ws.send('{"type": "hello", "name": "Via nginx", "protocol": 4}')
         assert '"type":"welcome"' in str(await ws.recv())

@@ -68,7 +68,7 @@ async def test_tls_serves_wss(tmp_path: Path) -> None:
         trust = ssl.create_default_context(cafile=str(cert))
         trust.check_hostname = False
         async with connect(server.url, ssl=trust) as ws:
-            await ws.send('{"type": "hello", "name": "Tess", "protocol": 3}')
+            await ws.send('{"type": "hello", "name": "Tess", "protocol": 4}')
             assert '"welcome"' in str(await ws.recv())
 
 

@@ -4,8 +4,8 @@ Every frame each seat and a spectator receive is recorded. Afterwards the game i
 the server's log, and each frame (each ``state``'s events and view alike) is checked against
 what the rules had revealed to that receiver at that frame's ``seq``: not the opponent's
 unplayed cards, not crib cards before the crib is shown, not undealt cards, and not the deck or
-salt before the commitment is opened. Each state's view, completed from the last whole one
-when it is brief, must also be exactly the engine's view at its seq: nothing a client needs
+salt before the commitment is opened. Each state's view, completed from the previous one when
+it is brief, must also be exactly the engine's view at its seq: nothing a client needs
 is left out.
 
 In muggins mode a shown hand's true total is hidden too until its claim is answered: no frame
@@ -96,8 +96,8 @@ def check_frames(
     events up to the reveal belong to a deal whose whole deck is public then. The cut for deal
     (its own shuffles, before the first deal) and the last deal (a finished, revealed deal) are
     public but reuse the cards of the running deal, so they are checked on their own. With
-    ``views`` (each step's whole view as JSON), every state's view, completed from the last
-    whole one when it is brief, must be exactly the engine's view at its seq.
+    ``views`` (each step's whole view as JSON), every state's view, completed from the
+    previous one when it is brief, must be exactly the engine's view at its seq.
     """
     seq, checked, whole = 0, 0, None
     for text in raw:

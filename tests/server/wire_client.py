@@ -60,7 +60,7 @@ class WireClient:
         frame: Frame = json.loads(text)
         self.raw.append(text)
         if frame["type"] == "state" and frame["brief"]:
-            # A brief view (protocol 3) leaves out what the last whole one said: fill it in, so
+            # A brief view (protocol 4) leaves out what the previous view said: fill it in, so
             # frames and state hold whole views (raw keeps the frame as sent).
             assert self.state is not None, "a brief state came before any whole one"
             frame["view"] = {**self.state["view"], **frame["view"]}

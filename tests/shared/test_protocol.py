@@ -27,8 +27,9 @@ from muggins.shared.protocol import (
     parse_server,
     to_action,
 )
+from muggins.shared.protocol.server import left_out_of, starts_phase
 from muggins.shared.protocol.unpack import BriefFirst, Unpacker
-from muggins.shared.view import WHOLE_ONLY, BriefView, SeatView, brief
+from muggins.shared.view import PHASE_FIXED, VIEW_FIELDS, WHOLE_ONLY, BriefView, SeatView, brief
 
 SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"
 
@@ -109,8 +110,8 @@ def test_state_and_events_round_trip_from_the_engine() -> None:
 
 
 def test_a_brief_state_leaves_out_only_what_a_deal_cannot_change() -> None:
-    """A brief view is the whole view less options, commitment, cut_for_deal and last_deal; it
-    parses as a BriefView, and the Unpacker gives back the whole view from the last whole one."""
+    """Within a phase too, a brief view leaves out only parts that are as they were: it parses as
+    a BriefView, and the Unpacker gives back the whole view from the previous one."""
     match = Match(seed=7)
     rng = random.Random(7)
     unpacker = Unpacker()
@@ -134,6 +135,46 @@ def test_a_brief_state_leaves_out_only_what_a_deal_cannot_change() -> None:
         Unpacker().whole(State(seq=3, brief=True, view=brief(match.view(1))))
 
 
+@pytest.mark.parametrize("muggins", [False, True])
+def test_views_sent_brief_within_a_phase_come_back_whole(muggins: bool) -> None:
+    """Every step of whole matches, as the server sends it to both seats and a spectator: the
+    text leaves out exactly the parts left_out_of names (the phase's fixed parts too, except in
+    the step that entered the phase), and each receiver's Unpacker, fed the parsed states in
+    order, rebuilds the engine's view exactly."""
+    from muggins.server.room import step_states
+
+    left_phase_parts = 0
+    for seed in range(4):
+        options = GameOptions(muggins=muggins, target=61, match_to=2)
+        match = Match(seed=seed, options=options)
+        rng = random.Random(seed)
+        seq, events = 1, list(match.events)
+        unpackers = {0: Unpacker(), 1: Unpacker(), None: Unpacker()}
+        while True:
+            make = step_states(match, seq, events, ("Ann", "Bob"))
+            for receiver, unpacker in unpackers.items():
+                state = make(receiver)
+                text = encode(state)
+                left = left_out_of(state)
+                sent = json.loads(text)["view"]
+                assert set(VIEW_FIELDS) - set(sent) == left
+                assert left >= WHOLE_ONLY if state.brief else not left
+                view = match.view(receiver)
+                if state.brief and view.phase in PHASE_FIXED:
+                    entered = any(starts_phase(line, view.dealer) for line in state.events)
+                    assert (left >= PHASE_FIXED[view.phase]) != entered
+                    left_phase_parts += not entered
+                parsed = parse_server(text)
+                assert isinstance(parsed, State)
+                assert unpacker.whole(parsed) == view
+            if match.over:
+                break
+            seat = rng.choice(match.waiting_for())
+            events = match.apply(seat, rng.choice(match.view(seat).legal))
+            seq += 1
+    assert left_phase_parts > 100
+
+
 def test_the_state_encoder_writes_what_pydantic_writes() -> None:
     """encode() makes a state's text in parts: it equals pydantic's own text of the same state
     (with a BriefView for a brief one), for every step of whole matches, to both seats and a
@@ -153,7 +194,9 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
             for receiver, id in ((0, None), (1, 7), (None, 'x"y')):
                 state = make(receiver).model_copy(update={"id": id})
                 sent = (
-                    state.model_copy(update={"view": brief(state.view)}) if state.brief else state
+                    state.model_copy(update={"view": brief(state.view, left_out_of(state))})
+                    if state.brief
+                    else state
                 )
                 assert isinstance(state.view, SeatView)
                 assert encode(state) == sent.model_dump_json()

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from muggins.shared.actions import GameOptions, Resign
 from muggins.shared.match import Match
 from muggins.shared.protocol import State, encode, encode_utf8, parse_server
+from muggins.shared.protocol.server import left_out_of
 from muggins.shared.protocol.writer import view_text
-from muggins.shared.view import SeatView, brief
+from muggins.shared.view import WHOLE_ONLY, SeatView, brief, left_out
 
 NAMES = ('Ann "the" \\ 5♠\n', "Bob\u00e9\u2028\x7f")
 
@@ -20,7 +21,7 @@ def pydantic_text(state: State) -> str:
     """What pydantic writes for ``state`` as it goes on the wire (a BriefView when brief)."""
     view = state.view
     if state.brief and isinstance(view, SeatView):
-        return state.model_copy(update={"view": brief(view)}).model_dump_json()
+        return state.model_copy(update={"view": brief(view, left_out_of(state))}).model_dump_json()
     return state.model_dump_json()
 
 
@@ -43,9 +44,10 @@ def check_match(seed: int, options: GameOptions, *, resign_every: int = 0) -> in
                 expected = pydantic_text(sent)
                 assert encode(sent) == expected
                 assert encode_utf8(sent) == expected.encode()  # what goes into the frame
+                left = left_out_of(sent)
                 assert (
-                    view_text(sent.view, brief=brief_now)
-                    == (brief(sent.view) if brief_now else sent.view).model_dump_json()
+                    view_text(sent.view, left)
+                    == (brief(sent.view, left) if brief_now else sent.view).model_dump_json()
                 )
                 # What a client parses back encodes to the same text again.
                 parsed = parse_server(expected)
@@ -102,5 +104,7 @@ def test_a_view_built_by_validation_encodes_the_same() -> None:
     match = Match(seed=11)
     view = match.view(0)
     again = SeatView.model_validate_json(view.model_dump_json())
-    assert view_text(again, brief=False) == view.model_dump_json()
-    assert view_text(again, brief=True) == brief(view).model_dump_json()
+    assert view_text(again) == view.model_dump_json()
+    assert view_text(again, WHOLE_ONLY) == brief(view).model_dump_json()
+    discard = left_out("discard", phase_started=False)
+    assert view_text(again, discard) == brief(view, discard).model_dump_json()
