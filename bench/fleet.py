@@ -37,7 +37,7 @@ from websockets.http11 import Response
 from websockets.protocol import Event, State
 from websockets.uri import parse_uri
 
-PROTOCOL = 3
+PROTOCOL = 4
 DATA_OPCODES = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 SETUP_AT_ONCE = 40
 

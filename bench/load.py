@@ -533,6 +533,13 @@ def _run_load(
         setup_failures.update(failures)
     ramp_seconds = time.perf_counter() - started
     print(f"  all seated in {ramp_seconds:.0f} s: {seated:,} players", flush=True)
+    if not seated:
+        for process in workers:
+            process.terminate()
+        for server_child in children:
+            stop_child(server_child)
+        why = "; ".join(f"{n} x {failure}" for failure, n in setup_failures.most_common(3))
+        raise SystemExit(f"no player could be seated ({why or 'no failure reported'})")
     if args.gc_freeze and child is not None:
         child.send_signal(signal.SIGUSR1)
     warmup = args.warmup if args.warmup is not None else (2.0 if flat else min(args.pace * 1.5, 10))

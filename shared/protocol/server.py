@@ -11,11 +11,11 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from muggins.shared.actions import Action, Event, HandScored, HandShown, Outcome, Seat
+from muggins.shared.actions import Action, Event, Outcome, Seat
 from muggins.shared.construct import unvalidated
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
-from muggins.shared.view import NOTHING, VIEW_FIELDS, BriefView, SeatView, left_out
+from muggins.shared.view import BriefView, SeatView
 
 
 class ServerModel(BaseModel):
@@ -128,7 +128,8 @@ class State(ServerModel):
     what happened on the way there.
 
     ``brief`` states leave out of the view the parts the step cannot have changed (see
-    :class:`~shared.view.BriefView`, :func:`left_out_of` and docs/protocol.md): a receiver
+    :class:`~shared.view.BriefView`, :func:`shared.protocol.writer.left_out_of` and
+    docs/protocol.md): a receiver
     takes them from its previous view. A brief state made by the server may hold the whole view
     object: :func:`encode` leaves those parts out of its text, and a parsed one holds a
     BriefView.
@@ -147,30 +148,6 @@ class State(ServerModel):
         default=(), description="what happened since the previous seq, in order"
     )
     game_over: GameOver | None = Field(default=None, description="a game ended in this step")
-
-
-def starts_phase(line: EventLine, dealer: int) -> bool:
-    """Whether the event of ``line`` puts a deal in a new phase that a deal event does not
-    announce: the starter's cut (the play begins) or the pone's hand shown or scored (the show
-    begins)."""
-    event = line.event
-    if isinstance(event, HandShown | HandScored):
-        return event.kind == "hand" and event.seat != dealer
-    return event.type == "starter_cut"
-
-
-def left_out_of(state: State) -> frozenset[str]:
-    """The parts of the view that ``state``'s text leaves out: none for a whole state; for a
-    brief one, those a deal cannot change, and unless its step entered the view's phase, those
-    the phase cannot change (:func:`shared.view.left_out`)."""
-    if not state.brief:
-        return NOTHING
-    view = state.view
-    if not isinstance(view, SeatView):  # a parsed brief view: what it carries
-        return frozenset([name for name in VIEW_FIELDS if name not in view.model_fields_set])
-    dealer = view.dealer
-    started = any([starts_phase(line, dealer) for line in state.events])
-    return left_out(view.phase, phase_started=started)
 
 
 _STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over"}

@@ -55,8 +55,17 @@ from muggins.shared.actions import (
     StarterCut,
 )
 from muggins.shared.cards import Card
-from muggins.shared.protocol.server import State, left_out_of
-from muggins.shared.view import NOTHING, WHOLE_ONLY, BriefView, DealSummary, SeatView, ShowResult
+from muggins.shared.protocol.server import EventLine, State
+from muggins.shared.view import (
+    NOTHING,
+    VIEW_FIELDS,
+    WHOLE_ONLY,
+    BriefView,
+    DealSummary,
+    SeatView,
+    ShowResult,
+    left_out,
+)
 
 _dumps: Final = json.encoder.encode_basestring
 """Free text as pydantic writes it (the same escapes; non-ASCII as it is): the C function that
@@ -307,37 +316,12 @@ pieces: the views of one step's receivers differ only in their own fields, so th
 reuses the text. Kept by equality of the values, never by identity, so a view equal in every
 common field (whoever built it) gets exactly the text it would have been written."""
 
-_HEAD: Final = (
-    "phase",
-    "game_number",
-    "deal_number",
-    "dealer",
-    "turn",
-    "waiting_for",
-    "scores",
-    "previous_scores",
-    "match_points",
-)
-_MIDDLE: Final = (
-    "hand_counts",
-    "discarded",
-    "crib_count",
-    "crib",
-    "starter",
-    "count",
-    "pile",
-    "played",
-    "said_go",
-    "show",
-)
-_TAIL: Final = ("outcome", "games", "match_winner")
-"""The common fields before the seat's hand, between its discards and its legal moves, and
-after them."""
-
 
 def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
     """The text of the common fields less those in ``left``: the part before the hand and the
     part before the legal moves each end in a comma; the part after them has none."""
+    if left and left is not WHOLE_ONLY:
+        return _brief_text(v, left)
     scores, previous, points, counts, discarded, said_go = (
         v["scores"],
         v["previous_scores"],
@@ -356,48 +340,101 @@ def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str
     show = v["show"]
     games = v["games"]
     starter_text = "null" if starter is None else '"' + starter.text + '"'
-    pile = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["pile"]])
-    played = ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in v["played"]])
     head = (
-        f'"phase":"{v["phase"]}"',
-        f'"game_number":{v["game_number"]}',
-        f'"deal_number":{v["deal_number"]}',
-        f'"dealer":{v["dealer"]}',
-        f'"turn":{"null" if turn is None else turn}',
-        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}]',
-        f'"scores":[{scores[0]},{scores[1]}]',
-        f'"previous_scores":[{previous[0]},{previous[1]}]',
-        f'"match_points":[{points[0]},{points[1]}]',
+        f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
+        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
+        f'"turn":{"null" if turn is None else turn},'
+        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],'
+        f'"scores":[{scores[0]},{scores[1]}],"previous_scores":[{previous[0]},{previous[1]}],'
+        f'"match_points":[{points[0]},{points[1]}],'
     )
     middle = (
-        f'"hand_counts":[{counts[0]},{counts[1]}]',
-        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}]',
-        f'"crib_count":{v["crib_count"]}',
-        f'"crib":{"null" if crib is None else _cards(crib)}',
-        f'"starter":{starter_text}',
-        f'"count":{v["count"]}',
-        f'"pile":[{pile}]',
-        f'"played":[{played}]',
-        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}]',
-        f'"show":{_show(show) if show else "[]"}',
+        f'"hand_counts":[{counts[0]},{counts[1]}],'
+        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
+        f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
+        f'"starter":{starter_text},"count":{v["count"]},'
+        f'"pile":[{_played(v["pile"])}],"played":[{_played(v["played"])}],'
+        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
+        f'"show":{_show(show) if show else "[]"},'
     )
     tail = (
-        f'"outcome":{"null" if outcome is None else _outcome(outcome)}',
-        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}]',
-        f'"match_winner":{"null" if winner is None else winner}',
+        f'"outcome":{"null" if outcome is None else _outcome(outcome)},'
+        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}],'
+        f'"match_winner":{"null" if winner is None else winner}'
     )
-    if not left or left is WHOLE_ONLY:
-        return "".join([t + "," for t in head]), "".join([t + "," for t in middle]), ",".join(tail)
-    return (
-        "".join([t + "," for k, t in zip(_HEAD, head, strict=True) if k not in left]),
-        "".join([t + "," for k, t in zip(_MIDDLE, middle, strict=True) if k not in left]),
-        ",".join([t for k, t in zip(_TAIL, tail, strict=True) if k not in left]),
-    )
+    return head, middle, tail
+
+
+def _played(cards: Sequence[Any]) -> str:
+    return ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in cards])
+
+
+def _brief_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
+    """:func:`_common_text` for a brief view within a phase: only the fields kept are written."""
+    head = [f'"phase":"{v["phase"]}",']
+    if "game_number" not in left:
+        head.append(f'"game_number":{v["game_number"]},')
+    if "deal_number" not in left:
+        head.append(f'"deal_number":{v["deal_number"]},')
+    if "dealer" not in left:
+        head.append(f'"dealer":{v["dealer"]},')
+    turn = v["turn"]
+    head.append(f'"turn":{"null" if turn is None else turn},')
+    head.append(f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],')
+    if "scores" not in left:
+        scores = v["scores"]
+        head.append(f'"scores":[{scores[0]},{scores[1]}],')
+    if "previous_scores" not in left:
+        previous = v["previous_scores"]
+        head.append(f'"previous_scores":[{previous[0]},{previous[1]}],')
+    if "match_points" not in left:
+        points = v["match_points"]
+        head.append(f'"match_points":[{points[0]},{points[1]}],')
+    middle = []
+    if "hand_counts" not in left:
+        counts = v["hand_counts"]
+        middle.append(f'"hand_counts":[{counts[0]},{counts[1]}],')
+    if "discarded" not in left:
+        discarded = v["discarded"]
+        middle.append(f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],')
+    if "crib_count" not in left:
+        middle.append(f'"crib_count":{v["crib_count"]},')
+    if "crib" not in left:
+        crib = v["crib"]
+        middle.append(f'"crib":{"null" if crib is None else _cards(crib)},')
+    if "starter" not in left:
+        starter = v["starter"]
+        middle.append(
+            f'"starter":{"null" if starter is None else chr(34) + starter.text + chr(34)},'
+        )
+    if "count" not in left:
+        middle.append(f'"count":{v["count"]},')
+    if "pile" not in left:
+        middle.append(f'"pile":[{_played(v["pile"])}],')
+    if "played" not in left:
+        middle.append(f'"played":[{_played(v["played"])}],')
+    if "said_go" not in left:
+        said_go = v["said_go"]
+        middle.append(f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],')
+    if "show" not in left:
+        show = v["show"]
+        middle.append(f'"show":{_show(show) if show else "[]"},')
+    tail = []
+    if "outcome" not in left:
+        outcome = v["outcome"]
+        tail.append(f'"outcome":{"null" if outcome is None else _outcome(outcome)}')
+    if "games" not in left:
+        games = v["games"]
+        tail.append(f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}]')
+    if "match_winner" not in left:
+        winner = v["match_winner"]
+        tail.append(f'"match_winner":{"null" if winner is None else winner}')
+    return "".join(head), "".join(middle), ",".join(tail)
 
 
 def view_text(view: SeatView | BriefView, left: frozenset[str] = NOTHING) -> str:
     """The JSON of ``view`` without the parts in ``left`` (a brief view: see
-    :func:`shared.protocol.server.left_out_of`), or all of it.
+    :func:`left_out_of`), or all of it.
 
     Equal to ``model_dump_json()`` of the view (or of
     :func:`shared.view.brief` of it, for a brief one). A parsed brief view is written as it
@@ -476,6 +513,49 @@ def state_text(state: State) -> str:
     its receivers.
     """
     return "".join(_state_parts(state))
+
+
+def starts_phase(line: EventLine, dealer: int) -> bool:
+    """Whether the event of ``line`` puts a deal in a new phase that a deal event does not
+    announce: the starter's cut (the play begins) or the pone's hand shown or scored (the show
+    begins)."""
+    event = line.event
+    if isinstance(event, (HandShown, HandScored)):
+        return event.kind == "hand" and event.seat != dealer
+    return isinstance(event, StarterCut)
+
+
+def left_out_of(state: State) -> frozenset[str]:
+    """The parts of the view that ``state``'s text leaves out: none for a whole state; for a
+    brief one, those a deal cannot change, and unless its step entered the view's phase, those
+    the phase cannot change (:func:`shared.view.left_out`)."""
+    if not state.brief:
+        return NOTHING
+    view = state.view
+    if not isinstance(view, SeatView):  # a parsed brief view: what it carries
+        given = view.model_fields_set
+        return frozenset([name for name in VIEW_FIELDS if name not in given])
+    values = view.__dict__
+    lines: Sequence[EventLine] = state.events
+    dealer: int = values["dealer"]
+    phase: str = values["phase"]
+    kept = _left_kept[0]  # one read and one write of the tuple: safe from any thread
+    if kept[0] is lines and kept[1] == dealer and kept[2] == phase:
+        return kept[3]
+    started = False
+    for line in lines:
+        if starts_phase(line, dealer):
+            started = True
+            break
+    left = left_out(phase, phase_started=started)
+    if type(lines) is tuple:  # immutable and held here: the same object, the same answer
+        _left_kept[0] = (lines, dealer, phase, left)
+    return left
+
+
+_left_kept: Final[list[tuple[object, int, str, frozenset[str]]]] = [((), -1, "", NOTHING)]
+"""The latest brief state's events, dealer and phase, and the parts it left out: every receiver
+of a step gets the same tuple of event lines, so the answer is worked out once per step."""
 
 
 def _state_parts(state: State) -> tuple[str, str, str, str]:

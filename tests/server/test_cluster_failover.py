@@ -92,7 +92,7 @@ class Player:
         if self.pending is not None and getattr(message, "id", None) == self.pending:
             self.pending = None
         if isinstance(message, State):
-            # Kept with its whole view (protocol 3: a brief one is completed from the last).
+            # Kept with its whole view (a brief one is completed from the previous view).
             whole = self.unpacker.whole(message)
             self.state = message.model_copy(update={"view": whole, "brief": False})
         elif isinstance(message, Room):

@@ -27,8 +27,8 @@ from muggins.shared.protocol import (
     parse_server,
     to_action,
 )
-from muggins.shared.protocol.server import left_out_of, starts_phase
 from muggins.shared.protocol.unpack import BriefFirst, Unpacker
+from muggins.shared.protocol.writer import left_out_of, starts_phase
 from muggins.shared.view import PHASE_FIXED, VIEW_FIELDS, WHOLE_ONLY, BriefView, SeatView, brief
 
 SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"

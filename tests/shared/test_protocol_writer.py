@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from muggins.shared.actions import GameOptions, Resign
 from muggins.shared.match import Match
 from muggins.shared.protocol import State, encode, encode_utf8, parse_server
-from muggins.shared.protocol.server import left_out_of
-from muggins.shared.protocol.writer import view_text
+from muggins.shared.protocol.writer import left_out_of, view_text
 from muggins.shared.view import WHOLE_ONLY, SeatView, brief, left_out
 
 NAMES = ('Ann "the" \\ 5♠\n', "Bob\u00e9\u2028\x7f")
