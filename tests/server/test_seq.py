@@ -113,8 +113,9 @@ async def test_two_players_discarding_together_are_both_applied(server: Server) 
 
 
 async def test_moves_without_seq_and_protocol_1_are_refused(server: Server) -> None:
-    """A move must name its seq (bad_message); a protocol 1 or 2 hello is unsupported, saying
-    why (protocol 2 clients expect event frames and whole views)."""
+    """A move must name its seq (bad_message); a protocol 1, 2 or 3 hello is unsupported, saying
+    why (protocol 2 clients expect event frames and whole views; protocol 3 clients complete a
+    brief view from the latest whole one)."""
     alice, _, room = await pegging(server)
     assert room.match is not None
     before = list(room.match.log)
@@ -130,6 +131,11 @@ async def test_moves_without_seq_and_protocol_1_are_refused(server: Server) -> N
     refused = await two.expect("error")
     assert refused["code"] == "unsupported_protocol" and "brief" in refused["message"]
     assert (await two.request(type="create_room"))["code"] == "hello_first", "not welcomed"
+    three = await WireClient.open(server.url, hello=False)
+    await three.send(type="hello", name="Three", protocol=3)
+    refused = await three.expect("error")
+    assert refused["code"] == "unsupported_protocol" and "protocol 4" in refused["message"]
+    assert (await three.request(type="create_room"))["code"] == "hello_first", "not welcomed"
 
 
 async def test_a_repeated_restart_does_not_restart_twice(server: Server) -> None:
