@@ -121,65 +121,20 @@ WHOLE_ONLY: Final = frozenset({"options", "commitment", "cut_for_deal", "last_de
 """The parts of a view that cannot change between a deal's start and its end: left out of
 every brief view."""
 
+_EVERY_PHASE: Final = frozenset(
+    {"game_number", "deal_number", "dealer", "match_points", "starter", "outcome", "games"}
+    | {"match_winner"}
+)
+"""The parts no phase of a deal changes (the starter is cut in the step that starts the play; a
+game's end, which changes the rest, changes the phase)."""
+
 PHASE_FIXED: Final[dict[str, frozenset[str]]] = {
-    "discard": frozenset(
-        [
-            "game_number",
-            "deal_number",
-            "dealer",
-            "scores",
-            "previous_scores",
-            "match_points",
-            "crib",
-            "starter",
-            "count",
-            "pile",
-            "played",
-            "said_go",
-            "show",
-            "outcome",
-            "games",
-            "match_winner",
-        ]
-    ),
-    "play": frozenset(
-        [
-            "game_number",
-            "deal_number",
-            "dealer",
-            "match_points",
-            "discards",
-            "discarded",
-            "crib_count",
-            "crib",
-            "starter",
-            "show",
-            "outcome",
-            "games",
-            "match_winner",
-        ]
-    ),
-    "show": frozenset(
-        [
-            "game_number",
-            "deal_number",
-            "dealer",
-            "match_points",
-            "hand",
-            "discards",
-            "hand_counts",
-            "discarded",
-            "crib_count",
-            "starter",
-            "count",
-            "pile",
-            "played",
-            "said_go",
-            "outcome",
-            "games",
-            "match_winner",
-        ]
-    ),
+    "discard": _EVERY_PHASE
+    | {"scores", "previous_scores", "crib", "count", "pile", "played", "said_go", "show"},
+    "play": _EVERY_PHASE | {"discards", "discarded", "crib_count", "crib", "show"},
+    "show": _EVERY_PHASE
+    | {"hand", "discards", "hand_counts", "discarded", "crib_count", "count", "pile", "played"}
+    | {"said_go"},
 }
 """The parts of a view that cannot change while a deal stays in one phase: a brief view leaves
 them out too, unless its state is the one that entered the phase. (A game's end changes the

@@ -59,7 +59,6 @@ from muggins.shared.protocol.server import EventLine, State
 from muggins.shared.view import (
     NOTHING,
     VIEW_FIELDS,
-    WHOLE_ONLY,
     BriefView,
     DealSummary,
     SeatView,
@@ -317,60 +316,14 @@ reuses the text. Kept by equality of the values, never by identity, so a view eq
 common field (whoever built it) gets exactly the text it would have been written."""
 
 
-def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
-    """The text of the common fields less those in ``left``: the part before the hand and the
-    part before the legal moves each end in a comma; the part after them has none."""
-    if left and left is not WHOLE_ONLY:
-        return _brief_text(v, left)
-    scores, previous, points, counts, discarded, said_go = (
-        v["scores"],
-        v["previous_scores"],
-        v["match_points"],
-        v["hand_counts"],
-        v["discarded"],
-        v["said_go"],
-    )
-    turn, crib, starter, outcome, winner = (
-        v["turn"],
-        v["crib"],
-        v["starter"],
-        v["outcome"],
-        v["match_winner"],
-    )
-    show = v["show"]
-    games = v["games"]
-    starter_text = "null" if starter is None else '"' + starter.text + '"'
-    head = (
-        f'"phase":"{v["phase"]}","game_number":{v["game_number"]},'
-        f'"deal_number":{v["deal_number"]},"dealer":{v["dealer"]},'
-        f'"turn":{"null" if turn is None else turn},'
-        f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],'
-        f'"scores":[{scores[0]},{scores[1]}],"previous_scores":[{previous[0]},{previous[1]}],'
-        f'"match_points":[{points[0]},{points[1]}],'
-    )
-    middle = (
-        f'"hand_counts":[{counts[0]},{counts[1]}],'
-        f'"discarded":[{_TF[discarded[0]]},{_TF[discarded[1]]}],'
-        f'"crib_count":{v["crib_count"]},"crib":{"null" if crib is None else _cards(crib)},'
-        f'"starter":{starter_text},"count":{v["count"]},'
-        f'"pile":[{_played(v["pile"])}],"played":[{_played(v["played"])}],'
-        f'"said_go":[{_TF[said_go[0]]},{_TF[said_go[1]]}],'
-        f'"show":{_show(show) if show else "[]"},'
-    )
-    tail = (
-        f'"outcome":{"null" if outcome is None else _outcome(outcome)},'
-        f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}],'
-        f'"match_winner":{"null" if winner is None else winner}'
-    )
-    return head, middle, tail
-
-
 def _played(cards: Sequence[Any]) -> str:
     return ",".join([f'{{"seat":{p.seat},"card":"{p.card.text}"}}' for p in cards])
 
 
-def _brief_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
-    """:func:`_common_text` for a brief view within a phase: only the fields kept are written."""
+def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str]:
+    """The text of the common fields less those in ``left`` (only the fields kept are
+    written): the part before the hand and the part before the legal moves each end in a comma;
+    the part after them has none."""
     head = [f'"phase":"{v["phase"]}",']
     if "game_number" not in left:
         head.append(f'"game_number":{v["game_number"]},')
