@@ -122,8 +122,16 @@ WHOLE_ONLY: Final = frozenset({"options", "commitment", "cut_for_deal", "last_de
 every brief view."""
 
 _EVERY_PHASE: Final = frozenset(
-    {"game_number", "deal_number", "dealer", "match_points", "starter", "outcome", "games"}
-    | {"match_winner"}
+    {
+        "game_number",
+        "deal_number",
+        "dealer",
+        "match_points",
+        "starter",
+        "outcome",
+        "games",
+        "match_winner",
+    }
 )
 """The parts no phase of a deal changes (the starter is cut in the step that starts the play; a
 game's end, which changes the rest, changes the phase)."""

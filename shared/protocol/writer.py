@@ -308,7 +308,7 @@ _COMMON: Final = (
 its legal moves)."""
 _common_of: Final = itemgetter(*_COMMON)
 _last: Final[list[tuple[Any, frozenset[str], tuple[str, str, str]]]] = [
-    (None, frozenset(), ("", "", ""))
+    (None, NOTHING, ("", "", ""))
 ]
 """The common fields of the latest view written, the parts it left out, and its text in three
 pieces: the views of one step's receivers differ only in their own fields, so the second one
@@ -331,9 +331,7 @@ def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str
         head.append(f'"deal_number":{v["deal_number"]},')
     if "dealer" not in left:
         head.append(f'"dealer":{v["dealer"]},')
-    turn = v["turn"]
-    head.append(f'"turn":{"null" if turn is None else turn},')
-    head.append(f'"waiting_for":[{",".join([str(s) for s in v["waiting_for"]])}],')
+    head.append(f'"turn":{_int(v["turn"])},"waiting_for":{_ints(v["waiting_for"])},')
     if "scores" not in left:
         scores = v["scores"]
         head.append(f'"scores":[{scores[0]},{scores[1]}],')
@@ -356,10 +354,7 @@ def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str
         crib = v["crib"]
         middle.append(f'"crib":{"null" if crib is None else _cards(crib)},')
     if "starter" not in left:
-        starter = v["starter"]
-        middle.append(
-            f'"starter":{"null" if starter is None else chr(34) + starter.text + chr(34)},'
-        )
+        middle.append(f'"starter":{_card(v["starter"])},')
     if "count" not in left:
         middle.append(f'"count":{v["count"]},')
     if "pile" not in left:
@@ -380,8 +375,7 @@ def _common_text(v: dict[str, Any], left: frozenset[str]) -> tuple[str, str, str
         games = v["games"]
         tail.append(f'"games":[{",".join([_outcome(o) for o in games]) if games else ""}]')
     if "match_winner" not in left:
-        winner = v["match_winner"]
-        tail.append(f'"match_winner":{"null" if winner is None else winner}')
+        tail.append(f'"match_winner":{_int(v["match_winner"])}')
     return "".join(head), "".join(middle), ",".join(tail)
 
 
