@@ -206,7 +206,7 @@ def game_lines(record: GameRecord) -> list[str]:
     import io
 
     from muggins.server.commands.replay import print_game
-    from muggins.server.store import MatchRecord
+    from muggins.server.store.games import MatchRecord
 
     match = MatchRecord(
         room=record.game.rpartition("-")[0],

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from muggins.server.commands.results import match_words
-    from muggins.server.store import MatchRecord, StoreError
+    from muggins.server.store.games import MatchRecord, StoreError
     from muggins.shared.match import Match
 
     stores = open_archives(args)

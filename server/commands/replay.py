@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from muggins.server.commands.archive import add_options, finished_match
 
 if TYPE_CHECKING:
-    from muggins.server.store import MatchRecord
+    from muggins.server.store.games import MatchRecord
 
 
 def register(commands: Any) -> None:
