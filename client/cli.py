@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = (
-    "muggins.shared.commands.score",
+    "muggins.client.commands.score",
     "muggins.shared.commands.schema",
     "muggins.client.commands.play",
     "muggins.client.commands.account",

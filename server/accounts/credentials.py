@@ -1,12 +1,6 @@
 """Accounts: name rules against look-alikes, password hashing, sign-in rate limits, sessions.
 
-**Names.** An account name is 3 to 24 characters after Unicode NFKC normalisation: letters,
-digits, spaces and ``- _ .``, starting with a letter or digit, and every letter from one script
-(Latin, Cyrillic, Greek, ...; a mix such as Cyrillic ``А`` in ``АIice`` is refused). Two names
-are the same name when their *keys* are equal. The key is the name NFKC-normalised, case-folded,
-with Cyrillic and Greek letters that look like Latin ones replaced by those (``а`` -> ``a``),
-``i``, ``l``, ``1`` and ``|`` all read as ``l``, ``0`` as ``o``, and spaces, ``-``, ``_``
-and ``.`` left out. So ``Alice``, ``ALICE``, ``A1ice``, ``АIice`` and ``a.lice`` are one name.
+**Names** follow :mod:`shared.names`.
 
 **Passwords** are 8 to 200 characters, kept only as a salted scrypt hash from the standard
 library (n=2^14, r=8, p=1: about 50 ms and 16 MiB per check), checked with a constant-time
@@ -28,76 +22,33 @@ import hashlib
 import hmac
 import secrets
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Callable
 from typing import Final, Protocol
 
-from muggins.server.rooms.identity import name_problem
+from muggins.shared.names import NAME_MAX, NAME_MIN, NameRefused, name_key
+from muggins.shared.names import check_name as _check_name
 
-NAME_MIN: Final = 3
-NAME_MAX: Final = 24
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200
 SCRYPT_N: Final = 2**14
 SCRYPT_R: Final = 8
 SCRYPT_P: Final = 1
 
-_PUNCTUATION: Final = " -_."
-_LOOKALIKE: Final = str.maketrans(
-    {
-        # Cyrillic letters drawn like Latin ones (after case folding)
-        "а": "a", "в": "b", "г": "r", "д": "d", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i",
-        "ј": "j", "к": "k", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t",
-        "у": "y", "х": "x", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ь": "b",
-        # Greek
-        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u",
-        "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "c",
-    }
-)  # fmt: skip
-_STROKES: Final = str.maketrans({"1": "l", "i": "l", "|": "l", "0": "o"})
-
 
 class AccountError(ValueError):
     """A request about an account that cannot be granted; the message says why."""
 
 
-def _script(ch: str) -> str:
-    """The script of a letter, from its Unicode name (CJK ideographs and kana count as one)."""
-    first = unicodedata.name(ch, "UNKNOWN").split()[0]
-    return "CJK" if first in ("CJK", "HIRAGANA", "KATAKANA") else first
-
-
 def check_name(text: str) -> str:
-    """The account name as kept (NFKC, single spaces), or :class:`AccountError` saying why not."""
-    name = " ".join(unicodedata.normalize("NFKC", text).split())
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise AccountError(f"A name has {NAME_MIN} to {NAME_MAX} characters")
-    scripts = set()
-    for ch in name:
-        if ch.isalpha():
-            scripts.add(_script(ch))
-        elif not (ch.isdigit() and ch.isascii()) and ch not in _PUNCTUATION:
-            raise AccountError(f"A name has letters, digits, spaces and - _ . only, not {ch!r}")
-    if not name[0].isalnum():
-        raise AccountError("A name starts with a letter or a digit")
-    if len(scripts) > 1:
-        raise AccountError(
-            "A name's letters must all be from one alphabet (it mixes "
-            + " and ".join(sorted(s.title() for s in scripts))
-            + "), so that it cannot pass for another"
-        )
-    problem = name_problem(name)
-    if problem is not None:
-        raise AccountError(f"Please pick another name: {problem}")
-    return name
+    """The account name as kept (:func:`shared.names.check_name`), or :class:`AccountError`."""
+    try:
+        return _check_name(text)
+    except NameRefused as refused:
+        raise AccountError(str(refused)) from None
 
 
-def name_key(name: str) -> str:
-    """What makes two names the same (see the module doc): equal keys cannot both be accounts."""
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
-    folded = folded.translate(_STROKES)
-    return "".join(ch for ch in folded if ch not in _PUNCTUATION)
+__all__ = ["NAME_MAX", "NAME_MIN", "AccountError", "check_name", "name_key"]
 
 
 def check_password(password: str) -> None:

@@ -11,9 +11,10 @@ from muggins.server.config import ServerConfig
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.rooms.computer import BotPeer
-from muggins.server.rooms.identity import (
-    clean_name,
-    name_problem,
+from muggins.server.rooms.players import Peer, Player, Refusal
+from muggins.server.rooms.room import Room
+from muggins.server.rooms.seating import Table, random_seed
+from muggins.server.rooms.tokens import (
     new_player_id,
     new_room_code,
     new_token,
@@ -21,14 +22,12 @@ from muggins.server.rooms.identity import (
     token_matches,
     token_player,
 )
-from muggins.server.rooms.players import Peer, Player, Refusal
-from muggins.server.rooms.room import Room
-from muggins.server.rooms.seating import Table, random_seed
 from muggins.server.runtime.limits import Bucket
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
+from muggins.shared.names import clean_name, name_problem
 from muggins.shared.protocol import ClientMessage, RoomOptions, Rooms
 
 log = logging.getLogger("muggins.lobby")

@@ -23,13 +23,13 @@ from websockets.protocol import State
 from muggins.server.lobby.lobby import Lobby, strongest_level
 from muggins.server.net.frames import describe_invalid, salvage_id, text_frame
 from muggins.server.rooms.coach import hint_for
-from muggins.server.rooms.identity import clean_text
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import rated_options
 from muggins.server.rooms.room import Room
 from muggins.server.wire.send_cache import encoded
 from muggins.shared.bots import LEVELS
 from muggins.shared.bots.strength import level_ratings
+from muggins.shared.names import clean_text
 from muggins.shared.protocol import (
     GAME_MOVES,
     PROTOCOL_VERSION,

@@ -17,11 +17,11 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from muggins.server.results.settle import settle_match
-from muggins.server.rooms.identity import token_matches
 from muggins.server.rooms.moves import anonymous_key, store_action
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
 from muggins.server.rooms.rated import check_rated_seat
 from muggins.server.rooms.seating import Table
+from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
 from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from muggins.server import moves
+from muggins.server.rooms import moves
 from muggins.server.rooms.computer import BotPeer
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
