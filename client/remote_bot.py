@@ -32,6 +32,7 @@ from muggins.shared.protocol import (
     parse_server,
 )
 from muggins.shared.protocol.unpack import Unpacker
+from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
 
 
@@ -51,23 +52,16 @@ class RemoteResult:
 
 
 class Pacer:
-    """A client-side token bucket, so a fast bot stays under the server's message rate."""
+    """Keeps a fast bot under the server's message rate (a client-side token bucket)."""
 
     def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.bucket = TokenBucket(rate=rate, burst=burst, now=time.monotonic())
 
     async def wait(self) -> None:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / self.rate)
-            self.tokens = 1
-            self.stamp = time.monotonic()
-        self.tokens -= 1
+        while not self.bucket.take(now):
+            await asyncio.sleep(self.bucket.wait(now))
+            now = time.monotonic()
 
 
 async def play_remote(

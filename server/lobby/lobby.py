@@ -22,13 +22,13 @@ from muggins.server.rooms.tokens import (
     token_matches,
     token_player,
 )
-from muggins.server.runtime.limits import Bucket
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
 from muggins.shared.names import clean_name, name_problem
 from muggins.shared.protocol import ClientMessage, RoomOptions, Rooms
+from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.lobby")
 
@@ -56,7 +56,7 @@ class Lobby:
         self.players: dict[str, Player[Room]] = {}
         self.rooms: dict[str, Room] = {}
         self.index = RoomIndex(self.rooms.get)
-        self.rooms_by_address: dict[str, Bucket] = {}
+        self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
         self.matchmaker = Matchmaker(self)
         self.accounts.matchmaker = self.matchmaker
@@ -135,13 +135,13 @@ class Lobby:
         now = self.clock()
         mine = player.rooms_made
         if mine is None:
-            mine = player.rooms_made = Bucket(self.config.rooms_per_minute, now)
+            mine = player.rooms_made = TokenBucket.per_minute(self.config.rooms_per_minute, now=now)
         theirs = self.rooms_by_address.get(address)
         if theirs is None:
             if len(self.rooms_by_address) > 100_000:
                 self._forget_full_buckets(now)
-            theirs = self.rooms_by_address[address] = Bucket(
-                self.config.rooms_per_minute_per_address, now
+            theirs = self.rooms_by_address[address] = TokenBucket.per_minute(
+                self.config.rooms_per_minute_per_address, now=now
             )
         mine.refill(now)
         if mine.tokens < 1 or not theirs.take(now):

@@ -18,47 +18,31 @@ from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
-from websockets.protocol import State
 
-from muggins.server.lobby.lobby import Lobby, strongest_level
-from muggins.server.net.frames import describe_invalid, salvage_id, text_frame
-from muggins.server.rooms.coach import hint_for
+from muggins.server.lobby.lobby import Lobby
+from muggins.server.net.dispatch import HANDLERS
+from muggins.server.net.frames import describe_invalid, salvage_id
 from muggins.server.rooms.players import Player, Refusal
-from muggins.server.rooms.rated import rated_options
 from muggins.server.rooms.room import Room
 from muggins.server.wire.send_cache import encoded
+from muggins.server.wire.ws_internals import can_frame_by_hand, write_now
 from muggins.shared.bots import LEVELS
 from muggins.shared.bots.strength import level_ratings
-from muggins.shared.names import clean_text
 from muggins.shared.protocol import (
     GAME_MOVES,
     PROTOCOL_VERSION,
-    AnswerRestart,
-    AskHint,
-    Chat,
-    ChatLine,
-    Claim,
     ClientMessage,
-    CreateRoom,
     Error,
     ErrorCode,
     Hello,
-    JoinRoom,
-    Leave,
-    Left,
-    ListRooms,
     Ping,
     Pong,
-    ProposeRestart,
-    Rematch,
-    SeatBot,
     ServerMessage,
-    Spectate,
     Welcome,
     parse_client,
 )
-from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
 from muggins.shared.protocol.client import MessageId
+from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.connection")
 SLOW_CLOSE = 1.0
@@ -81,8 +65,9 @@ class Connection:
         """Frames' texts (UTF-8) waiting for a full socket buffer to drain, ``queued`` bytes in
         all."""
         self.queued = 0
-        self.tokens = float(self.config.burst)
-        self.stamp = time.monotonic()
+        self.bucket = TokenBucket(
+            rate=self.config.rate, burst=float(self.config.burst), now=time.monotonic()
+        )
         self.refused = 0
         self.closing = False
         self._close_wait = 5.0
@@ -92,7 +77,7 @@ class Connection:
         self._prepares = type(lobby).prepare is not Lobby.prepare
         """Whether the lobby does anything before a message (a cluster node does; the plain
         lobby's prepare does nothing, and awaiting it for every move cost a coroutine)."""
-        self._plain = not ws.protocol.extensions and not ws.protocol.debug
+        self._plain = can_frame_by_hand(ws)
         """Frames may be written without websockets' framing (see :meth:`send`)."""
         self._loop = asyncio.get_running_loop()
         self.last_frame = self._loop.time()
@@ -109,16 +94,8 @@ class Connection:
         if ws.transport.is_closing():
             return  # the socket is gone or going; the reader sees the close and cleans up
         data = encoded(message)
-        protocol = ws.protocol
-        if self._writer is None and not ws.paused and protocol.state is State.OPEN:
-            # The socket keeps up: write the frame now, as ws.send() would, without a task;
-            # without an extension (the server offers none unless configured to) the frame is
-            # made here, as websockets would make it, when nothing of websockets' waits before it.
-            if self._plain and not protocol.writes and not protocol.expect_continuation_frame:
-                ws.transport.write(text_frame(data))
-                return
-            protocol.send_text(data)
-            ws.send_data()
+        # The socket keeps up: write the frame now, as ws.send() would, without a task.
+        if self._writer is None and write_now(ws, data, by_hand=self._plain):
             return
         if self.queued + len(data) > self.config.send_buffer:
             log.warning("disconnecting a reader that fell %d bytes behind", self.queued)
@@ -270,14 +247,11 @@ class Connection:
         bucket has refilled; one that goes on past ``flood_close_after`` refused messages is
         closed with 1008.
         """
+        bucket = self.bucket
         now = time.monotonic()
-        burst = self.config.burst
-        self.tokens = min(burst, self.tokens + (now - self.stamp) * self.config.rate)
-        self.stamp = now
-        if self.tokens >= burst:
+        if bucket.full(now):
             self.refused = 0
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if bucket.take(now):
             return True
         self.refused += 1
         if self.refused > self.config.flood_close_after:
@@ -287,8 +261,14 @@ class Connection:
             self.error("rate_limited", "Too many messages: slow down or be disconnected", id)
         return False
 
+    @property
+    def peer_address(self) -> str:
+        """The address of the socket's other end (the proxy's, behind one)."""
+        peer = self.ws.remote_address
+        return str(peer[0]) if peer else "?"
+
     def _gone(self) -> None:
-        watched = self._stop_watching()
+        watched = self.stop_watching()
         if watched is not None and not watched.spectators:
             self._loop.create_task(self.lobby.release(watched))
         player = self.player
@@ -300,7 +280,7 @@ class Connection:
 
     # --- messages ------------------------------------------------------------------------------
 
-    def _seat(self) -> tuple[Room, int]:
+    def seat(self) -> tuple[Room, int]:
         player = self.player
         room = player.room if player else None
         seat = room.seat_of(player) if room and player else None
@@ -322,65 +302,11 @@ class Connection:
         player = self.player
         if player is None:
             raise Refusal("hello_first", "Say hello first (your name and protocol version)")
-        if isinstance(message, GAME_MOVES):
-            room, seat = self._seat()
+        if isinstance(message, GAME_MOVES):  # the most frequent by far: before the table
+            room, seat = self.seat()
             await room.act(seat, message, origin=self, id=message.id)
-        elif isinstance(message, CreateRoom):
-            options = message.options
-            if options.rated:
-                options = rated_options(options, player)
-            await self._free(player)
-            self.lobby.allow_room(player, self.address)
-            room = await self.lobby.create_room(options)
-            await self._unwatch()
-            await room.sit(player, id=message.id)
-        elif isinstance(message, JoinRoom):
-            room = self.lobby.find(message.code)
-            if player.room is not None and player.room is not room:
-                await self._free(player, joining=room)
-            if self.watching is not room:
-                await self._unwatch()
-            else:
-                self._stop_watching()
-            await room.sit(player, id=message.id)
-        elif isinstance(message, Spectate):
-            await self._spectate(player, message)
-        elif isinstance(message, ListRooms):
-            page = await self.lobby.listing(message.after, message.limit)
-            self.send(page.model_copy(update={"id": message.id}))
-        elif isinstance(message, SeatBot):
-            level = message.level or strongest_level()
-            if level not in LEVELS:
-                raise Refusal(
-                    "unknown_level", f"No level {level!r}; choose from {', '.join(LEVELS)}"
-                )
-            room, _ = self._seat()
-            await room.seat_bot(level, by=player, id=message.id)
-        elif isinstance(message, ProposeRestart):
-            room, seat = self._seat()
-            await room.propose_restart(seat, origin=self, id=message.id, seq=message.seq)
-        elif isinstance(message, AnswerRestart):
-            room, seat = self._seat()
-            await room.answer_restart(
-                seat, message.accept, origin=self, id=message.id, seq=message.seq
-            )
-        elif isinstance(message, Rematch):
-            room, seat = self._seat()
-            await room.ask_rematch(seat, origin=self, id=message.id, seq=message.seq)
-        elif isinstance(message, Claim):
-            room, seat = self._seat()
-            await room.claim(seat, message.take, origin=self, id=message.id, seq=message.seq)
-        elif isinstance(message, Chat):
-            self._chat(player, message)
-        elif isinstance(message, Leave):
-            await self._leave(player, message.id)
-        elif isinstance(message, ACCOUNT_REQUESTS):
-            peer = self.ws.remote_address
-            address = str(peer[0]) if peer else "?"
-            await self.lobby.accounts.handle(player, message, peer=self, address=address)
-        elif isinstance(message, AskHint):
-            room, seat = self._seat()
-            self.send(await hint_for(room, seat, message.id))
+            return
+        await HANDLERS[type(message)](self, player, message)
 
     async def _hello(self, message: Hello) -> None:
         if self.player is not None:
@@ -426,7 +352,7 @@ class Connection:
         if room is not None:
             room.attach(player)
 
-    async def _free(self, player: Player[Room], *, joining: Room | None = None) -> None:
+    async def free(self, player: Player[Room], *, joining: Room | None = None) -> None:
         """Before taking another seat: leave a room whose match is over, else refuse.
 
         When ``joining`` a room, a full one is refused before anything is left.
@@ -441,7 +367,7 @@ class Connection:
         await room.leave(player)
         await self.lobby.release(room)
 
-    def _stop_watching(self) -> Room | None:
+    def stop_watching(self) -> Room | None:
         """Stop watching (if watching); the room that was watched."""
         room = self.watching
         if room is not None:
@@ -450,45 +376,8 @@ class Connection:
             self.watching = None
         return room
 
-    async def _unwatch(self) -> None:
+    async def unwatch(self) -> None:
         """Stop watching, and close the watched room if that leaves it without anyone."""
-        room = self._stop_watching()
+        room = self.stop_watching()
         if room is not None:
             await self.lobby.release(room)
-
-    async def _spectate(self, player: Player[Room], message: Spectate) -> None:
-        room = self.lobby.find(message.code)
-        if not room.options.spectators:
-            raise Refusal("spectators_off", f"Room {room.code} does not allow spectators")
-        if self not in room.spectators and len(room.spectators) >= self.config.max_spectators:
-            raise Refusal(
-                "spectators_full", f"Room {room.code} has as many spectators as it may; try later"
-            )
-        await self._free(player)
-        if self.watching is not room:
-            await self._unwatch()
-        self.watching = room
-        room.spectators.add(self)
-        room.welcome_back(self, None, id=message.id)
-        room.send_room()
-
-    def _chat(self, player: Player[Room], message: Chat) -> None:
-        room = player.room or self.watching
-        if room is None:
-            raise Refusal("not_in_room", "Chat goes to a room; join or watch one first")
-        text = clean_text(message.text)
-        if not text:
-            raise Refusal("bad_message", "That chat line is empty")
-        line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
-        room.say(line, origin=self, id=message.id)
-
-    async def _leave(self, player: Player[Room], id: MessageId) -> None:
-        room = player.room or self.watching
-        if room is None:
-            raise Refusal("not_in_room", "You are not in a room")
-        if self.watching is room:
-            await self._unwatch()
-        else:
-            await room.leave(player)
-            await self.lobby.release(room)
-        self.send(Left(code=room.code, id=id))

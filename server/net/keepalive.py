@@ -23,15 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
-import struct
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
-from websockets.protocol import State
 
 from muggins.server.runtime.ticks import tick
+from muggins.server.wire.ws_internals import fail_keepalive, send_ping
 
 log = logging.getLogger("muggins.keepalive")
 
@@ -110,18 +107,9 @@ class Keepalive:
 
     @staticmethod
     def _ping(ws: ServerConnection) -> asyncio.Future[float] | None:
-        """Send ``ws`` a ping now, as ``ws.ping()`` does but without waiting for its buffer to
-        drain (a ping is 6 bytes; a reader that does not read is the slow-reader check's)."""
-        if ws.protocol.state is not State.OPEN or ws.transport.is_closing():
-            return None  # closing: the handler's end discards it
-        data = struct.pack("!I", random.getrandbits(32))
-        while data in ws.pending_pings:
-            data = struct.pack("!I", random.getrandbits(32))
-        pong = ws.loop.create_future()
-        ws.pending_pings[data] = (pong, ws.loop.time())
-        ws.protocol.send_ping(data)
-        ws.send_data()
-        return pong
+        """Send ``ws`` a ping now, without waiting for its buffer to drain (a ping is 6 bytes;
+        a reader that does not read is the slow-reader check's)."""
+        return send_ping(ws)
 
     def _fail(self, ws: ServerConnection) -> None:
         """Close ``ws`` as websockets' keepalive does when a pong does not come."""
@@ -130,8 +118,7 @@ class Keepalive:
 
         async def fail() -> None:
             with contextlib.suppress(ConnectionClosed):
-                async with ws.send_context():
-                    ws.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                await fail_keepalive(ws)
 
         task = asyncio.get_running_loop().create_task(fail())
         self._failing.add(task)

@@ -12,9 +12,9 @@ from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
-from muggins.server.runtime.limits import Bucket
 from muggins.server.store.games import SeatKind, SeatRecord
 from muggins.shared.protocol import ErrorCode, ServerMessage
+from muggins.shared.token_bucket import TokenBucket
 
 R = TypeVar("R", default=Any)
 """The room type a player sits in (server.rooms.room.Room): a parameter, so this module needs
@@ -53,7 +53,7 @@ class Player(Generic[R]):
     """The room where this player holds a seat."""
     gone_since: float | None = None
     """When the last connection closed (monotonic); a roomless player is forgotten later."""
-    rooms_made: Bucket | None = None
+    rooms_made: TokenBucket | None = None
     """How many more rooms this player may create now (see ServerConfig.rooms_per_minute)."""
     account: str | None = None
     """The account this player is signed in to (None: a guest)."""

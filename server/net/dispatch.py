@@ -1,0 +1,189 @@
+"""What each client message does: one handler per message type, looked up in :data:`HANDLERS`.
+
+A :class:`~server.net.connection.Connection` reads, limits and parses frames, answers ``ping``
+and ``hello`` itself and sends game moves straight to their room (the most frequent message by
+far); every other message goes to its handler here, given the connection as a :class:`Session`.
+A handler refuses with :class:`~server.rooms.players.Refusal`; nothing it refused has changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from muggins.server.config import ServerConfig
+from muggins.server.lobby.lobby import Lobby, strongest_level
+from muggins.server.rooms.coach import hint_for
+from muggins.server.rooms.players import Player, Refusal
+from muggins.server.rooms.rated import rated_options
+from muggins.server.rooms.room import Room
+from muggins.shared.bots import LEVELS
+from muggins.shared.names import clean_text
+from muggins.shared.protocol import (
+    AnswerRestart,
+    AskHint,
+    Chat,
+    ChatLine,
+    Claim,
+    ClientMessage,
+    CreateRoom,
+    JoinRoom,
+    Leave,
+    Left,
+    ListRooms,
+    ProposeRestart,
+    Rematch,
+    SeatBot,
+    ServerMessage,
+    Spectate,
+)
+from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+
+
+class Session(Protocol):
+    """What a handler may use of the connection a message came on."""
+
+    player: Player[Room] | None
+    watching: Room | None
+    lobby: Lobby
+    config: ServerConfig
+    address: str
+    """The client's address, for limits per address (behind a proxy, the forwarded one)."""
+
+    @property
+    def peer_address(self) -> str: ...
+
+    def send(self, message: ServerMessage) -> None: ...
+
+    def seat(self) -> tuple[Room, int]: ...
+
+    async def free(self, player: Player[Room], *, joining: Room | None = None) -> None: ...
+
+    def stop_watching(self) -> Room | None: ...
+
+    async def unwatch(self) -> None: ...
+
+
+Handler = Callable[[Session, Player[Room], Any], Awaitable[None]]
+
+
+async def create_room(session: Session, player: Player[Room], message: CreateRoom) -> None:
+    options = message.options
+    if options.rated:
+        options = rated_options(options, player)
+    await session.free(player)
+    session.lobby.allow_room(player, session.address)
+    room = await session.lobby.create_room(options)
+    await session.unwatch()
+    await room.sit(player, id=message.id)
+
+
+async def join_room(session: Session, player: Player[Room], message: JoinRoom) -> None:
+    room = session.lobby.find(message.code)
+    if player.room is not None and player.room is not room:
+        await session.free(player, joining=room)
+    if session.watching is not room:
+        await session.unwatch()
+    else:
+        session.stop_watching()
+    await room.sit(player, id=message.id)
+
+
+async def spectate(session: Session, player: Player[Room], message: Spectate) -> None:
+    room = session.lobby.find(message.code)
+    if not room.options.spectators:
+        raise Refusal("spectators_off", f"Room {room.code} does not allow spectators")
+    if session not in room.spectators and len(room.spectators) >= session.config.max_spectators:
+        raise Refusal(
+            "spectators_full", f"Room {room.code} has as many spectators as it may; try later"
+        )
+    await session.free(player)
+    if session.watching is not room:
+        await session.unwatch()
+    session.watching = room
+    room.spectators.add(session)
+    room.welcome_back(session, None, id=message.id)
+    room.send_room()
+
+
+async def list_rooms(session: Session, player: Player[Room], message: ListRooms) -> None:
+    page = await session.lobby.listing(message.after, message.limit)
+    session.send(page.model_copy(update={"id": message.id}))
+
+
+async def seat_bot(session: Session, player: Player[Room], message: SeatBot) -> None:
+    level = message.level or strongest_level()
+    if level not in LEVELS:
+        raise Refusal("unknown_level", f"No level {level!r}; choose from {', '.join(LEVELS)}")
+    room, _ = session.seat()
+    await room.seat_bot(level, by=player, id=message.id)
+
+
+async def propose_restart(session: Session, player: Player[Room], message: ProposeRestart) -> None:
+    room, seat = session.seat()
+    await room.propose_restart(seat, origin=session, id=message.id, seq=message.seq)
+
+
+async def answer_restart(session: Session, player: Player[Room], message: AnswerRestart) -> None:
+    room, seat = session.seat()
+    await room.answer_restart(seat, message.accept, origin=session, id=message.id, seq=message.seq)
+
+
+async def rematch(session: Session, player: Player[Room], message: Rematch) -> None:
+    room, seat = session.seat()
+    await room.ask_rematch(seat, origin=session, id=message.id, seq=message.seq)
+
+
+async def claim(session: Session, player: Player[Room], message: Claim) -> None:
+    room, seat = session.seat()
+    await room.claim(seat, message.take, origin=session, id=message.id, seq=message.seq)
+
+
+async def chat(session: Session, player: Player[Room], message: Chat) -> None:
+    room = player.room or session.watching
+    if room is None:
+        raise Refusal("not_in_room", "Chat goes to a room; join or watch one first")
+    text = clean_text(message.text)
+    if not text:
+        raise Refusal("bad_message", "That chat line is empty")
+    line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
+    room.say(line, origin=session, id=message.id)
+
+
+async def leave(session: Session, player: Player[Room], message: Leave) -> None:
+    room = player.room or session.watching
+    if room is None:
+        raise Refusal("not_in_room", "You are not in a room")
+    if session.watching is room:
+        await session.unwatch()
+    else:
+        await room.leave(player)
+        await session.lobby.release(room)
+    session.send(Left(code=room.code, id=message.id))
+
+
+async def account(session: Session, player: Player[Room], message: Any) -> None:
+    await session.lobby.accounts.handle(player, message, peer=session, address=session.peer_address)
+
+
+async def ask_hint(session: Session, player: Player[Room], message: AskHint) -> None:
+    room, seat = session.seat()
+    session.send(await hint_for(room, seat, message.id))
+
+
+HANDLERS: dict[type[ClientMessage], Handler] = {
+    CreateRoom: create_room,
+    JoinRoom: join_room,
+    Spectate: spectate,
+    ListRooms: list_rooms,
+    SeatBot: seat_bot,
+    ProposeRestart: propose_restart,
+    AnswerRestart: answer_restart,
+    Rematch: rematch,
+    Claim: claim,
+    Chat: chat,
+    Leave: leave,
+    AskHint: ask_hint,
+    **{request: account for request in ACCOUNT_REQUESTS},
+}
+"""Every client message but ``ping``, ``hello`` and the game moves, to its handler."""
