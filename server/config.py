@@ -1,69 +1,200 @@
-"""Everything ``muggins serve`` can be told, with the defaults a small public server wants."""
+"""Everything ``muggins serve`` can be told, with the defaults a small public server wants.
+
+:class:`ServerConfig` is the one list of the server's options: each field that can be set from
+the command line says so with :func:`option` (its help, and where the flag differs from the
+field's name, its spelling), and ``muggins serve``'s options are made from these fields
+(:func:`add_options`, :func:`from_args`), so a new option is written once.
+"""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from muggins.shared.protocol import MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """How a :class:`ServerConfig` field appears on ``muggins serve``'s command line."""
+
+    help: str
+    flag: str = ""
+    """The flag when it is not the field's name with dashes (``--allowed-origin``)."""
+    metavar: str | None = None
+    scale: int = 1
+    """The field holds the command line's value times this (``--send-buffer`` is in KiB)."""
+    command_line_default: Any = None
+    """The command line's default when it differs from the field's (None: the same)."""
+    exclusive: str = ""
+    """Options with the same name here exclude each other (where the games are kept)."""
+    choices: tuple[str, ...] = ()
+
+
+def option(default: Any, help: str, **how: Any) -> Any:
+    """A field with ``default`` that ``muggins serve`` takes as an option (see :class:`Option`)."""
+    return field(default=default, metadata={"option": Option(help=help, **how)})
+
+
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
-    host: str = "127.0.0.1"
-    port: int = 8765
-    """0 picks a free port (the running server reports the one it got)."""
-    db: Path | None = None
+    host: str = option("127.0.0.1", "address to listen on")
+    port: int = option(8765, "port (0: any free port)")
+    db: Path | None = option(None, "SQLite file for games", metavar="PATH", exclusive="where")
     """SQLite file; None with ``memory`` keeps everything in memory."""
-    memory: bool = False
-    redis: str | None = None
+    memory: bool = option(False, "keep nothing after exit", exclusive="where")
+    redis: str | None = option(
+        None,
+        "join a cluster: keep every game in this Redis (redis://HOST:6379/0); run several "
+        "nodes on one Redis behind a load balancer",
+        metavar="URL",
+        exclusive="where",
+    )
     """A Redis URL: this node joins a cluster that keeps every game in that Redis."""
-    certfile: Path | None = None
-    keyfile: Path | None = None
-    allowed_origins: tuple[str, ...] = ()
+    certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
+    keyfile: Path | None = option(None, "TLS private key (PEM)")
+    allowed_origins: tuple[str, ...] = option(
+        (),
+        "a browser origin allowed to connect, e.g. https://example.org (repeatable); default: any",
+        flag="--allowed-origin",
+        metavar="ORIGIN",
+    )
     """Browser origins allowed to connect; empty allows any. Non-browser clients send none."""
-    grace: float = 120.0
-    """Seconds a disconnected player keeps the seat before the opponent may claim."""
-    abandon_after: float = 3600.0
-    """Seconds a room with nobody connected lives before it is closed."""
+    grace: float = option(
+        120.0,
+        "how long a disconnected player keeps the seat before the opponent may claim",
+        metavar="SECONDS",
+    )
+    abandon_after: float = option(
+        3600.0, "close a room after this long with nobody connected", metavar="SECONDS"
+    )
     sweep_interval: float = 30.0
-    bot_delay: float = 0.6
+    bot_delay: float = option(0.6, "the computer's pause", metavar="SECONDS")
     """The computer's thinking pause in seconds, so a person can follow its moves."""
     max_message: int = MAX_MESSAGE_BYTES
-    rate: float = 20.0
+    rate: float = option(20.0, "messages per second per connection")
     """Messages per second a connection may send on average..."""
-    burst: int = 40
+    burst: int = option(40, "messages in one burst")
     """...and in one burst. Past it: an error, then a close (1008) if the flood goes on."""
     flood_close_after: int = 40
     """Messages refused for rate before the connection is closed."""
     hello_timeout: float = 15.0
     idle_timeout: float = 900.0
-    max_connections: int = 10_000
+    max_connections: int = option(10_000, "open connections in all", metavar="N")
     """Open connections in all; past it the upgrade is answered 503."""
-    max_per_address: int = 50
-    """Open connections from one client address; past it the upgrade is answered 429."""
-    trusted_proxies: tuple[str, ...] = ()
-    """Addresses or networks (CIDR) of proxies whose X-Forwarded-For names the client."""
-    max_rooms: int = 25_000
-    rooms_per_minute: float = 10.0
-    """Rooms one player may create a minute (and at once)."""
-    rooms_per_minute_per_address: float = 30.0
-    """Rooms the players of one client address may create a minute (and at once)."""
-    max_spectators: int = 50
+    max_per_address: int = option(
+        50, "open connections from one client address (past it: HTTP 429)", metavar="N"
+    )
+    trusted_proxies: tuple[str, ...] = option(
+        (),
+        "a proxy (address or CIDR network) whose X-Forwarded-For names the client "
+        "(repeatable); default: none, the peer's address counts",
+        flag="--trusted-proxy",
+        metavar="ADDRESS",
+    )
+    max_rooms: int = option(25_000, "open rooms in all", metavar="N")
+    rooms_per_minute: float = option(10.0, "rooms one player may create a minute", metavar="N")
+    rooms_per_minute_per_address: float = option(
+        30.0, "rooms the players of one address may create a minute", metavar="N"
+    )
+    max_spectators: int = option(50, "spectators one room may have", metavar="N")
     """Spectators one room may have (on this node, in a cluster)."""
-    send_buffer: int = 128 * 1024
+    send_buffer: int = option(
+        128 * 1024,
+        "KiB of frames kept for a reader that does not keep up before it is closed",
+        metavar="KIB",
+        scale=1024,
+    )
     """Bytes of frames kept for a reader whose socket buffer is full; past it: closed (1008)."""
     socket_buffer: int = 64 * 1024
     """The kernel's send buffer per connection (SO_SNDBUF), so it cannot grow to megabytes."""
-    slow_reader: float = 10.0
-    """Seconds a frame may wait for a reader that does not read before it is closed (1008)."""
-    log_json: bool = False
-    stop_deadline: float = 10.0
-    """Seconds a stopping server gives its clients and its store before it ends regardless."""
-    review_workers: int = 0
+    slow_reader: float = option(
+        10.0, "close a reader that leaves a frame waiting this long", metavar="SECONDS"
+    )
+    stop_deadline: float = option(
+        10.0,
+        "on SIGTERM or Ctrl-C, the most a clean stop may take before the process ends "
+        "regardless (default 10)",
+        metavar="SECONDS",
+    )
+    review_workers: int = option(
+        0,
+        "processes that review finished games for the players' records (points given away "
+        "per deal); 0: none, the reviews wait in the store (default 1)",
+        metavar="N",
+        command_line_default=1,
+    )
     """Worker processes reviewing finished games for the records (``muggins serve``: 1)."""
-    extra_levels: tuple[str, ...] = field(default=())
+    log_json: bool = option(False, "one JSON object per log line")
+    log_level: str = option(
+        "info",
+        "debug adds every connection and disconnection",
+        choices=("debug", "info", "warning"),
+    )
+    extra_levels: tuple[str, ...] = ()
 
     @property
     def tls(self) -> bool:
         return self.certfile is not None
+
+
+def _options() -> list[tuple[dataclasses.Field[Any], Option]]:
+    return [
+        (f, f.metadata["option"])
+        for f in dataclasses.fields(ServerConfig)
+        if "option" in f.metadata
+    ]
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """Add every :class:`ServerConfig` option to ``parser``, in the fields' order."""
+    groups: dict[str, argparse._MutuallyExclusiveGroup] = {}
+    for f, how in _options():
+        target: Any = parser
+        if how.exclusive:
+            target = groups.get(how.exclusive) or groups.setdefault(
+                how.exclusive, parser.add_mutually_exclusive_group()
+            )
+        flag = how.flag or "--" + f.name.replace("_", "-")
+        default = how.command_line_default if how.command_line_default is not None else f.default
+        if isinstance(default, int | float) and not isinstance(default, bool) and how.scale != 1:
+            default = default // how.scale
+        extra: dict[str, Any] = {"help": how.help, "dest": f.name}
+        if how.metavar:
+            extra["metavar"] = how.metavar
+        if f.default is False:
+            target.add_argument(flag, action="store_true", **extra)
+        elif isinstance(f.default, tuple):
+            target.add_argument(flag, action="append", default=[], **extra)
+        elif how.choices:
+            target.add_argument(flag, choices=how.choices, default=default, **extra)
+        else:
+            kind = _kind(f.type)
+            target.add_argument(flag, type=kind, default=default, **extra)
+
+
+def _kind(annotation: Any) -> Any:
+    """The command-line type of a field's annotation (written as text: ``"Path | None"``)."""
+    text = str(annotation)
+    for name, kind in (("Path", Path), ("float", float), ("int", int)):
+        if text.startswith(name):
+            return kind
+    return str
+
+
+def from_args(args: argparse.Namespace, **fixed: Any) -> ServerConfig:
+    """The configuration the command line (parsed by a parser given :func:`add_options`)
+    asks for; ``fixed`` overrides."""
+    values: dict[str, Any] = {}
+    for f, how in _options():
+        value = getattr(args, f.name)
+        if isinstance(f.default, tuple):
+            value = tuple(value)
+        elif how.scale != 1 and value is not None:
+            value = value * how.scale
+        values[f.name] = value
+    values.update(fixed)
+    return ServerConfig(**values)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
+
+from muggins.server.config import add_options
 
 
 def register(commands: Any) -> None:
@@ -17,123 +18,7 @@ def register(commands: Any) -> None:
             "(--db, default in your data directory) and survive restarts."
         ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--db", type=Path, metavar="PATH", help="SQLite file for games")
-    where.add_argument("--memory", action="store_true", help="keep nothing after exit")
-    where.add_argument(
-        "--redis",
-        metavar="URL",
-        help="join a cluster: keep every game in this Redis (redis://HOST:6379/0); "
-        "run several nodes on one Redis behind a load balancer",
-    )
-    parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM) for wss://")
-    parser.add_argument("--keyfile", type=Path, help="TLS private key (PEM)")
-    parser.add_argument(
-        "--allowed-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="a browser origin allowed to connect, e.g. https://example.org (repeatable); "
-        "default: any",
-    )
-    parser.add_argument(
-        "--grace",
-        type=float,
-        default=120.0,
-        metavar="SECONDS",
-        help="how long a disconnected player keeps the seat before the opponent may claim",
-    )
-    parser.add_argument(
-        "--abandon-after",
-        type=float,
-        default=3600.0,
-        metavar="SECONDS",
-        help="close a room after this long with nobody connected",
-    )
-    parser.add_argument(
-        "--bot-delay", type=float, default=0.6, metavar="SECONDS", help="the computer's pause"
-    )
-    parser.add_argument(
-        "--max-connections", type=int, default=10_000, metavar="N", help="open connections in all"
-    )
-    parser.add_argument(
-        "--max-per-address",
-        type=int,
-        metavar="N",
-        default=50,
-        help="open connections from one client address (past it: HTTP 429)",
-    )
-    parser.add_argument(
-        "--trusted-proxy",
-        action="append",
-        default=[],
-        metavar="ADDRESS",
-        help="a proxy (address or CIDR network) whose X-Forwarded-For names the client "
-        "(repeatable); default: none, the peer's address counts",
-    )
-    parser.add_argument(
-        "--max-rooms", type=int, default=25_000, metavar="N", help="open rooms in all"
-    )
-    parser.add_argument(
-        "--rooms-per-minute",
-        type=float,
-        default=10.0,
-        metavar="N",
-        help="rooms one player may create a minute",
-    )
-    parser.add_argument(
-        "--rooms-per-minute-per-address",
-        type=float,
-        metavar="N",
-        default=30.0,
-        help="rooms the players of one address may create a minute",
-    )
-    parser.add_argument(
-        "--max-spectators", type=int, default=50, metavar="N", help="spectators one room may have"
-    )
-    parser.add_argument(
-        "--send-buffer",
-        type=int,
-        default=128,
-        metavar="KIB",
-        help="KiB of frames kept for a reader that does not keep up before it is closed",
-    )
-    parser.add_argument(
-        "--slow-reader",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="close a reader that leaves a frame waiting this long",
-    )
-    parser.add_argument(
-        "--rate", type=float, default=20.0, help="messages per second per connection"
-    )
-    parser.add_argument("--burst", type=int, default=40, help="messages in one burst")
-    parser.add_argument(
-        "--stop-deadline",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="on SIGTERM or Ctrl-C, the most a clean stop may take before the process ends "
-        "regardless (default 10)",
-    )
-    parser.add_argument(
-        "--review-workers",
-        type=int,
-        default=1,
-        metavar="N",
-        help="processes that review finished games for the players' records (points given "
-        "away per deal); 0: none, the reviews wait in the store (default 1)",
-    )
-    parser.add_argument("--log-json", action="store_true", help="one JSON object per log line")
-    parser.add_argument(
-        "--log-level",
-        choices=("debug", "info", "warning"),
-        default="info",
-        help="debug adds every connection and disconnection",
-    )
+    add_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -164,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     import signal
 
     from muggins.server.app import running_server
-    from muggins.server.config import ServerConfig
+    from muggins.server.config import from_args
     from muggins.server.runtime.collector import collecting
     from muggins.server.runtime.logs import configure
     from muggins.server.store.games import StoreError
@@ -175,40 +60,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import ipaddress
 
-    for proxy in args.trusted_proxy:
+    for proxy in args.trusted_proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
             print(f"muggins serve: --trusted-proxy {proxy!r} is not an address or network")
             return 2
     configure(json_lines=args.log_json, level=getattr(logging, args.log_level.upper()))
-    config = ServerConfig(
-        host=args.host,
-        port=args.port,
-        db=args.db,
-        memory=args.memory,
-        redis=args.redis,
-        certfile=args.certfile,
-        keyfile=args.keyfile,
-        allowed_origins=tuple(args.allowed_origin),
-        grace=args.grace,
-        abandon_after=args.abandon_after,
-        bot_delay=args.bot_delay,
-        max_connections=args.max_connections,
-        max_per_address=args.max_per_address,
-        trusted_proxies=tuple(args.trusted_proxy),
-        max_rooms=args.max_rooms,
-        rooms_per_minute=args.rooms_per_minute,
-        rooms_per_minute_per_address=args.rooms_per_minute_per_address,
-        max_spectators=args.max_spectators,
-        send_buffer=args.send_buffer * 1024,
-        slow_reader=args.slow_reader,
-        rate=args.rate,
-        burst=args.burst,
-        log_json=args.log_json,
-        stop_deadline=args.stop_deadline,
-        review_workers=max(0, args.review_workers),
-    )
+    config = from_args(args, review_workers=max(0, args.review_workers))
 
     async def main() -> None:
         shutdown = asyncio.Event()

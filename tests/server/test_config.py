@@ -1,0 +1,53 @@
+"""``muggins serve``'s options are made from ServerConfig's fields: one list of options."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from muggins.server.config import ServerConfig, add_options, from_args
+
+
+def parse(*argv: str) -> ServerConfig:
+    parser = argparse.ArgumentParser()
+    add_options(parser)
+    return from_args(parser.parse_args(list(argv)))
+
+
+def test_no_flags_give_the_defaults_but_one_reviewer() -> None:
+    """The command line's only different default is one review worker."""
+    assert parse() == dataclasses.replace(ServerConfig(), review_workers=1)
+
+
+def test_each_kind_of_option_lands_in_its_field() -> None:
+    """Paths, numbers, repeatable flags, switches, units and choices each reach the config."""
+    config = parse(
+        "--host", "0.0.0.0", "--port", "0", "--db", "x.db", "--grace", "5",
+        "--allowed-origin", "https://a.example", "--allowed-origin", "https://b.example",
+        "--trusted-proxy", "10.0.0.0/8", "--send-buffer", "64", "--log-json",
+        "--log-level", "debug", "--review-workers", "0",
+    )  # fmt: skip
+    assert config.host == "0.0.0.0" and config.port == 0 and config.db == Path("x.db")
+    assert config.grace == 5.0
+    assert config.allowed_origins == ("https://a.example", "https://b.example")
+    assert config.trusted_proxies == ("10.0.0.0/8",)
+    assert config.send_buffer == 64 * 1024
+    assert config.log_json and config.log_level == "debug" and config.review_workers == 0
+
+
+def test_where_games_are_kept_is_one_choice() -> None:
+    """--db, --memory and --redis exclude each other."""
+    with pytest.raises(SystemExit):
+        parse("--memory", "--redis", "redis://localhost")
+
+
+def test_every_field_is_an_option_or_deliberately_internal() -> None:
+    """A new field is either on the command line or in this list of internal ones."""
+    internal = {f.name for f in dataclasses.fields(ServerConfig) if "option" not in f.metadata}
+    assert internal == {
+        "sweep_interval", "max_message", "flood_close_after", "hello_timeout",
+        "idle_timeout", "socket_buffer", "extra_levels",
+    }  # fmt: skip
