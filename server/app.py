@@ -247,17 +247,12 @@ class Server:
                 log.exception("sweep failed")
 
 
-def make_server(config: ServerConfig, *, store: Store | None = None) -> Server:
-    """A single server, or a cluster node when ``config.redis`` is set."""
-    return Server(config, store=store)
-
-
 @contextlib.asynccontextmanager
 async def running_server(
     config: ServerConfig, *, store: Store | None = None
 ) -> AsyncIterator[Server]:
     """Start a server in this event loop; ``server.port`` / ``server.url`` tell where."""
-    server = make_server(config, store=store)
+    server = Server(config, store=store)
     await server.start()
     try:
         yield server

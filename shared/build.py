@@ -18,3 +18,14 @@ def build() -> Literal["compiled", "pure"]:
     """``"compiled"`` when the rules engine was loaded from a C extension, else ``"pure"``."""
     origin = game.__file__ or ""
     return "compiled" if origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure"
+
+
+def version() -> str:
+    """The package's version, from its installed metadata (pyproject.toml is the one source)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("muggins")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"

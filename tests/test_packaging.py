@@ -251,3 +251,14 @@ def test_the_client_enters_the_server_only_by_its_embedded_door() -> None:
         if target.startswith("muggins.server")
     }
     assert reached == {"muggins.server.embedded"}
+
+
+def test_the_version_is_pyproject_s_read_from_the_installed_metadata() -> None:
+    """The server's version (sent in every welcome) is pyproject.toml's, not a second constant."""
+    import tomllib
+
+    from muggins.server.net.connection import VERSION
+    from muggins.shared.build import version
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert version() == VERSION == declared

@@ -28,6 +28,7 @@ from muggins.server.wire.send_cache import encoded
 from muggins.server.wire.ws_internals import can_frame_by_hand, write_now
 from muggins.shared.bots import LEVELS
 from muggins.shared.bots.strength import level_ratings
+from muggins.shared.build import version
 from muggins.shared.protocol import (
     GAME_MOVES,
     PROTOCOL_VERSION,
@@ -48,7 +49,8 @@ log = logging.getLogger("muggins.connection")
 SLOW_CLOSE = 1.0
 """Seconds a reader closed for not reading has to complete the closing handshake (it will not
 read the close frame either, most likely) before its socket is dropped."""
-VERSION = "0.1.0"
+VERSION = version()
+"""This server's version, sent in every welcome."""
 
 
 class Connection:

@@ -100,10 +100,6 @@ class StepStates:
         )
 
 
-step_states = StepStates
-"""The states of a step (the name the tests and the client's fakes use)."""
-
-
 # Compiled in the compiled build (setup.py); modules that stay Python may extend it.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Room(Table):

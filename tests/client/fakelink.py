@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from muggins.client.connection import LinkStatus
-from muggins.server.rooms.room import step_states
+from muggins.server.rooms.room import StepStates
 from muggins.shared.actions import GameOptions, IllegalAction
 from muggins.shared.bots import make_strategy
 from muggins.shared.match import Match
@@ -112,7 +112,7 @@ class FakeLink:
         events = self.match.apply(seat, action)  # type: ignore[arg-type]
         self.seq += 1
         # The state the server sends after a step: its events inside, brief.
-        self.on_message(step_states(self.match, self.seq, events, NAMES)(0))
+        self.on_message(StepStates(self.match, self.seq, events, NAMES)(0))
 
 
 __all__ = ["FakeLink", "GameOver"]

@@ -116,14 +116,14 @@ def test_the_deal_check_reads_as_english() -> None:
 
 def test_the_win_is_logged_once() -> None:
     """The game-over event and the state's game_over say the same line: the log has it once."""
-    from muggins.server.rooms.room import step_states
+    from muggins.server.rooms.room import StepStates
     from muggins.shared.actions import Resign
 
     session = Session(name="Ann")
     session.receive(ROOM)
     match = Match(seed=3)
     session.receive(State(seq=1, view=match.view(0)))
-    state = step_states(match, 2, match.apply(0, Resign()), ("Ann", "Bob"))(0)
+    state = StepStates(match, 2, match.apply(0, Resign()), ("Ann", "Bob"))(0)
     assert state.game_over is not None and not state.brief
     session.receive(state)
     assert session.log.count(state.game_over.text) == 1
@@ -155,7 +155,7 @@ def test_a_spectator_watches_again_after_a_server_restart_without_a_false_alarm(
 
 def test_the_play_s_last_call_is_kept_for_the_show() -> None:
     """The last call of a deal's play ("one for last card", or a 31) stays for its show."""
-    from muggins.server.rooms.room import step_states
+    from muggins.server.rooms.room import StepStates
 
     session = Session(name="Ann")
     session.receive(ROOM)
@@ -167,6 +167,6 @@ def test_the_play_s_last_call_is_kept_for_the_show() -> None:
         seat = match.waiting_for()[0]
         events = match.apply(seat, bots[seat].choose(match.view(seat)))
         seq += 1
-        session.receive(step_states(match, seq, events, ("Ann", "Bob"))(0))
+        session.receive(StepStates(match, seq, events, ("Ann", "Bob"))(0))
     call = session.last_calls[(1, 1)]
     assert call.endswith(("one for last card", "thirty-one for two")) or "thirty-one" in call

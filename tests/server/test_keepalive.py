@@ -12,12 +12,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event
 
-from muggins.server.app import Server, make_server
+from muggins.server.app import Server
 from muggins.server.net.keepalive import Keepalive
 
 
 async def started(interval: float, tick: float) -> Server:
-    server = make_server(with_options())
+    server = Server(with_options())
     server.keepalive = Keepalive(interval=interval, tick=tick)
     await server.start()
     return server

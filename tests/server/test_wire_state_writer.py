@@ -27,14 +27,14 @@ def pydantic_text(state: State) -> str:
 def check_match(seed: int, options: GameOptions, *, resign_every: int = 0) -> int:
     """Play ``seed`` at random; after every step compare both seats' and a spectator's states,
     brief and whole, with pydantic's text. Returns the number of states compared."""
-    from muggins.server.rooms.room import step_states
+    from muggins.server.rooms.room import StepStates
 
     match = Match(seed=seed, options=options)
     rng = random.Random(seed)
     seq, compared, steps = 1, 0, 0
     events = list(match.events)
     while True:
-        make = step_states(match, seq, events, NAMES)
+        make = StepStates(match, seq, events, NAMES)
         for receiver, id in ((0, None), (1, seq), (None, f'x"{seq}')):
             state = make(receiver, id)
             assert isinstance(state.view, SeatView)

@@ -141,7 +141,7 @@ def test_views_sent_brief_within_a_phase_come_back_whole(muggins: bool) -> None:
     text leaves out exactly the parts left_out_of names (the phase's fixed parts too, except in
     the step that entered the phase), and each receiver's Unpacker, fed the parsed states in
     order, rebuilds the engine's view exactly."""
-    from muggins.server.rooms.room import step_states
+    from muggins.server.rooms.room import StepStates
 
     left_phase_parts = 0
     for seed in range(4):
@@ -151,7 +151,7 @@ def test_views_sent_brief_within_a_phase_come_back_whole(muggins: bool) -> None:
         seq, events = 1, list(match.events)
         unpackers = {0: Unpacker(), 1: Unpacker(), None: Unpacker()}
         while True:
-            make = step_states(match, seq, events, ("Ann", "Bob"))
+            make = StepStates(match, seq, events, ("Ann", "Bob"))
             for receiver, unpacker in unpackers.items():
                 state = make(receiver)
                 text = encode(state)
@@ -179,7 +179,7 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
     """encode() makes a state's text in parts: it equals pydantic's own text of the same state
     (with a BriefView for a brief one), for every step of whole matches, to both seats and a
     spectator, and for ids of every kind."""
-    from muggins.server.rooms.room import step_states
+    from muggins.server.rooms.room import StepStates
 
     names = ('Ann "the" \\ 5♠', "Bob\u00e9")
     for seed in range(3):
@@ -190,7 +190,7 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
             seat = match.waiting_for()[0]
             events = match.apply(seat, rng.choice(match.view(seat).legal))
             seq += 1
-            make = step_states(match, seq, events, names)
+            make = StepStates(match, seq, events, names)
             for receiver, id in ((0, None), (1, 7), (None, 'x"y')):
                 state = make(receiver).model_copy(update={"id": id})
                 sent = (
