@@ -5,9 +5,10 @@
 // at the table may register from the Account dialog and keeps the seat and the game.
 
 import { byId, el, fill } from "./dom.js";
-import { S, hooks, say } from "./session.js";
+import { say } from "./session.js";
 import { RequestError, listen, request } from "./requests.js";
 import { saveName } from "./storage.js";
+/** @typedef {import("./session.js").Table} Table */
 
 const SESSION = "muggins.session";
 
@@ -47,52 +48,53 @@ export function ratingText(r) {
 }
 
 /** After every hello (a new page, a reconnection, a new name): sign in with the saved session.
- * Sent before anything else the page asks, so the room it creates or joins knows the account. */
-export function signInAgain() {
+ * Sent before anything else the page asks, so the room it creates or joins knows the account.
+ * @param {Table} t */
+export function signInAgain(t) {
   const session = loadSession();
   if (!session) {
-    if (A.account) signedOut("");
+    if (A.account) signedOut(t, "");
     return;
   }
   A.resuming = true;
-  refresh();
-  request(hooks.link, { type: "sign_in", session }).then((reply) => {
+  refresh(t);
+  request(t.link, { type: "sign_in", session }).then((reply) => {
     A.resuming = false;
-    if (reply.type === "account") signedIn(reply);
+    if (reply.type === "account") signedIn(t, reply);
   }, (error) => {
     A.resuming = false;
     if (error instanceof RequestError && error.code === "bad_credentials") {
       keepSession(null);
-      signedOut("Your session has ended (signed out elsewhere?): sign in again.");
-    } else refresh();
+      signedOut(t, "Your session has ended (signed out elsewhere?): sign in again.");
+    } else refresh(t);
   });
 }
 
-/** @param {MugginsServer.Account} account */
-function signedIn(account) {
+/** @param {Table} t @param {MugginsServer.Account} account */
+function signedIn(t, account) {
   if (account.session) keepSession(account.session);
   A.account = { ...account, session: null };
   A.error = "";
   A.note = "";
   // The server now knows this connection by the account's name: so does the page.
-  S.name = S.sentName = account.name;
+  t.s.name = t.s.sentName = account.name;
   saveName(account.name);
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
   nameInput.value = account.name;
-  refresh();
+  refresh(t);
 }
 
-/** @param {string} note */
-function signedOut(note) {
+/** @param {Table} t @param {string} note */
+function signedOut(t, note) {
   A.account = null;
   A.seeking = null;
   A.note = note;
-  refresh();
+  refresh(t);
 }
 
 /** Sign in or register with the form's name and password; the password field is emptied at once.
- * @param {"sign_in" | "register"} kind */
-function submitCredentials(kind) {
+ * @param {Table} t @param {"sign_in" | "register"} kind */
+function submitCredentials(t, kind) {
   const nameInput = /** @type {HTMLInputElement} */ (byId("account-name"));
   const passwordInput = /** @type {HTMLInputElement} */ (byId("account-password"));
   const name = nameInput.value.trim();
@@ -100,68 +102,69 @@ function submitCredentials(kind) {
   passwordInput.value = "";
   if (!name || !password) {
     A.error = "Type your name and your password.";
-    refresh();
+    refresh(t);
     return;
   }
   A.error = "";
   A.note = kind === "register" ? "Registering…" : "Signing in…";
-  refresh();
-  request(hooks.link, { type: kind, name, password }).then((reply) => {
+  refresh(t);
+  request(t.link, { type: kind, name, password }).then((reply) => {
     if (reply.type !== "account") return;
-    signedIn(reply);
+    signedIn(t, reply);
     say(`Signed in as ${reply.name}`);
     closeDialog();
-    hooks.render();
+    t.render();
   }, (error) => {
     A.note = "";
     A.error = error.message;
     say(error.message);
-    refresh();
+    refresh(t);
     byId("account-password").focus();
   });
 }
 
-/** @param {boolean} everywhere */
-function signOut(everywhere) {
-  request(hooks.link, { type: "sign_out", everywhere }).then(() => {
+/** @param {Table} t @param {boolean} everywhere */
+function signOut(t, everywhere) {
+  request(t.link, { type: "sign_out", everywhere }).then(() => {
     keepSession(null);
-    signedOut(everywhere ? "Signed out on every device." : "Signed out.");
+    signedOut(t, everywhere ? "Signed out on every device." : "Signed out.");
     say(A.note);
   }, (error) => {
     // Not signed in as far as the server knows: forget the session all the same.
     keepSession(null);
-    signedOut(error.message);
+    signedOut(t, error.message);
   });
 }
 
-/** @param {1 | 3} bestOf */
-function seek(bestOf) {
-  request(hooks.link, { type: "seek", best_of: bestOf }).then((reply) => {
-    if (reply.type === "seeking") queued(reply);
+/** @param {Table} t @param {1 | 3} bestOf */
+function seek(t, bestOf) {
+  request(t.link, { type: "seek", best_of: bestOf }).then((reply) => {
+    if (reply.type === "seeking") queued(t, reply);
   }, (error) => {
     A.error = error.message;
     say(error.message);
-    refresh();
+    refresh(t);
   });
 }
 
-function cancelSeek() {
-  request(hooks.link, { type: "cancel_seek" }).then((reply) => {
-    if (reply.type === "seeking") queued(reply);
-  }, () => queued(null));
+/** @param {Table} t */
+function cancelSeek(t) {
+  request(t.link, { type: "cancel_seek" }).then((reply) => {
+    if (reply.type === "seeking") queued(t, reply);
+  }, () => queued(t, null));
 }
 
-/** @param {MugginsServer.Seeking | null} msg */
-function queued(msg) {
+/** @param {Table} t @param {MugginsServer.Seeking | null} msg */
+function queued(t, msg) {
   A.seeking = msg && msg.active ? msg : null;
   A.seekingSince = Date.now();
   A.error = "";
   if (A.seeking) say("Looking for an opponent for a rated game");
-  refresh();
+  refresh(t);
 }
 
-/** The Account dialog's content: the sign-in form, or who you are and the ways out. */
-function accountPanel() {
+/** The Account dialog's content: the sign-in form, or who you are and the ways out. @param {Table} t */
+function accountPanel(t) {
   const account = A.account;
   const status = [
     A.error ? el("p", { class: "error", role: "alert", id: "account-error" }, A.error) : null,
@@ -175,33 +178,33 @@ function accountPanel() {
         el("a", { href: `#/player/${encodeURIComponent(account.name)}`, class: "button", id: "my-profile", onclick: closeDialog }, "Your profile"),
         " ", el("a", { href: "#/leaderboard", class: "button", onclick: closeDialog }, "Leaderboard")),
       el("p", { class: "buttons" },
-        el("button", { type: "button", id: "sign-out", onclick: () => signOut(false) }, "Sign out"),
-        " ", el("button", { type: "button", id: "sign-out-everywhere", onclick: () => signOut(true) }, "Sign out everywhere")),
+        el("button", { type: "button", id: "sign-out", onclick: () => signOut(t, false) }, "Sign out"),
+        " ", el("button", { type: "button", id: "sign-out-everywhere", onclick: () => signOut(t, true) }, "Sign out everywhere")),
       ...status,
-      managePanel(account),
+      managePanel(t, account),
     ];
   }
   const form = el("form", { id: "sign-in-form", class: "account-form" },
     el("p", {}, "An account keeps your name here, with a rating, your record and your finished games. Playing as a guest needs none; registering mid-game keeps the game."),
     el("label", { for: "account-name" }, "Name"),
-    el("input", { id: "account-name", autocomplete: "username", maxlength: 24, value: S.name }),
+    el("input", { id: "account-name", autocomplete: "username", maxlength: 24, value: t.s.name }),
     el("label", { for: "account-password" }, "Password"),
     el("input", { id: "account-password", type: "password", autocomplete: "current-password", maxlength: 200 }),
     el("p", { class: "buttons" },
       el("button", { type: "submit", class: "primary", id: "sign-in" }, "Sign in"),
-      " ", el("button", { type: "button", id: "register", onclick: () => submitCredentials("register") }, "Register")),
+      " ", el("button", { type: "button", id: "register", onclick: () => submitCredentials(t, "register") }, "Register")),
     el("p", { class: "small" }, "A new password needs at least 8 characters. Only a session token is kept in this browser, never the password."),
     ...status);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    submitCredentials("sign_in");
+    submitCredentials(t, "sign_in");
   });
   return [form];
 }
 
 /** Change the password (every other session ends) or delete the account (twice asked).
- * @param {MugginsServer.Account} account */
-function managePanel(account) {
+ * @param {Table} t @param {MugginsServer.Account} account */
+function managePanel(t, account) {
   const change = el("form", { id: "change-password-form", class: "account-form" },
     el("label", { for: "old-password" }, "Current password"),
     el("input", { id: "old-password", type: "password", autocomplete: "current-password", maxlength: 200 }),
@@ -214,16 +217,16 @@ function managePanel(account) {
     const fresh = /** @type {HTMLInputElement} */ (byId("new-password"));
     const message = { type: /** @type {const} */ ("change_password"), old: old.value, new: fresh.value };
     old.value = fresh.value = "";
-    request(hooks.link, message).then((reply) => {
+    request(t.link, message).then((reply) => {
       if (reply.type !== "account") return;
-      signedIn(reply);
+      signedIn(t, reply);
       A.note = "Password changed: every other session has ended.";
       say(A.note);
-      refresh();
+      refresh(t);
     }, (error) => {
       A.error = error.message;
       say(error.message);
-      refresh();
+      refresh(t);
     });
   });
   const remove = el("form", { id: "delete-form", class: "account-form" },
@@ -241,22 +244,22 @@ function managePanel(account) {
     const input = /** @type {HTMLInputElement} */ (byId("delete-password"));
     const password = input.value;
     input.value = "";
-    request(hooks.link, { type: "delete_account", password }).then(() => {
+    request(t.link, { type: "delete_account", password }).then(() => {
       keepSession(null);
-      signedOut(`The account ${account.name} is deleted; the name is free.`);
+      signedOut(t, `The account ${account.name} is deleted; the name is free.`);
       say(A.note);
     }, (error) => {
       A.error = error.message;
       say(error.message);
-      refresh();
+      refresh(t);
     });
   });
   return el("details", { id: "account-manage" },
     el("summary", {}, "Change the password, or delete the account"), change, remove);
 }
 
-/** The front page's rated play box. */
-function ratedPanel() {
+/** The front page's rated play box. @param {Table} t */
+function ratedPanel(t) {
   const account = A.account;
   if (!account) {
     return [el("p", {}, A.resuming ? "Signing in…" : "Rated games are for signed-in players: sign in or register (Account, at the top)."),
@@ -267,7 +270,7 @@ function ratedPanel() {
     return [
       el("p", { id: "seeking", role: "status" }, `Looking for an opponent (${seeking.best_of === 3 ? "best of three" : "one game"})… `,
         el("span", { id: "seek-range" }, seekRange())),
-      el("button", { type: "button", id: "cancel-seek", onclick: cancelSeek }, "Cancel"),
+      el("button", { type: "button", id: "cancel-seek", onclick: () => cancelSeek(t) }, "Cancel"),
     ];
   }
   const length = el("select", { id: "rated-length" },
@@ -279,7 +282,7 @@ function ratedPanel() {
     el("p", { class: "small" }, "Counted automatically (no muggins), 30 s a move plus a 180 s bank; the computer cannot sit."),
     el("label", { for: "rated-length" }, "Length"), " ", length, " ",
     el("button", { type: "button", class: "primary", id: "seek",
-      onclick: () => seek(/** @type {HTMLSelectElement} */ (length).value === "3" ? 3 : 1) }, "Play a rated game"),
+      onclick: () => seek(t, /** @type {HTMLSelectElement} */ (length).value === "3" ? 3 : 1) }, "Play a rated game"),
     A.error ? el("p", { class: "error", role: "alert" }, A.error) : null,
   ];
 }
@@ -297,8 +300,9 @@ function closeDialog() {
 }
 
 /** Redraw everything of the account: the header button, the dialog, the rated box. Called on
- * account news only (never on a game's redraw), so a password being typed is left alone. */
-export function refresh() {
+ * account news only (never on a game's redraw), so a password being typed is left alone.
+ * @param {Table} t */
+export function refresh(t) {
   const account = A.account;
   byId("account-button").textContent = account ? `${account.name} (account)` : A.resuming ? "Signing in…" : "Sign in";
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
@@ -306,23 +310,24 @@ export function refresh() {
   nameInput.title = account ? "You are signed in: your account's name is used" : "";
   const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("account-name"))?.value;
   const focused = document.activeElement?.id;
-  fill("account-area", ...accountPanel());
+  fill("account-area", ...accountPanel(t));
   const again = /** @type {HTMLInputElement | null} */ (document.getElementById("account-name"));
   if (again && typed) again.value = typed;
   if (focused) document.getElementById(focused)?.focus();
-  fill("rated-area", ...ratedPanel());
+  fill("rated-area", ...ratedPanel(t));
 }
 
-export function wireAccount() {
+/** @param {Table} t */
+export function wireAccount(t) {
   byId("account-button").addEventListener("click", () => {
-    refresh();
+    refresh(t);
     const dialog = /** @type {HTMLDialogElement} */ (byId("account-dialog"));
     dialog.showModal();
     (document.getElementById("account-name") ?? document.getElementById("sign-out"))?.focus();
   });
-  listen("seeking", (msg) => queued(msg));
-  listen("signed_out", () => { keepSession(null); signedOut("Signed out."); });
-  refresh();
+  listen("seeking", (msg) => queued(t, msg));
+  listen("signed_out", () => { keepSession(null); signedOut(t, "Signed out."); });
+  refresh(t);
   window.setInterval(() => {
     const range = document.getElementById("seek-range");
     if (range && A.seeking) range.textContent = seekRange();

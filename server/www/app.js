@@ -2,7 +2,8 @@
 // The browser client: one connection to the server this page came from, the front page at "/",
 // the table at /r/CODE (seated if a seat is free, else watching) and /w/CODE (watching).
 // Everything on the table is drawn from the latest `state` view; events feed the log, the calls
-// and the screen reader's live region. This module takes in the server's messages.
+// and the screen reader's live region. This module owns the socket and the session: it takes in
+// the server's messages and hands the session to the modules that draw and act.
 
 import { byId, el, fill } from "./dom.js";
 import { Link } from "./net.js";
@@ -10,7 +11,7 @@ import { loadToken, saveToken } from "./storage.js";
 import { checkDeal } from "./fair.js";
 import { turnPrompt } from "./table.js";
 import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
-import { S, event, hooks, logLine, names, say } from "./session.js";
+import { event, logLine, names, newSession, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
 import { answer } from "./requests.js";
@@ -19,11 +20,12 @@ import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
 
+const S = newSession();
 const link = new Link(receive, (state) => {
   S.link = state;
   if (state === "reconnecting") say("Connection lost: reconnecting…");
   if (state === "replaced") say("This seat was opened in another tab or window.");
-  render();
+  redraw();
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
@@ -33,8 +35,9 @@ const link = new Link(receive, (state) => {
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */
 const retries = new Map();
 
-hooks.link = link;
-hooks.render = render;
+/** What the drawing and acting modules are given. @type {import("./session.js").Table} */
+const table = { s: S, link, render: (focusCard) => render(table, focusCard) };
+const redraw = () => table.render();
 
 /** @param {MugginsServer.Message} msg */
 function receive(msg) {
@@ -45,12 +48,12 @@ function receive(msg) {
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
     case "state": return newState(whole(msg));
     case "chat":
-      logLine(`💬 ${msg.sender}: ${msg.text}`);
+      logLine(S, `💬 ${msg.sender}: ${msg.text}`);
       addChat(msg);
       say(`${msg.sender} says: ${msg.text}`);
       return;
     case "notice":
-      logLine(msg.text);
+      logLine(S, msg.text);
       say(msg.text);
       break;
     case "error":
@@ -90,7 +93,7 @@ function receive(msg) {
     default:
       return;
   }
-  render();
+  redraw();
 }
 
 /** @param {MugginsServer.Welcome} msg */
@@ -99,24 +102,24 @@ function welcome(msg) {
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;
-  signInAgain(); // before anything else is asked, so rooms know the account
+  signInAgain(table); // before anything else is asked, so rooms know the account
   if (S.after) {
     const request = S.after;
     S.after = null;
     request();
-    return render();
+    return redraw();
   }
   const code = msg.resumed && msg.room ? msg.room : S.goal.code;
   if (code) saveToken(code, msg.token);
   if (msg.resumed && msg.room) {
     if (msg.room !== S.goal.code) goTo(msg.room, "join");
-    return render();
+    return redraw();
   }
   const goal = S.goal;
   if (goal.kind === "join") link.send({ type: "join_room", code: goal.code });
   else if (goal.kind === "spectate") link.send({ type: "spectate", code: goal.code });
   else askRooms(link, null);
-  render();
+  redraw();
 }
 
 /** Put the room in the address bar without reloading. @param {string} code @param {"join" | "spectate"} kind */
@@ -131,7 +134,7 @@ function enterRoom(room) {
   const first = !S.room || S.room.code !== room.code;
   S.room = room;
   if (first) {
-    logLine(`Room ${room.code} (${describeOptions(room.options)})`);
+    logLine(S, `Room ${room.code} (${describeOptions(room.options)})`);
     goTo(room.code, room.you === null ? "spectate" : "join");
   }
   // The token now holds a seat (or a watcher's place) in this room: keep it under its code.
@@ -145,16 +148,16 @@ function enterRoom(room) {
       && room.seats[1 - room.you].kind === "empty") {
     link.send({ type: "seat_bot", level: S.goal.level ?? null });
   }
-  render();
+  redraw();
 }
 
 /** @param {import("./unpack.js").WholeState} msg */
 function newState(msg) {
   if (S.state && msg.seq < S.state.seq) return;
-  for (const line of msg.events ?? []) event(line);
+  for (const line of msg.events ?? []) event(S, line);
   if (msg.game_over) {
     S.gameOver = msg.game_over;
-    logLine(msg.game_over.text);
+    logLine(S, msg.game_over.text);
     S.pending.push(msg.game_over.text);
   }
   const view = msg.view;
@@ -175,17 +178,17 @@ function newState(msg) {
     S.checked.add(reveal.commitment);
     checkDeal(reveal, S.seen, S.dealt.get(reveal.commitment), view.seat).then((result) => {
       S.fair.push(result);
-      logLine(result.sentence);
+      logLine(S, result.sentence);
       if (!result.ok) byId("alert").textContent = result.sentence;
-      render();
+      redraw();
     });
   }
   const mine = view.seat !== null && view.waiting_for.includes(view.seat);
   const lines = S.pending.splice(0);
-  if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names()));
+  if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names(S)));
   S.wasMyTurn = mine;
   if (lines.length) say(lines.join(". "));
-  render();
+  redraw();
 }
 
 /** @param {MugginsServer.ChatLine} msg */
@@ -205,11 +208,11 @@ function takeHint(msg) {
   say(`Hint: ${msg.text}`);
 }
 
-wire();
-wireAccount();
-wirePages();
-startClock();
-render();
+wire(table);
+wireAccount(table);
+wirePages(table);
+startClock(S);
+redraw();
 link.open();
 let shownWait = -1;
 window.setInterval(() => {
@@ -217,6 +220,6 @@ window.setInterval(() => {
   // buttons is never lost to a redraw).
   if (S.claimableAt === null || !S.room) return;
   const wait = Math.max(0, Math.ceil((S.claimableAt - Date.now()) / 1000));
-  if (wait !== shownWait) fill("opponent-status", ...opponentStatus());
+  if (wait !== shownWait) fill("opponent-status", ...opponentStatus(table));
   shownWait = wait;
 }, 250);

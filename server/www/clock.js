@@ -5,7 +5,7 @@
 // what the players see of it, restarted whenever a new state arrives.
 
 import { el, fill } from "./dom.js";
-import { S, names } from "./session.js";
+import { names } from "./session.js";
 
 const C = {
   /** The seq whose clock is running, and since when. */
@@ -20,10 +20,10 @@ function clockText(s) {
   return whole >= 60 ? `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}` : `${whole} s`;
 }
 
-/** What the clock shows now, or null when this room has none. */
-export function clockLine() {
-  const room = S.room;
-  const state = S.state;
+/** What the clock shows now, or null when this room has none. @param {import("./session.js").Session} s */
+export function clockLine(s) {
+  const room = s.room;
+  const state = s.state;
   const perMove = room?.options.turn_timer;
   if (!room || !state || !perMove || room.status !== "playing") return null;
   const view = state.view;
@@ -34,7 +34,7 @@ export function clockLine() {
   const waiting = view.waiting_for;
   if (!waiting.length) return null;
   const spent = (Date.now() - C.since) / 1000;
-  const who = names();
+  const who = names(s);
   const parts = waiting.map((seat) => {
     const bank = room.bank ? room.bank[seat] : 0;
     const move = perMove - spent;
@@ -45,11 +45,12 @@ export function clockLine() {
   return parts;
 }
 
-function tick() {
+/** @param {import("./session.js").Session} s */
+function tick(s) {
   // A rated room cannot be restarted (the server refuses it): no button for it there.
   const restart = document.getElementById("restart");
-  if (restart) restart.hidden = Boolean(S.room?.options.rated);
-  const parts = clockLine();
+  if (restart) restart.hidden = Boolean(s.room?.options.rated);
+  const parts = clockLine(s);
   const node = document.getElementById("clock");
   if (!node) return;
   const text = parts ? parts.map((p) => p.text).join(" · ") : "";
@@ -64,6 +65,7 @@ function tick() {
     ...parts.map((p, i) => el("span", { class: p.low ? "low" : "", "data-i": i }, i ? ` · ${p.text}` : p.text)));
 }
 
-export function startClock() {
-  window.setInterval(tick, 250);
+/** @param {import("./session.js").Session} s */
+export function startClock(s) {
+  window.setInterval(() => tick(s), 250);
 }

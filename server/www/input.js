@@ -7,38 +7,45 @@ import { saveName } from "./storage.js";
 import * as moves from "./moves.js";
 import { mugginsKey } from "./muggins.js";
 import { askRooms, chosenOptions } from "./lobby.js";
-import { S, againstComputer, hooks, pendingShow, say } from "./session.js";
+import { againstComputer, pendingShow, say } from "./session.js";
 
-export function askHint() {
-  if (againstComputer() && S.state && S.state.view.seat !== null
-      && S.state.view.waiting_for.includes(S.state.view.seat)) hooks.link.send({ type: "hint" });
+/** @typedef {import("./session.js").Table} Table */
+
+/** @param {Table} t */
+export function askHint(t) {
+  const s = t.s;
+  if (againstComputer(s) && s.state && s.state.view.seat !== null
+      && s.state.view.waiting_for.includes(s.state.view.seat)) t.link.send({ type: "hint" });
 }
 
 /** Choose or unchoose a card (a second click on a chosen card plays it).
- * @param {string} card @param {boolean} [byKey] keys leave the focus where it is */
-export function toggle(card, byKey = false) {
-  const view = S.state?.view;
-  if (!view || !S.state) return;
+ * @param {Table} t @param {string} card @param {boolean} [byKey] keys leave the focus where it is */
+export function toggle(t, card, byKey = false) {
+  const s = t.s;
+  const view = s.state?.view;
+  if (!view || !s.state) return;
   const n = moves.need(view);
-  if (S.selected.includes(card)) {
-    if (n === 1) return submit();
-    S.selected = S.selected.filter((c) => c !== card);
+  if (s.selected.includes(card)) {
+    if (n === 1) return submit(t);
+    s.selected = s.selected.filter((c) => c !== card);
   } else {
-    S.selected = n === 1 ? [card] : [...S.selected, card].slice(-n);
+    s.selected = n === 1 ? [card] : [...s.selected, card].slice(-n);
   }
-  hooks.render(byKey ? undefined : card);
+  t.render(byKey ? undefined : card);
 }
 
-export function submit() {
-  const state = S.state;
+/** @param {Table} t */
+export function submit(t) {
+  const s = t.s;
+  const state = s.state;
   if (!state) return;
   const n = moves.need(state.view);
-  if (n === 2 && S.selected.length === 2) moves.discard(hooks.link, state, S.selected);
-  else if (n === 1 && S.selected.length === 1) moves.play(hooks.link, state, S.selected[0]);
+  if (n === 2 && s.selected.length === 2) moves.discard(t.link, state, s.selected);
+  else if (n === 1 && s.selected.length === 1) moves.play(t.link, state, s.selected[0]);
   else if (n) {
-    S.error = n === 2 ? "Choose two cards to lay away" : "Choose a card to play";
-    say(S.error);
-    hooks.render();
+    s.error = n === 2 ? "Choose two cards to lay away" : "Choose a card to play";
+    say(s.error);
+    t.render();
   }
 }
 
@@ -53,29 +60,31 @@ function confirmThen(question, yes) {
   dialog.showModal();
 }
 
-export function wire() {
+/** @param {Table} t */
+export function wire(t) {
+  const s = t.s;
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
-  nameInput.value = S.name;
+  nameInput.value = s.name;
   nameInput.addEventListener("input", () => {
-    S.name = nameInput.value.trim().slice(0, 64);
-    saveName(S.name);
+    s.name = nameInput.value.trim().slice(0, 64);
+    saveName(s.name);
   });
   const ensureName = () => {
-    S.name = nameInput.value.trim().slice(0, 64) || "Guest";
-    saveName(S.name);
+    s.name = nameInput.value.trim().slice(0, 64) || "Guest";
+    saveName(s.name);
   };
   byId("play-computer").addEventListener("submit", (ev) => {
     ev.preventDefault();
     ensureName();
     const level = /** @type {HTMLSelectElement} */ (byId("level")).value;
-    S.goal = { kind: "computer", code: "", level, options: chosenOptions("cpu") };
-    asPlayer({ type: "create_room", options: chosenOptions("cpu") });
+    s.goal = { kind: "computer", code: "", level, options: chosenOptions("cpu") };
+    asPlayer(t, { type: "create_room", options: chosenOptions("cpu") });
   });
   byId("invite").addEventListener("submit", (ev) => {
     ev.preventDefault();
     ensureName();
-    S.goal = { kind: "invite", code: "" };
-    asPlayer({ type: "create_room", options: chosenOptions("friend") });
+    s.goal = { kind: "invite", code: "" };
+    asPlayer(t, { type: "create_room", options: chosenOptions("friend") });
   });
   byId("join").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -84,39 +93,41 @@ export function wire() {
     if (/^[A-Z]{4,12}$/.test(code)) location.assign(`/r/${code}`);
     else { byId("join-error").textContent = "A room code is six letters, like KXPWTR"; }
   });
-  byId("refresh-rooms").addEventListener("click", () => askRooms(hooks.link, null));
+  byId("refresh-rooms").addEventListener("click", () => askRooms(t.link, null));
   byId("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = /** @type {HTMLInputElement} */ (byId("chat-input"));
     const text = input.value.trim();
-    if (text && hooks.link.send({ type: "chat", text: text.slice(0, 300) }) !== null) input.value = "";
+    if (text && t.link.send({ type: "chat", text: text.slice(0, 300) }) !== null) input.value = "";
   });
-  byId("resign").addEventListener("click", () => S.state && confirmThen("Resign this game?", () => S.state && moves.resign(hooks.link, S.state)));
-  byId("restart").addEventListener("click", () => confirmThen("Propose a new match with new deals?", () => hooks.link.send({ type: "propose_restart" })));
+  byId("resign").addEventListener("click", () => s.state && confirmThen("Resign this game?", () => s.state && moves.resign(t.link, s.state)));
+  byId("restart").addEventListener("click", () => confirmThen("Propose a new match with new deals?", () => t.link.send({ type: "propose_restart" })));
   byId("leave").addEventListener("click", () => confirmThen("Leave the table?", () => {
-    if (hooks.link.send({ type: "leave" }) === null) location.assign("/");
+    if (t.link.send({ type: "leave" }) === null) location.assign("/");
   }));
   byId("help-button").addEventListener("click", () => (/** @type {HTMLDialogElement} */ (byId("help"))).showModal());
-  document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", (ev) => onKey(t, ev));
 }
 
 /** Send a request under the name just typed: a new hello first if the server knows another.
- * @param {MugginsClient.Message} request */
-function asPlayer(request) {
-  if (S.link === "connected" && S.sentName === S.name) {
-    hooks.link.send(request);
+ * @param {Table} t @param {MugginsClient.Message} request */
+function asPlayer(t, request) {
+  const s = t.s;
+  if (s.link === "connected" && s.sentName === s.name) {
+    t.link.send(request);
     return;
   }
-  S.after = () => hooks.link.send(request);
-  hooks.link.restart();
+  s.after = () => t.link.send(request);
+  t.link.restart();
 }
 
-/** @param {KeyboardEvent} ev */
-function onKey(ev) {
+/** @param {Table} t @param {KeyboardEvent} ev */
+function onKey(t, ev) {
+  const s = t.s;
   const target = /** @type {HTMLElement} */ (ev.target);
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const state = S.state;
+  const state = s.state;
   if (ev.key === "?" || ev.key === "F1") {
     ev.preventDefault();
     (/** @type {HTMLDialogElement} */ (byId("help"))).showModal();
@@ -126,19 +137,19 @@ function onKey(ev) {
   const key = ev.key.toLowerCase();
   if (/^[1-6]$/.test(key) && moves.need(state.view)) {
     const card = state.view.hand[Number(key) - 1];
-    if (card) toggle(card, true);
+    if (card) toggle(t, card, true);
     ev.preventDefault();
-  } else if (key === "enter" && target.closest("#hand") && S.selected.length === moves.need(state.view)) {
-    submit(); // Enter on a card with the choice complete lays away (or plays), as in the terminal
+  } else if (key === "enter" && target.closest("#hand") && s.selected.length === moves.need(state.view)) {
+    submit(t); // Enter on a card with the choice complete lays away (or plays), as in the terminal
     ev.preventDefault();
   } else if (key === "enter" && target.tagName !== "BUTTON" && target.tagName !== "A") {
-    const show = pendingShow();
-    if (show && !show.live) { S.showSeen = show.key; hooks.render(); } else submit();
+    const show = pendingShow(s);
+    if (show && !show.live) { s.showSeen = show.key; t.render(); } else submit(t);
     ev.preventDefault();
   } else if (key === "h") {
-    askHint();
+    askHint(t);
     ev.preventDefault();
-  } else if (mugginsKey(hooks.link, state, key)) {
+  } else if (mugginsKey(t.link, state, key)) {
     ev.preventDefault();
   }
 }

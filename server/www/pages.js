@@ -4,10 +4,12 @@
 // games newest first), #/leaderboard (established ratings) and #/game/ID (replay.js).
 
 import { byId, el, fill } from "./dom.js";
-import { S, hooks, say } from "./session.js";
+import { say } from "./session.js";
 import { request } from "./requests.js";
 import { ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
+import { backLinks, playerLink } from "./links.js";
+/** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
 const HISTORY_FIRST = 20;
@@ -42,9 +44,9 @@ const P = {
   historyLimit: HISTORY_FIRST,
 };
 
-/** Draw the page the address names, when not at a table. @param {boolean} onTable
+/** Draw the page the address names, when not at a table. @param {Table} t @param {boolean} onTable
  * @returns {boolean} whether a page is shown (the front page is then hidden) */
-export function renderPages(onTable) {
+export function renderPages(t, onTable) {
   const route = onTable ? null : currentRoute();
   byId("pages").hidden = !route;
   if (!route) {
@@ -52,21 +54,21 @@ export function renderPages(onTable) {
     return false;
   }
   const key = keyOf(route) + (route.kind === "player" ? `|${P.historyLimit}` : "");
-  if (key !== P.loaded && S.link === "connected") {
+  if (key !== P.loaded && t.s.link === "connected") {
     P.loaded = key;
-    load(route);
+    load(t, route);
   } else if (!P.loaded) {
     fill("page-body", el("p", {}, "Connecting…"));
   }
   return true;
 }
 
-/** @param {Route} route */
-function load(route) {
+/** @param {Table} t @param {Route} route */
+function load(t, route) {
   if (route.kind !== "game") fill("page-body", el("p", {}, "Loading…"));
-  if (route.kind === "player") return loadProfile(route.name);
-  if (route.kind === "leaderboard") return loadLeaderboard();
-  return replayPage(route.id);
+  if (route.kind === "player") return loadProfile(t, route.name);
+  if (route.kind === "leaderboard") return loadLeaderboard(t);
+  return replayPage(t.link, route.id);
 }
 
 /** @param {string} text @param {unknown} error */
@@ -78,23 +80,15 @@ function failed(text, error) {
   byId("page-title").focus();
 }
 
-export function backLinks() {
-  return el("p", { class: "page-links" }, el("a", { href: "/" }, "Front page"), " · ",
-    el("a", { href: "#/leaderboard" }, "Leaderboard"));
-}
-
-/** @param {string} name */
-export const playerLink = (name) => el("a", { href: `#/player/${encodeURIComponent(name)}` }, name);
-
 /** @param {number} n */
 const two = (n) => n.toFixed(2);
 
-/** @param {string} name */
-async function loadProfile(name) {
+/** @param {Table} t @param {string} name */
+async function loadProfile(t, name) {
   let profile, history;
   try {
-    profile = await request(hooks.link, { type: "profile", name });
-    history = await request(hooks.link, { type: "history", name, limit: P.historyLimit });
+    profile = await request(t.link, { type: "profile", name });
+    history = await request(t.link, { type: "history", name, limit: P.historyLimit });
   } catch (error) {
     failed(`No profile for ${name}`, error);
     return;
@@ -133,7 +127,7 @@ async function loadProfile(name) {
     el("h3", {}, "Finished games, newest first"),
     historyList(history),
     history.games.length >= P.historyLimit && P.historyLimit < HISTORY_MOST
-      ? el("button", { type: "button", id: "more-history", onclick: () => { P.historyLimit = HISTORY_MOST; hooks.render(); } },
+      ? el("button", { type: "button", id: "more-history", onclick: () => { P.historyLimit = HISTORY_MOST; t.render(); } },
         `Show up to ${HISTORY_MOST}`)
       : null,
     backLinks());
@@ -172,10 +166,11 @@ function findPlayer() {
   return form;
 }
 
-async function loadLeaderboard() {
+/** @param {Table} t */
+async function loadLeaderboard(t) {
   let board;
   try {
-    board = await request(hooks.link, { type: "leaderboard", limit: 100 });
+    board = await request(t.link, { type: "leaderboard", limit: 100 });
   } catch (error) {
     failed("Leaderboard", error);
     return;
@@ -199,10 +194,11 @@ async function loadLeaderboard() {
   byId("page-title").focus();
 }
 
-export function wirePages() {
+/** @param {Table} t */
+export function wirePages(t) {
   window.addEventListener("hashchange", () => {
     P.loaded = "";
     P.historyLimit = HISTORY_FIRST;
-    hooks.render();
+    t.render();
   });
 }

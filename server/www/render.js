@@ -1,5 +1,5 @@
 // @ts-check
-// Drawing the page from what session.js holds: the front page or the table, the prompt, the
+// Drawing the page from the session it is given: the front page or the table, the prompt, the
 // panels, the log. Called after every message and every choice.
 
 import { byId, el, fill, showIf } from "./dom.js";
@@ -8,93 +8,98 @@ import { mugginsControls, showPrompt } from "./muggins.js";
 import { boardSection, handSection, middleSection, turnPrompt } from "./table.js";
 import { fairPanel, gameOverPanel, showPanel, waitingPanel } from "./panels.js";
 import { describeOptions } from "./lobby.js";
-import { S, againstComputer, hooks, names, pendingShow, say } from "./session.js";
+import { againstComputer, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
 import { renderPages } from "./pages.js";
 
-/** @param {string} [focusCard] */
-export function render(focusCard) {
+/** @param {import("./session.js").Table} t @param {string} [focusCard] */
+export function render(t, focusCard) {
+  const s = t.s;
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const keep = focusCard || active?.dataset?.card;
   const keepId = active?.id;
-  const onTable = S.goal.kind !== "lobby" || S.room !== null;
-  showIf("front", !onTable && !renderPages(onTable));
+  const onTable = s.goal.kind !== "lobby" || s.room !== null;
+  showIf("front", !onTable && !renderPages(t, onTable));
   const arriving = onTable && byId("table").hidden;
   showIf("table", onTable);
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
-  showIf("link-status", S.link !== "connected");
-  byId("link-status").textContent = S.link === "reconnecting" ? "reconnecting…"
-    : S.link === "replaced" ? "This seat is open in another tab; this page has stopped."
-      : S.link === "connecting" ? "connecting…" : "";
-  if (onTable) renderTable();
+  showIf("link-status", s.link !== "connected");
+  byId("link-status").textContent = s.link === "reconnecting" ? "reconnecting…"
+    : s.link === "replaced" ? "This seat is open in another tab; this page has stopped."
+      : s.link === "connecting" ? "connecting…" : "";
+  if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
   else if (keepId && keepId !== "body") document.getElementById(keepId)?.focus();
 }
 
-function renderTable() {
-  const room = S.room;
-  const state = S.state;
-  const who = names();
+/** @param {import("./session.js").Table} t */
+function renderTable(t) {
+  const s = t.s;
+  const room = s.room;
+  const state = s.state;
+  const who = names(s);
   const view = state?.view ?? null;
   fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
     view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
     room && room.you === null ? " · watching" : "");
-  fill("opponent-status", ...opponentStatus());
-  fill("prompt", S.error ? el("span", { class: "error", role: "alert" }, S.error) : turnPrompt(view, who));
+  fill("opponent-status", ...opponentStatus(t));
+  fill("prompt", s.error ? el("span", { class: "error", role: "alert" }, s.error) : turnPrompt(view, who));
   const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
-  fill("waiting-area", waiting && room ? waitingPanel(room, S.goal.kind === "computer", copy, () => hooks.link.send({ type: "seat_bot" })) : null);
+  fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" })) : null);
   if (!state || !view) {
     fill("board-area"); fill("middle-area"); fill("hand-area"); fill("actions"); fill("show-area");
     return;
   }
   byId("table").dataset.seq = String(state.seq);
   fill("board-area", boardSection(view, who));
-  fill("middle-area", middleSection(view, who, S.calls));
-  fill("hand-area", handSection(view, S.selected, toggle));
-  fill("actions", ...actionButtons(state));
-  const show = pendingShow();
+  fill("middle-area", middleSection(view, who, s.calls));
+  fill("hand-area", handSection(view, s.selected, (card) => toggle(t, card)));
+  fill("actions", ...actionButtons(t, state));
+  const show = pendingShow(s);
   fill("show-area", show ? showPanel(show.shown, show.dealer, who,
     show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null,
   show && !show.live ? el("button", {
     type: "button", id: "continue", class: "primary",
-    onclick: () => { S.showSeen = show.key; render(); },
+    onclick: () => { s.showSeen = show.key; t.render(); },
   }, "Continue (Enter)") : null);
-  fill("over-area", overPanel(view, who));
+  fill("over-area", overPanel(t, view, who));
   const showKey = show ? `${show.key}|${show.shown.length}` : "";
-  if (show && showKey !== S.showScrolled) byId("show-area").scrollIntoView({ block: "start" });
-  S.showScrolled = showKey;
-  fill("fair-area", fairPanel(S.fair));
+  if (show && showKey !== s.showScrolled) byId("show-area").scrollIntoView({ block: "start" });
+  s.showScrolled = showKey;
+  fill("fair-area", fairPanel(s.fair));
   const log = byId("log-lines");
-  log.replaceChildren(...S.log.slice(-80).map((line) => el("li", {}, line)));
+  log.replaceChildren(...s.log.slice(-80).map((line) => el("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 }
 
-/** @param {import("./unpack.js").WholeState} state */
-function actionButtons(state) {
+/** @param {import("./session.js").Table} t @param {import("./unpack.js").WholeState} state */
+function actionButtons(t, state) {
+  const s = t.s;
   const view = state.view;
   const n = moves.need(view);
   /** @type {(HTMLElement | null)[]} */
   const out = [];
   if (n === 2) {
-    out.push(el("button", { type: "button", id: "lay-away", class: "primary", disabled: S.selected.length !== 2, onclick: submit },
-      `Lay away ${S.selected.length}/2 (Enter)`));
+    out.push(el("button", { type: "button", id: "lay-away", class: "primary", disabled: s.selected.length !== 2, onclick: () => submit(t) },
+      `Lay away ${s.selected.length}/2 (Enter)`));
   } else if (n === 1) {
-    out.push(el("button", { type: "button", id: "play-card", class: "primary", disabled: S.selected.length !== 1, onclick: submit },
+    out.push(el("button", { type: "button", id: "play-card", class: "primary", disabled: s.selected.length !== 1, onclick: () => submit(t) },
       "Play (Enter)"));
   }
-  out.push(mugginsControls(hooks.link, state, names()));
+  out.push(mugginsControls(t.link, state, names(s)));
   // No coach in a muggins show while a count or an answer is pending (the server refuses it there).
-  if (againstComputer() && view.seat !== null && view.waiting_for.includes(view.seat) && !showPrompt(view)) {
-    out.push(el("button", { type: "button", id: "hint", onclick: askHint, "aria-keyshortcuts": "H" }, "Hint (H)"));
+  if (againstComputer(s) && view.seat !== null && view.waiting_for.includes(view.seat) && !showPrompt(view)) {
+    out.push(el("button", { type: "button", id: "hint", onclick: () => askHint(t), "aria-keyshortcuts": "H" }, "Hint (H)"));
   }
-  if (S.hint) out.push(el("p", { class: "hint", id: "hint-text" }, `Coach: ${S.hint}`));
+  if (s.hint) out.push(el("p", { class: "hint", id: "hint-text" }, `Coach: ${s.hint}`));
   return out;
 }
 
-/** @param {MugginsServer.SeatView} view @param {[string, string]} who */
-function overPanel(view, who) {
-  const room = S.room;
-  const over = S.gameOver;
+/** @param {import("./session.js").Table} t @param {MugginsServer.SeatView} view @param {[string, string]} who */
+function overPanel(t, view, who) {
+  const s = t.s;
+  const room = s.room;
+  const over = s.gameOver;
   if (!over && view.phase !== "match_over") return null;
   const outcome = over ? over.outcome : view.outcome;
   if (!outcome) return null;
@@ -103,16 +108,18 @@ function overPanel(view, who) {
   if (matchOver && room && room.you !== null) {
     const asked = room.rematch_wanted[room.you];
     buttons.push(el("button", { type: "button", id: "rematch", class: "primary", disabled: asked,
-      onclick: () => hooks.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));
+      onclick: () => t.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));
   } else if (!matchOver) {
-    buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { S.gameOver = null; render(); } }, "Next game"));
+    buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { s.gameOver = null; t.render(); } }, "Next game"));
   }
   buttons.push(el("a", { href: "/", class: "button" }, "Front page"));
   return gameOverPanel(outcome, who, over ? over.match_points : view.match_points, matchOver, buttons);
 }
 
-export function opponentStatus() {
-  const room = S.room;
+/** @param {import("./session.js").Table} t */
+export function opponentStatus(t) {
+  const s = t.s;
+  const room = s.room;
   if (!room || room.you === null) return [];
   const other = room.seats[1 - room.you];
   /** @type {(HTMLElement | string)[]} */
@@ -121,19 +128,19 @@ export function opponentStatus() {
   else if (other.kind === "bot") out.push(`Playing ${other.name}`);
   else if (other.connected) out.push(`${other.name} is connected`);
   else {
-    const wait = S.claimableAt === null ? null : Math.max(0, Math.ceil((S.claimableAt - Date.now()) / 1000));
+    const wait = s.claimableAt === null ? null : Math.max(0, Math.ceil((s.claimableAt - Date.now()) / 1000));
     out.push(el("span", { class: "away" }, `⚠ ${other.name} is disconnected`));
     if (wait !== null && wait > 0) out.push(` (you may claim the game in ${wait} s)`);
     if (wait === 0) {
-      out.push(" ", el("button", { type: "button", id: "claim-win", onclick: () => hooks.link.send({ type: "claim", take: "win" }) }, "Claim the game"),
+      out.push(" ", el("button", { type: "button", id: "claim-win", onclick: () => t.link.send({ type: "claim", take: "win" }) }, "Claim the game"),
         room.options.rated ? null : " ", // the computer cannot sit in a rated room
-        room.options.rated ? null : el("button", { type: "button", id: "claim-bot", onclick: () => hooks.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
+        room.options.rated ? null : el("button", { type: "button", id: "claim-bot", onclick: () => t.link.send({ type: "claim", take: "bot" }) }, "Hand the seat to the computer"));
     }
   }
   if (room.restart_proposed_by !== null && room.restart_proposed_by !== undefined && room.restart_proposed_by !== room.you) {
-    out.push(" ", el("span", {}, `${names()[room.restart_proposed_by]} proposes a restart: `),
-      el("button", { type: "button", id: "restart-yes", onclick: () => hooks.link.send({ type: "answer_restart", accept: true }) }, "Accept"),
-      " ", el("button", { type: "button", id: "restart-no", onclick: () => hooks.link.send({ type: "answer_restart", accept: false }) }, "Decline"));
+    out.push(" ", el("span", {}, `${names(s)[room.restart_proposed_by]} proposes a restart: `),
+      el("button", { type: "button", id: "restart-yes", onclick: () => t.link.send({ type: "answer_restart", accept: true }) }, "Accept"),
+      " ", el("button", { type: "button", id: "restart-no", onclick: () => t.link.send({ type: "answer_restart", accept: false }) }, "Decline"));
   }
   return out;
 }

@@ -4,26 +4,26 @@
 // matches only. First / Back / Next / Last, a slider, and the arrow keys move through it.
 
 import { byId, el, fill } from "./dom.js";
-import { hooks, say } from "./session.js";
+import { say } from "./session.js";
 import { request } from "./requests.js";
 import { pegboard } from "./board.js";
 import { faceUp } from "./table.js";
 import { showPanel } from "./panels.js";
 import { describeOptions } from "./lobby.js";
-import { backLinks, playerLink } from "./pages.js";
+import { backLinks, playerLink } from "./links.js";
 
 const R = {
   /** @type {MugginsServer.GameRecord | null} */ record: null,
   at: 0,
 };
 
-/** @param {string} id */
-export async function replayPage(id) {
+/** @param {import("./net.js").Link} link @param {string} id */
+export async function replayPage(link, id) {
   R.record = null;
   fill("page-body", el("p", {}, `Loading game ${id}…`));
   let record;
   try {
-    record = await request(hooks.link, { type: "game", game: id, steps: true });
+    record = await request(link, { type: "game", game: id, steps: true });
   } catch (error) {
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, `Game ${id}`),
       el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)), backLinks());
