@@ -27,12 +27,12 @@ COMPILED = [
     "shared/show.py",
     "shared/game.py",
     "shared/match.py",
-    "shared/protocol/writer.py",
-    "server/frames.py",
-    "server/table.py",
-    "server/room.py",
-    "server/metrics.py",
-    "server/connection.py",
+    "server/wire/state_writer.py",
+    "server/net/frames.py",
+    "server/rooms/seating.py",
+    "server/rooms/room.py",
+    "server/runtime/metrics.py",
+    "server/net/connection.py",
 ]
 
 

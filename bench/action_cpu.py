@@ -31,11 +31,12 @@ from typing import Any
 from websockets.frames import Frame
 from websockets.protocol import Protocol, Side
 
-from muggins.server.frames import text_frame
-from muggins.server.memory_store import MemoryStore
-from muggins.server.metrics import Metrics
-from muggins.server.players import Player, encoded
-from muggins.server.room import Room
+from muggins.server.net.frames import text_frame
+from muggins.server.rooms.players import Player
+from muggins.server.rooms.room import Room
+from muggins.server.runtime.metrics import Metrics
+from muggins.server.store.memory_games import MemoryStore
+from muggins.server.wire.send_cache import encoded
 from muggins.shared.protocol import (
     GAME_MOVES,
     RoomOptions,

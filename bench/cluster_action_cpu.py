@@ -36,9 +36,9 @@ from load import start_redis
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.config import ServerConfig
-from muggins.server.memory_store import MemoryStore
-from muggins.server.metrics import Metrics
-from muggins.server.players import Player
+from muggins.server.rooms.players import Player
+from muggins.server.runtime.metrics import Metrics
+from muggins.server.store.memory_games import MemoryStore
 from muggins.shared.protocol import (
     GAME_MOVES,
     RoomOptions,

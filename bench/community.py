@@ -147,7 +147,7 @@ async def main(args: argparse.Namespace) -> None:
     levels = list(LEVELS)
     tally = Tally(wanted=args.matches * 2)
     if args.target != 121:
-        import muggins.server.matchmaking as matchmaking
+        import muggins.server.lobby.matchmaking as matchmaking
 
         original = matchmaking.rated_room_options
 

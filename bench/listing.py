@@ -25,8 +25,8 @@ from websockets.asyncio.client import connect
 from muggins.server.app import running_server
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.config import ServerConfig
-from muggins.server.room_index import section_of, summary
-from muggins.server.store import RoomRecord, SeatRecord
+from muggins.server.lobby.room_index import section_of, summary
+from muggins.server.store.games import RoomRecord, SeatRecord
 from muggins.shared.protocol import PROTOCOL_VERSION, RoomOptions
 
 UPKEEP = ("cmdstat_info", "cmdstat_config|resetstat", "cmdstat_client|setinfo", "cmdstat_hello")

@@ -161,7 +161,7 @@ def serve_child(argv: list[str]) -> int:
             # 2026-11-24: 20,000), instead of the server's collections on a clock.
             gc.set_threshold(args.gc_young, *gc.get_threshold()[1:])
         else:
-            from muggins.server.collector import Collector
+            from muggins.server.runtime.collector import Collector
 
             kwargs = {"young_every": args.gc_every} if args.gc_every else {}
             collector = Collector(**kwargs)  # as muggins serve does
@@ -902,7 +902,7 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         metavar="SECONDS",
         help="the server collects its young generation every SECONDS (muggins serve: 0.25; "
-        "server/collector.py)",
+        "server/runtime/collector.py)",
     )
     parser.add_argument(
         "--gc-young",

@@ -4,7 +4,7 @@
 
 Plays ``--games`` single-game matches between two computer levels with the rules engine (no
 server), then reviews each seat of each with the engine's reviewer exactly as a review worker
-does (:func:`muggins.server.reviews.review_stats`), timing each with the process's CPU clock.
+does (:func:`server.results.reviews.review_stats`), timing each with the process's CPU clock.
 Prints the CPU per seat and game (mean, min, max), per decision, and the reviews one worker
 process manages an hour.
 """
@@ -16,7 +16,7 @@ import os
 import statistics
 import time
 
-from muggins.server.reviews import review_stats
+from muggins.server.results.reviews import review_stats
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots import make_strategy
 from muggins.shared.match import Match

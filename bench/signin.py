@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Iterator
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from muggins.server.accounts import hash_password, verify_password
+from muggins.server.accounts.credentials import hash_password, verify_password
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
 from muggins.shared.protocol import PROTOCOL_VERSION, Error, Hello, encode, parse_server

@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
-from muggins.server.connection import Connection
+from muggins.server.net.connection import Connection
 from muggins.shared.protocol import PROTOCOL_VERSION
 
 

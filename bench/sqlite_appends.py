@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from muggins.server.sqlite_store import SqliteStore
-from muggins.server.store import MatchRecord, RoomRecord, SeatRecord
+from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.actions import GameOptions, Play
 from muggins.shared.cards import parse_card
 from muggins.shared.protocol import RoomOptions

@@ -202,25 +202,15 @@ def leaderboard_lines(board: Leaderboard) -> list[str]:
 
 
 def game_lines(record: GameRecord) -> list[str]:
-    import contextlib
-    import io
+    from muggins.shared.replay_text import replay_steps
 
-    from muggins.server.commands.replay import print_game
-    from muggins.server.store import MatchRecord
-
-    match = MatchRecord(
-        room=record.game.rpartition("-")[0],
-        number=int(record.game.rpartition("-")[2]),
+    steps = replay_steps(
+        game_id=record.game,
         seed=bytes.fromhex(record.seed),
         options=record.options,
         names=record.names,
-        started=record.started,
-        actions=tuple((a.seat, a.action) for a in record.actions),
-        finished=record.finished,
+        actions=[(a.seat, a.action) for a in record.actions],
         result=record.result,
         winner=record.winner,
     )
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        print_game(match)
-    return out.getvalue().rstrip("\n").split("\n")
+    return [line for step in steps for line in step]

@@ -110,7 +110,7 @@ async def sign_in_for_play(
     registered here, the password is asked (up to ``tries`` times) and the new session kept.
     Raises :class:`AccountDenied` when every try was refused.
     """
-    from muggins.server.accounts import name_key
+    from muggins.shared.names import name_key
 
     async with Link(url, name) as link:
         saved = sessions.get(url)

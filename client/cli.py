@@ -12,13 +12,13 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = (
-    "muggins.shared.commands.score",
+    "muggins.client.commands.score",
     "muggins.shared.commands.schema",
     "muggins.client.commands.play",
     "muggins.client.commands.account",
-    "muggins.shared.commands.tournament",
+    "muggins.client.commands.tournament",
     "muggins.shared.commands.analyze",
-    "muggins.shared.commands.bot",
+    "muggins.client.commands.bot",
     "muggins.server.commands.serve",
     "muggins.server.commands.history",
     "muggins.server.commands.replay",

@@ -48,8 +48,7 @@ class EmbeddedServer:
             self._ready.set()
 
     async def _main(self) -> None:
-        from muggins.server.app import running_server
-        from muggins.server.config import ServerConfig
+        from muggins.server.embedded import ServerConfig, running_server
 
         config = ServerConfig(
             host="127.0.0.1",

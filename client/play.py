@@ -11,7 +11,7 @@ from typing import Literal
 
 from muggins.client.seats import Seats
 from muggins.client.session import Goal
-from muggins.server.datafiles import data_dir, embedded_db
+from muggins.server.embedded import data_dir, embedded_db
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots import LEVELS
 from muggins.shared.protocol import RoomOptions

@@ -26,16 +26,16 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from muggins.server.config import ServerConfig
-from muggins.server.connection import Connection
-from muggins.server.datafiles import default_db
-from muggins.server.keepalive import Keepalive
-from muggins.server.lobby import Lobby
-from muggins.server.memory_store import MemoryStore
-from muggins.server.metrics import Metrics
-from muggins.server.reviews import Reviewer
-from muggins.server.sqlite_store import SqliteStore
-from muggins.server.static import StaticSite, same_origin
-from muggins.server.store import Store, StoreError
+from muggins.server.lobby.lobby import Lobby
+from muggins.server.net.connection import Connection
+from muggins.server.net.keepalive import Keepalive
+from muggins.server.net.static import StaticSite, same_origin
+from muggins.server.results.reviews import Reviewer
+from muggins.server.runtime.metrics import Metrics
+from muggins.server.store.datafiles import default_db
+from muggins.server.store.games import Store, StoreError
+from muggins.server.store.memory_games import MemoryStore
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")

@@ -149,3 +149,105 @@ def test_the_circle_finder_sees_late_and_type_checking_imports(tmp_path: Path) -
     graph = module_graph(tmp_path)
     assert graph["muggins.server.d"] == {"muggins.server.a"}
     assert import_cycles(graph) == [["muggins.server.a", "muggins.server.b", "muggins.server.c"]]
+
+
+SERVER_ORDER = {
+    # The entry points, then the direction a move's data flows: a module imports only from
+    # domains below its own (and from its own domain), never upwards.
+    "commands": 9,
+    "embedded": 9,
+    "app": 8,
+    "cluster": 7,
+    "net": 6,
+    "lobby": 5,
+    "accounts": 4,
+    "rooms": 3,
+    "results": 2,
+    "store": 1,
+    # Below every domain: the options, the process's plumbing and the wire's fast paths.
+    "config": 0,
+    "runtime": 0,
+    "wire": 0,
+}
+
+
+def server_domain_violations(root: Path) -> list[str]:
+    """Each import inside server/ that points to a domain at its own level or above."""
+    graph = module_graph(root)
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        parts = module.split(".")
+        if parts[1] != "server" or len(parts) < 3:
+            continue
+        for target in sorted(targets):
+            there = target.split(".")
+            if there[1] != "server" or len(there) < 3 or there[2] == parts[2]:
+                continue
+            if SERVER_ORDER[there[2]] >= SERVER_ORDER[parts[2]]:
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
+def test_server_domains_import_only_downwards() -> None:
+    """commands -> app -> cluster -> net -> lobby -> accounts -> rooms -> results -> store, with
+    config, runtime and wire below them all: no domain imports one at its level or above."""
+    folders = {p.stem for p in (ROOT / "server").iterdir() if p.suffix == ".py" or p.is_dir()}
+    assert folders - {"__init__", "__pycache__", "www", "py"} <= set(SERVER_ORDER)
+    assert server_domain_violations(ROOT) == []
+
+
+def test_the_domain_check_sees_an_upward_import(tmp_path: Path) -> None:
+    """A store module importing a room is reported."""
+    for folder in ("server/store", "server/rooms"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "server" / "rooms" / "room.py").write_text("x = 1\n")
+    (tmp_path / "server" / "store" / "games.py").write_text(
+        "def f():\n    from muggins.server.rooms.room import x\n    return x\n"
+    )
+    assert server_domain_violations(tmp_path) == [
+        "muggins.server.store.games imports muggins.server.rooms.room"
+    ]
+
+
+IO_MODULES = ("asyncio", "websockets", "socket", "ssl", "selectors", "time", "threading")
+
+
+def io_imports(root: Path) -> list[str]:
+    """Each import in shared/ of a module that does I/O or reads a clock."""
+    wrong = []
+    for path in sorted((root / "shared").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] in IO_MODULES:
+                    wrong.append(f"{path.relative_to(root)} imports {name}")
+    return wrong
+
+
+def test_shared_imports_no_io_and_no_clock() -> None:
+    """shared/ is the pure core: no asyncio, websockets, sockets, threads or clock."""
+    assert io_imports(ROOT) == []
+
+
+def test_the_io_check_sees_a_late_import(tmp_path: Path) -> None:
+    """An import of websockets inside a function in shared/ is reported."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "a.py").write_text("def f():\n    import websockets.asyncio\n")
+    assert io_imports(tmp_path) == ["shared/a.py imports websockets.asyncio"]
+
+
+def test_the_client_enters_the_server_only_by_its_embedded_door() -> None:
+    """client/ imports nothing from server/ but ``muggins.server.embedded``."""
+    graph = module_graph(ROOT)
+    reached = {
+        target
+        for module, targets in graph.items()
+        if module.startswith("muggins.client")
+        for target in targets
+        if target.startswith("muggins.server")
+    }
+    assert reached == {"muggins.server.embedded"}

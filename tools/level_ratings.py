@@ -17,9 +17,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from muggins.client.commands.tournament import play_pairs
 from muggins.shared.bots import LEVELS
 from muggins.shared.bots.strength import fit_ratings
-from muggins.shared.commands.tournament import play_pairs
 
 OUT = Path(__file__).resolve().parents[1] / "shared" / "bots" / "data" / "level_ratings.json"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from muggins.server.bot import BotPeer
 from muggins.server.cluster.room import CLAIM_TTL, ClusterRoom
-from muggins.server.store import StoreError
+from muggins.server.rooms.computer import BotPeer
+from muggins.server.store.games import StoreError
 
 CLAIM_POLL = 0.25
 """Seconds between checks, by the nodes that lost a claim, that the move was made."""

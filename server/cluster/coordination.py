@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.sqlite_store import seats_from_json
-from muggins.server.store import SeatRecord, StoreConflict
+from muggins.server.store.games import SeatRecord, StoreConflict
+from muggins.server.store.sqlite_games import seats_from_json
 from muggins.shared.actions import Seat
 from muggins.shared.protocol import RoomOptions
 

@@ -35,13 +35,13 @@ from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import ClusterRoom
 from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
-from muggins.server.identity import normalise_code, token_player
-from muggins.server.lobby import Lobby
-from muggins.server.metrics import Metrics
-from muggins.server.players import Peer, Player, Refusal
-from muggins.server.room import Room
-from muggins.server.store import SeatRecord, StoreError
-from muggins.server.ticks import tick
+from muggins.server.lobby.lobby import Lobby
+from muggins.server.rooms.players import Peer, Player, Refusal
+from muggins.server.rooms.room import Room
+from muggins.server.rooms.tokens import normalise_code, token_player
+from muggins.server.runtime.metrics import Metrics
+from muggins.server.runtime.ticks import tick
+from muggins.server.store.games import SeatRecord, StoreError
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     ClientMessage,

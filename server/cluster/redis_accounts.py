@@ -29,7 +29,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
-from muggins.server.account_store import (
+from muggins.server.store.accounts import (
     REVIEW_LEASE,
     AccountRecord,
     HistoryEntry,
@@ -49,8 +49,8 @@ from muggins.server.account_store import (
     reviewed,
     settle,
 )
-from muggins.server.memory_accounts import HISTORY_KEPT
-from muggins.server.store import StoreConflict, StoreError
+from muggins.server.store.games import StoreConflict, StoreError
+from muggins.server.store.memory_accounts import HISTORY_KEPT
 
 _CREATE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then

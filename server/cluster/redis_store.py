@@ -1,4 +1,4 @@
-"""A :class:`~server.store.Store` in Redis: the shared truth of a cluster of server nodes.
+"""A :class:`~server.store.games.Store` in Redis: the shared truth of a cluster of server nodes.
 
 Keys (all under a prefix, ``muggins:`` by default):
 
@@ -26,7 +26,8 @@ Keys (all under a prefix, ``muggins:`` by default):
 Every write is one Lua script (:mod:`server.cluster.scripts`), so it is atomic: an action is
 appended only if the log is at the expected index (two nodes can never fork a game), and the
 wake-up is published in the same step. Any Redis failure becomes
-:class:`~server.store.StoreError`; nothing is half-written. What only a cluster needs (presence,
+:class:`~server.store.games.StoreError`; nothing is half-written. What only a cluster needs
+(presence,
 claims, agreements) is in :mod:`server.cluster.coordination`.
 """
 
@@ -50,8 +51,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from muggins.server.cluster.redis_accounts import RedisAccounts
 from muggins.server.cluster.redis_line import ScriptLine
 from muggins.server.cluster.scripts import NO_MATCH, NOT_CURRENT, SCRIPTS, VOIDED
-from muggins.server.sqlite_store import seats_from_json, seats_json
-from muggins.server.store import (
+from muggins.server.store.games import (
     MatchRecord,
     MatchResult,
     MoveTag,
@@ -61,6 +61,7 @@ from muggins.server.store import (
     StoreConflict,
     StoreError,
 )
+from muggins.server.store.sqlite_games import seats_from_json, seats_json
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.protocol import RoomOptions
 

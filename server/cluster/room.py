@@ -20,9 +20,9 @@ from typing import Any, Protocol
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import entry_action, entry_tag
-from muggins.server.players import Peer, Player, Refusal
-from muggins.server.room import Room
-from muggins.server.store import MatchRecord, SeatRecord, StoreConflict, StoreError
+from muggins.server.rooms.players import Peer, Player, Refusal
+from muggins.server.rooms.room import Room
+from muggins.server.store.games import MatchRecord, SeatRecord, StoreConflict, StoreError
 from muggins.shared.actions import Action, Event, Seat
 from muggins.shared.match import Match
 from muggins.shared.protocol import ChatLine, GameMove

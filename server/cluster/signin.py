@@ -44,7 +44,7 @@ return 1
 
 
 class RedisSignInLimits:
-    """:class:`~server.accounts.SignInLimits` shared by every node of a cluster."""
+    """:class:`~server.accounts.credentials.SignInLimits` shared by every node of a cluster."""
 
     def __init__(
         self,

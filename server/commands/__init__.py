@@ -1,0 +1,1 @@
+"""The server's commands: ``muggins serve``, ``history``, ``replay`` and ``review``."""

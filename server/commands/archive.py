@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from muggins.server.store import MatchRecord, Store
+    from muggins.server.store.games import MatchRecord, Store
 
 
 def add_options(parser: Any) -> None:
@@ -37,8 +37,8 @@ def open_archives(args: argparse.Namespace) -> list[Store] | str:
         if not args.redis.startswith(("redis://", "rediss://", "unix://")):
             return f"{args.redis} is not a Redis URL (redis://HOST:6379/0)"
         return [RedisStore(args.redis)]
-    from muggins.server.datafiles import game_files
-    from muggins.server.sqlite_store import SqliteStore
+    from muggins.server.store.datafiles import game_files
+    from muggins.server.store.sqlite_games import SqliteStore
 
     paths = game_files(args.db)
     missing = [path for path in paths if not path.exists()]
@@ -69,7 +69,7 @@ def finished_match(args: argparse.Namespace, command: str) -> MatchRecord | int:
     game that is missing, unfinished or unreadable."""
     import asyncio
 
-    from muggins.server.store import StoreError, parse_match_id
+    from muggins.server.store.games import StoreError, parse_match_id
 
     try:
         code, number = parse_match_id(args.id)

@@ -27,9 +27,9 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from muggins.server.commands.results import match_words
-    from muggins.server.store import MatchRecord, StoreError
+    from muggins.server.store.games import MatchRecord, StoreError
     from muggins.shared.match import Match
+    from muggins.shared.replay_text import match_words
 
     stores = open_archives(args)
     if isinstance(stores, str):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from muggins.server.commands.archive import add_options, finished_match
 
 if TYPE_CHECKING:
-    from muggins.server.store import MatchRecord
+    from muggins.server.store.games import MatchRecord
 
 
 def register(commands: Any) -> None:
@@ -39,30 +39,20 @@ def print_game(record: MatchRecord, *, delay: float = 0.0) -> None:
     """Print a finished match step by step, every hand face up (it is over)."""
     import time
 
-    from muggins.server.commands.results import match_words
-    from muggins.shared.actions import DealStarted, Discard, Play
-    from muggins.shared.cards import format_cards
-    from muggins.shared.match import Match
+    from muggins.shared.replay_text import replay_steps
 
-    names = record.names
-    match = Match(seed=record.seed, options=record.options)
-
-    def show(events: list[Any]) -> None:
-        for event in events:
-            print(f"  {event.describe(names)}")
-            if isinstance(event, DealStarted):
-                for seat in (0, 1):
-                    hand = format_cards(sorted(match.game.hands[seat]), pretty=True)
-                    print(f"    {names[seat]} holds {hand}")
-
-    print(f"Game {record.id}: {names[0]} v {names[1]}")
-    show(list(match.events))
-    for seat, action in record.actions:
-        if isinstance(action, Discard):
-            print(f"{names[seat]} lays away {format_cards(action.cards, pretty=True)}")
-        elif not isinstance(action, Play):
-            print(f"{names[seat]}: {action.type}")
-        show(match.apply(seat, action))
-        if delay:
+    steps = list(
+        replay_steps(
+            game_id=record.id,
+            seed=record.seed,
+            options=record.options,
+            names=record.names,
+            actions=record.actions,
+            result=record.result,
+            winner=record.winner,
+        )
+    )
+    for number, lines in enumerate(steps):
+        print("\n".join(lines))
+        if delay and 0 < number < len(steps) - 1:
             time.sleep(delay)
-    print(f"Result: {match_words(record.result, record.winner, match.games, names)}")

@@ -164,10 +164,10 @@ def run(args: argparse.Namespace) -> int:
     import signal
 
     from muggins.server.app import running_server
-    from muggins.server.collector import collecting
     from muggins.server.config import ServerConfig
-    from muggins.server.logs import configure
-    from muggins.server.store import StoreError
+    from muggins.server.runtime.collector import collecting
+    from muggins.server.runtime.logs import configure
+    from muggins.server.store.games import StoreError
     from muggins.shared.invocation import join_command
 
     if (args.certfile is None) != (args.keyfile is None):
@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop)
-        # Young objects collected on a clock, not by CPython's count (server/collector.py).
+        # Young objects collected on a clock, not by CPython's count (server/runtime/collector.py).
         async with collecting(), running_server(config) as server:
             where = server.url
             if args.host in ("0.0.0.0", "::"):

@@ -1,6 +1,6 @@
 """The tournament's report: a match-up's tally and a round robin's cross-table, as rich tables.
 
-Used by ``muggins tournament`` and by its games over real sockets (``shared.commands.bot``).
+Used by ``muggins tournament`` and by its games over real sockets (``client.commands.bot``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from muggins.shared.protocol import writer
+from muggins.shared.protocol.brief import as_sent
 from muggins.shared.protocol.client import (
     CLIENT_MESSAGE,
     GAME_MOVES,
@@ -98,21 +98,13 @@ def encode(message: BaseModel) -> str:
     :mod:`shared.protocol.unpack`), whether its view object is a BriefView or a whole SeatView.
     """
     if type(message) is State:
-        return writer.state_text(message)
+        message = as_sent(message)
     return message.model_dump_json()
 
 
 def encode_utf8(message: BaseModel) -> bytes:
-    """``encode(message).encode()``, what goes into a frame, made without the whole text.
-
-    A state's view and its other fields are ASCII and its events' sentences are not (the suits'
-    symbols): as one string, the whole state would be copied into a wide string and encoded
-    character by character for each receiver. Here each part is encoded on its own (ASCII
-    encodes as a copy), the step's events once for all its receivers.
-    """
-    if type(message) is State:
-        return writer.state_utf8(message)
-    return message.model_dump_json().encode()
+    """``encode(message).encode()``: what goes into a frame."""
+    return encode(message).encode()
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:

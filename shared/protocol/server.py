@@ -128,7 +128,7 @@ class State(ServerModel):
     what happened on the way there.
 
     ``brief`` states leave out of the view the parts the step cannot have changed (see
-    :class:`~shared.view.BriefView`, :func:`shared.protocol.writer.left_out_of` and
+    :class:`~shared.view.BriefView`, :func:`shared.protocol.brief.left_out_of` and
     docs/protocol.md): a receiver takes them from its previous view. A brief state made by the
     server may hold the whole view object: :func:`encode` leaves those parts out of its text,
     and a parsed one holds a BriefView.

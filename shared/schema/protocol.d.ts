@@ -858,7 +858,7 @@ declare namespace MugginsServer {
     card: string;
     heels: boolean;
   }
-  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out of the view the parts the step cannot have changed (see :class:`~shared.view.BriefView`, :func:`shared.protocol.writer.left_out_of` and docs/protocol.md): a receiver takes them from its previous view. A brief state made by the server may hold the whole view object: :func:`encode` leaves those parts out of its text, and a parsed one holds a BriefView. */
+  /** The game as this connection may see it after action number ``seq`` of the room, with what happened on the way there. ``brief`` states leave out of the view the parts the step cannot have changed (see :class:`~shared.view.BriefView`, :func:`shared.protocol.brief.left_out_of` and docs/protocol.md): a receiver takes them from its previous view. A brief state made by the server may hold the whole view object: :func:`encode` leaves those parts out of its text, and a parsed one holds a BriefView. */
   interface State {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;

@@ -14,11 +14,11 @@ import pytest
 from muggins.client.accounts import AccountDenied, Sessions, sign_in_for_play
 from muggins.client.cli import main
 from muggins.client.session import Goal, Session
-from muggins.server.account_store import MatchResult
-from muggins.server.accounts import name_key
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
-from muggins.server.ratings import rate
+from muggins.server.results.settle import rate
+from muggins.server.store.accounts import MatchResult
+from muggins.shared.names import name_key
 from muggins.shared.protocol import CreateRoom, Welcome
 from muggins.shared.protocol.accounts import SignIn
 

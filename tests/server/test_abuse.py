@@ -27,7 +27,7 @@ from wire_client import WireClient
 
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
-from muggins.server.connection import Connection
+from muggins.server.net.connection import Connection
 from muggins.shared.protocol import PROTOCOL_VERSION
 
 LIMITED = ServerConfig(port=0, memory=True, bot_delay=0.0, grace=0.3, sweep_interval=3600)

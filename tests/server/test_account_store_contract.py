@@ -8,9 +8,9 @@ import asyncio
 import pytest
 from test_store_contract import redis_server, store  # noqa: F401  (the shared fixtures)
 
-from muggins.server.account_store import REVIEW_LEASE, AccountRecord, MatchResult
-from muggins.server.ratings import rate
-from muggins.server.store import Store, StoreConflict
+from muggins.server.results.settle import rate
+from muggins.server.store.accounts import REVIEW_LEASE, AccountRecord, MatchResult
+from muggins.server.store.games import Store, StoreConflict
 from muggins.shared.glicko2 import Rating
 
 
@@ -123,7 +123,7 @@ async def test_deleting_an_account_frees_its_name_and_ends_its_sessions(store: S
 
 async def test_the_queue_takes_a_pair_once_and_tells_each_their_room(store: Store) -> None:
     """A pair leaves the queue atomically, once; each account learns its room once."""
-    from muggins.server.account_store import QueueEntry
+    from muggins.server.store.accounts import QueueEntry
 
     for account_id, rating in (("a1", 1500.0), ("a2", 1520.0), ("a3", 1490.0)):
         await store.queue_put(QueueEntry(account_id, account_id, rating, 1, 1.0, 1.0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from muggins.server.accounts import (
+from muggins.server.accounts.credentials import (
     AccountError,
     SignInLimiter,
     check_name,

@@ -138,7 +138,7 @@ def test_json_logs_are_one_object_per_line_with_their_fields() -> None:
     import json
     import logging
 
-    from muggins.server.logs import JsonFormatter
+    from muggins.server.runtime.logs import JsonFormatter
 
     record = logging.makeLogRecord(
         {"name": "muggins.room", "levelname": "INFO", "msg": "match started", "room": "ABCDEF"}

@@ -17,7 +17,7 @@ from wire_client import WireClient, play_randomly
 
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
-from muggins.server.room import Room
+from muggins.server.rooms.room import Room
 from muggins.shared.protocol import PROTOCOL_VERSION
 
 VALUE = {"A": 1, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}

@@ -35,7 +35,7 @@ from redis_helpers import RedisServer, running_redis
 
 from muggins.client.connection import Connection, LinkStatus
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.store import move_key
+from muggins.server.store.games import move_key
 from muggins.shared.actions import Action, Discard, GameOptions
 from muggins.shared.protocol import (
     CreateRoom,

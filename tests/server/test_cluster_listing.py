@@ -14,7 +14,7 @@ from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient
 
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.store import RoomRecord, SeatRecord
+from muggins.server.store.games import RoomRecord, SeatRecord
 from muggins.shared.protocol import RoomOptions
 
 

@@ -22,7 +22,7 @@ from wire_client import WireClient
 
 from muggins.server.app import running_server
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.store import MatchRecord, move_key
+from muggins.server.store.games import MatchRecord, move_key
 from muggins.shared.match import Match
 
 

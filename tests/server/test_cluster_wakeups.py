@@ -21,7 +21,7 @@ import muggins.server.cluster.room as cluster_room
 from muggins.server.app import Server
 from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.store import MatchRecord, RoomRecord, SeatRecord, StoreConflict
+from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.shared.actions import GameOptions
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions

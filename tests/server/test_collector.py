@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from muggins.server.collector import Collector, collecting
+from muggins.server.runtime.collector import Collector, collecting
 
 
 class Node:

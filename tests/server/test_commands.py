@@ -57,8 +57,8 @@ def test_history_and_replay_find_the_games_of_muggins_play_without_flags(
 ) -> None:
     """A game finished on the file muggins play embeds is listed by a bare muggins history,
     winner's score first with who won, and muggins replay ends with the winner and score."""
-    from muggins.server.datafiles import embedded_db
-    from muggins.server.sqlite_store import SqliteStore
+    from muggins.server.store.datafiles import embedded_db
+    from muggins.server.store.sqlite_games import SqliteStore
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     db = embedded_db()
@@ -129,7 +129,7 @@ def gc_collections(url: str) -> dict[str, float]:
 
 
 def test_serve_collects_young_objects_on_a_clock(tmp_path: Path) -> None:
-    """`muggins serve` runs its server under the collector's schedule (server/collector.py):
+    """`muggins serve` runs its server under the collector's schedule (server/runtime/collector.py):
     an idle server still makes a young collection every quarter of a second, where CPython's
     count of allocations would make none (and /metrics shows it)."""
     command = [sys.executable, "-m", "muggins.client.cli", "serve", "--memory", "--port", "0"]

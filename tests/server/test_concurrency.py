@@ -7,7 +7,7 @@ import asyncio
 from wire_client import WireClient
 
 from muggins.server.app import Server
-from muggins.server.room import Room
+from muggins.server.rooms.room import Room
 from muggins.shared.protocol import PROTOCOL_VERSION
 
 

@@ -6,7 +6,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side
 
-from muggins.server.frames import text_frame
+from muggins.server.net.frames import text_frame
 
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 1300, 65535, 65536, 70000])

@@ -22,7 +22,7 @@ from wire_client import WireClient, game_overs
 
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
-from muggins.server.room import Room
+from muggins.server.rooms.room import Room
 from muggins.shared.protocol import PROTOCOL_VERSION
 
 

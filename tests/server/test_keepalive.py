@@ -13,7 +13,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event
 
 from muggins.server.app import Server, make_server
-from muggins.server.keepalive import Keepalive
+from muggins.server.net.keepalive import Keepalive
 
 
 async def started(interval: float, tick: float) -> Server:

@@ -15,9 +15,9 @@ from redis_helpers import RedisServer, running_redis
 from test_cluster_failover import Node
 from wire_client import WireClient
 
-from muggins.server.account_store import QueueEntry
 from muggins.server.app import Server
-from muggins.server.matchmaking import accepted_range, pair
+from muggins.server.lobby.matchmaking import accepted_range, pair
+from muggins.server.store.accounts import QueueEntry
 from muggins.shared.glicko2 import Rating
 
 CLUSTERS = [(1000 + 300 * n, 1000 + 300 * n + 20 + n) for n in range(10)]

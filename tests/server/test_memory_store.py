@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_store_contract import match, moves, room
 
-from muggins.server.memory_store import MemoryStore
+from muggins.server.store.memory_games import MemoryStore
 
 
 async def play(store: MemoryStore, code: str, number: int, actions: int, finished: float) -> None:

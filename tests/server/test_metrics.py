@@ -7,7 +7,7 @@ import re
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from muggins.server.metrics import ACTION_BUCKETS, Metrics
+from muggins.server.runtime.metrics import ACTION_BUCKETS, Metrics
 
 
 def families(text: str, *names: str) -> list[str]:

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from muggins.server import moves
-from muggins.server.bot import BotPeer
-from muggins.server.memory_store import MemoryStore
-from muggins.server.players import Peer, Player, Refusal
-from muggins.server.room import Room
-from muggins.server.store import StoreError
+from muggins.server.rooms import moves
+from muggins.server.rooms.computer import BotPeer
+from muggins.server.rooms.players import Peer, Player, Refusal
+from muggins.server.rooms.room import Room
+from muggins.server.store.games import StoreError
+from muggins.server.store.memory_games import MemoryStore
 from muggins.shared.actions import Action, Seat
 from muggins.shared.protocol import RoomOptions, ServerMessage, State, from_action
 
@@ -125,7 +125,7 @@ async def test_the_computer_retries_a_move_the_store_refused(
 ) -> None:
     """The computer's move fails to save three times; it tries again until the move is made."""
     monkeypatch.setattr(moves, "CONFIRM_FIRST", 0.01)
-    monkeypatch.setattr("muggins.server.bot.RETRY_FIRST", 0.01)
+    monkeypatch.setattr("muggins.server.rooms.computer.RETRY_FIRST", 0.01)
     store = FlakyStore()
     bots: list[BotPeer] = []
 

@@ -12,7 +12,7 @@ from conftest import with_options
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.server.app import Server, running_server
-from muggins.server.rated import TurnClock
+from muggins.server.rooms.rated import TurnClock
 from muggins.shared.glicko2 import Rating, rate_game
 
 RATED = {"game": {"target": 61}, "rated": True}
@@ -137,7 +137,7 @@ async def test_a_claim_forfeits_the_whole_rated_match(server: Server) -> None:
 async def test_ratings_settle_once_across_restarts(tmp_path: Path) -> None:
     """A server stopped before settling (simulated) settles on the next start, and only then."""
     config = with_options(memory=False, db=tmp_path / "m.db")
-    import muggins.server.room as room_module
+    import muggins.server.rooms.room as room_module
 
     real = room_module.settle_match
 

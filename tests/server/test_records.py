@@ -8,7 +8,7 @@ import random
 from wire_client import WireClient, play_randomly
 
 from muggins.server.app import Server
-from muggins.server.records import match_stats
+from muggins.server.results.records import match_stats
 from muggins.shared.actions import ACTION, GameOptions, GameOver, HandScored
 from muggins.shared.match import Match
 

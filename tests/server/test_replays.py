@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from muggins.server.replays import ReplayCache, replay_steps
+from muggins.server.results.replays import ReplayCache, replay_steps
 from muggins.shared.actions import Discard, GameOptions, Play
 from muggins.shared.match import Match
 

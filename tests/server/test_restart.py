@@ -16,7 +16,7 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
-from muggins.server.sqlite_store import SqliteStore
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.actions import ACTION
 from muggins.shared.match import Match
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from muggins.server.memory_store import MemoryStore
-from muggins.server.players import Peer, Player, Refusal
-from muggins.server.room import Room
-from muggins.server.store import StoreError
+from muggins.server.rooms.players import Peer, Player, Refusal
+from muggins.server.rooms.room import Room
+from muggins.server.store.games import StoreError
+from muggins.server.store.memory_games import MemoryStore
 from muggins.shared.actions import Action, Seat
 from muggins.shared.protocol import RoomOptions, ServerMessage, State
 

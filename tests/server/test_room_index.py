@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muggins.server.memory_store import MemoryStore
-from muggins.server.room_index import RoomIndex, section_of
-from muggins.server.table import Table
+from muggins.server.lobby.room_index import RoomIndex, section_of
+from muggins.server.rooms.seating import Table
+from muggins.server.store.memory_games import MemoryStore
 from muggins.shared.protocol import RoomOptions
 
 CODES = [f"{a}{b}CODE" for a in "ABCDEFGH" for b in "JKLM"]

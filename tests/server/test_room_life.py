@@ -9,7 +9,7 @@ from conftest import with_options
 from wire_client import WireClient, game_overs
 
 from muggins.server.app import Server
-from muggins.server.room import Room
+from muggins.server.rooms.room import Room
 
 
 async def seated(server: Server) -> tuple[WireClient, WireClient, Room]:

@@ -7,7 +7,7 @@ from typing import Any
 from wire_client import WireClient
 
 from muggins.server.app import Server
-from muggins.server.room import Room
+from muggins.server.rooms.room import Room
 
 
 async def pegging(server: Server) -> tuple[WireClient, WireClient, Room]:

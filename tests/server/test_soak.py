@@ -26,8 +26,8 @@ from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
 from muggins.server.app import Server, running_server
-from muggins.server.collector import collecting
 from muggins.server.config import ServerConfig
+from muggins.server.runtime.collector import collecting
 from muggins.shared.match import Match
 
 # As long as --soak-seconds asks (30 minutes and more): no per-test timeout.

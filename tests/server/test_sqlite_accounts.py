@@ -10,11 +10,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from muggins.server.account_store import AccountRecord, MatchResult
-from muggins.server.ratings import rate
-from muggins.server.sqlite_accounts import VERSION
-from muggins.server.sqlite_store import SqliteStore
-from muggins.server.store import parse_match_id
+from muggins.server.results.settle import rate
+from muggins.server.store.accounts import AccountRecord, MatchResult
+from muggins.server.store.games import parse_match_id
+from muggins.server.store.sqlite_accounts import VERSION
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.match import Match
 
 V0 = Path(__file__).parent / "data" / "v0.db"

@@ -11,7 +11,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from muggins.server.app import Server, running_server
-from muggins.server.static import content_security_policy
+from muggins.server.net.static import content_security_policy
 
 
 async def get(server: Server, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:

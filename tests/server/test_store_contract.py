@@ -11,9 +11,7 @@ import pytest
 from redis_helpers import RedisServer, running_redis
 
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.memory_store import MemoryStore
-from muggins.server.sqlite_store import SqliteStore
-from muggins.server.store import (
+from muggins.server.store.games import (
     MatchRecord,
     RoomRecord,
     SeatRecord,
@@ -21,6 +19,8 @@ from muggins.server.store import (
     StoreConflict,
     StoreError,
 )
+from muggins.server.store.memory_games import MemoryStore
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from muggins.server.ticks import next_tick, tick
+from muggins.server.runtime.ticks import next_tick, tick
 
 
 def test_ticks_of_periods_on_one_grid_fall_due_at_exactly_the_same_time() -> None:

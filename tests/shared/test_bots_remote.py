@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from muggins.client.commands.bot import remote_game
+from muggins.client.remote_bot import RemoteError, play_remote
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig
 from muggins.shared.actions import GameOptions
-from muggins.shared.bots.remote import RemoteError, play_remote
-from muggins.shared.commands.bot import remote_game
 from muggins.shared.protocol import RoomOptions
 
 CONFIG = ServerConfig(

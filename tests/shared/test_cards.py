@@ -116,7 +116,7 @@ def test_cards_compare_and_hash_by_rank_then_suit() -> None:
 
 
 def test_cards_pickle_as_themselves() -> None:
-    """Moves travel to the review workers pickled (server/reviews.py), in either build."""
+    """Moves travel to the review workers pickled (server/results/reviews.py), in either build."""
     import pickle
 
     for card in DECK:

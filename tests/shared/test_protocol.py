@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from muggins.server.wire.state_writer import left_out_of, starts_phase
 from muggins.shared.actions import EVENT, Discard, GameOptions, Play
 from muggins.shared.cards import parse_card, parse_cards
 from muggins.shared.commands.schema import schema_texts
@@ -28,7 +29,6 @@ from muggins.shared.protocol import (
     to_action,
 )
 from muggins.shared.protocol.unpack import BriefFirst, Unpacker
-from muggins.shared.protocol.writer import left_out_of, starts_phase
 from muggins.shared.view import PHASE_FIXED, VIEW_FIELDS, WHOLE_ONLY, BriefView, SeatView, brief
 
 SCHEMA_DIR = Path(__file__).parents[2] / "shared" / "schema"
@@ -141,7 +141,7 @@ def test_views_sent_brief_within_a_phase_come_back_whole(muggins: bool) -> None:
     text leaves out exactly the parts left_out_of names (the phase's fixed parts too, except in
     the step that entered the phase), and each receiver's Unpacker, fed the parsed states in
     order, rebuilds the engine's view exactly."""
-    from muggins.server.room import step_states
+    from muggins.server.rooms.room import step_states
 
     left_phase_parts = 0
     for seed in range(4):
@@ -179,7 +179,7 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
     """encode() makes a state's text in parts: it equals pydantic's own text of the same state
     (with a BriefView for a brief one), for every step of whole matches, to both seats and a
     spectator, and for ids of every kind."""
-    from muggins.server.room import step_states
+    from muggins.server.rooms.room import step_states
 
     names = ('Ann "the" \\ 5♠', "Bob\u00e9")
     for seed in range(3):

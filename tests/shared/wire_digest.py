@@ -13,8 +13,8 @@ import hashlib
 import random
 import sys
 
-from muggins.server.players import encoded
-from muggins.server.room import StepStates
+from muggins.server.rooms.room import StepStates
+from muggins.server.wire.send_cache import encoded
 from muggins.shared.actions import GameOptions
 from muggins.shared.build import build
 from muggins.shared.match import Match

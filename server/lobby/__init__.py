@@ -1,0 +1,2 @@
+"""Finding a game: the lobby of players and rooms by code, the public room list, and rated
+matchmaking."""

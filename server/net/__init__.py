@@ -1,0 +1,2 @@
+"""The network edge: one WebSocket connection per client, its messages dispatched to the lobby
+and rooms, keepalive pings, and the browser's static pages."""

@@ -1,0 +1,1 @@
+"""What a finished match leaves: ratings settled once, records, reviews and replays."""

@@ -1,0 +1,53 @@
+"""Settling finished matches: ratings (Glicko-2), records and history, exactly once.
+
+A match is settled when it finishes (the room calls :func:`settle_match` after storing the
+last move), and again, harmlessly, whenever a server rebuilds a room whose match is over (after
+a restart, or on another node of a cluster): the store settles each match id once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from muggins.server.results.records import match_result
+from muggins.server.store.games import Store, StoreError
+from muggins.shared.glicko2 import Rating, rate_game
+
+log = logging.getLogger("muggins.ratings")
+
+
+def rate(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
+    """Both ratings after one rated match, a rating period of its own (as lichess does)."""
+    return rate_game(first, second, score)
+
+
+async def settle_match(
+    store: Store, code: str, number: int, accounts: tuple[str | None, str | None], *, rated: bool
+) -> str:
+    """Record a finished match for the accounts that played it, once. Returns a sentence saying
+    how the ratings moved ("Ann 1500 -> 1662, Bob 1500 -> 1338"), or "" if there was nothing to
+    settle or it was settled before. A store failure is logged: the next rebuild settles it."""
+    if accounts == (None, None):
+        return ""
+    try:
+        record = await store.load_match(code, number)
+        if record is None:
+            return ""
+        result = match_result(record, accounts, rated=rated)
+        if result is None:
+            return ""
+        settled = await store.record_result(result, rate)
+        if not settled:
+            return ""
+        log.info("match settled", extra={"match": result.match, "rated": result.rated})
+        parts = []
+        for account_id in accounts:
+            found = await store.find_account(id=account_id) if account_id else None
+            history = await store.account_history(found.id, limit=5) if found else []
+            entry = next((e for e in history if e.match == result.match), None)
+            if found and entry and entry.rating_before is not None:
+                parts.append(f"{found.name} {entry.rating_before:.0f} -> {entry.rating_after:.0f}")
+        return "Ratings: " + ", ".join(parts) if parts else "Recorded"
+    except StoreError as error:
+        log.warning("match %s-%d: could not settle: %s", code, number, error)
+        return ""

@@ -1,0 +1,234 @@
+"""The table of a room: who sits where, who watches, and the messages that tell them.
+
+:class:`~server.rooms.room.Room` adds the rules of play on top: actions, agreements and timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, NoReturn
+
+from mypy_extensions import mypyc_attr
+
+from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
+from muggins.server.rooms.rated import TurnClock
+from muggins.server.store.games import RoomRecord, Store
+from muggins.shared.actions import Action, Discard
+from muggins.shared.match import Match
+from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State
+from muggins.shared.protocol import Room as RoomMessage
+from muggins.shared.protocol.client import MessageId
+
+RoomStatus = Literal["waiting", "playing", "over"]
+BotFactory = Callable[[Any, int, str], Peer]
+"""Makes the computer's peer for (room, seat, level)."""
+
+
+def random_seed() -> bytes:
+    """A fresh match seed: 32 bytes from the operating system's secure source."""
+    return secrets.token_bytes(32)
+
+
+# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Table:
+    """A room's seats, spectators and match, and how its facts reach the people in it."""
+
+    def __init__(
+        self,
+        code: str,
+        options: RoomOptions,
+        *,
+        store: Store,
+        grace: float,
+        make_bot: BotFactory,
+        created: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_action: Callable[[float], None] | None = None,
+        on_change: Callable[[Table], None] | None = None,
+        new_seed: Callable[[], bytes] = random_seed,
+    ) -> None:
+        self.code = code
+        self.options = options
+        self.store = store
+        self.grace = grace
+        self.make_bot = make_bot
+        self.clock = clock
+        self.new_seed = new_seed
+        """Where each match's seed comes from (its deals follow from the seed)."""
+        self.on_action = on_action
+        self.on_change = on_change
+        """Told whenever the room's public facts may have changed (the lobby's room index)."""
+        self.created = created if created is not None else time.time()
+        self.seats = (SeatState(0, table=self), SeatState(1, table=self))
+        self.spectators: set[Peer] = set()
+        self.match: Match | None = None
+        self.match_number = 0
+        self.seq_base = 0
+        self.move_tags: list[tuple[int | None, str | None]] = []
+        """Each action of the current match: the seq it named and its key (see
+        :func:`server.store.games.move_key`); None where not known (an action from before)."""
+        self.lock = asyncio.Lock()
+        self.restart_by: int | None = None
+        self.rematch = [False, False]
+        self.last_activity = clock()
+        self.closed = False
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self.turn_limit: float | None = options.turn_timer
+        """Seconds per move before the server moves for the player (from the options)."""
+        self.turn_clock = TurnClock(options.turn_timer or 0, clock=clock) if options.rated else None
+        """A rated room's clock: the per-move limit plus a bank per seat."""
+
+    # --- facts ---------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return self.seq_base + self.match_number + (len(self.match.log) if self.match else 0)
+
+    @property
+    def first_seq(self) -> int:
+        """The seq of the current match's opening state (its action 0 answers it)."""
+        return self.seq_base + self.match_number
+
+    def applied(self, seq: int, key: str | None) -> bool:
+        """Whether the move with ``key`` naming state ``seq`` is in the current match's log."""
+        return key is not None and (seq, key) in self.move_tags
+
+    def still_current(self, seat: int, seq: int, action: Action) -> bool:
+        """Whether a move naming ``seq`` answers what ``seat`` still sees.
+
+        True at the current seq. Also when the move is a discard and everything since ``seq``
+        was the other seat laying away (the one phase where both move at once): that changes
+        nothing the mover chose from, so two players discarding together are both applied.
+        """
+        if seq == self.seq:
+            return True
+        start = seq - self.first_seq
+        if (
+            self.match is None
+            or not isinstance(action, Discard)
+            or not 0 <= start < len(self.match.log)
+        ):
+            return False
+        since = self.match.log[start:]
+        return all(other != seat and isinstance(done, Discard) for other, done in since)
+
+    def refuse_stale(self, seat: int | None, seq: int, *, origin: Peer | None) -> NoReturn:
+        """Refuse a request that answers another state: send ``origin`` the state, then say so."""
+        now = self.seq
+        state = self.state_for(seat)
+        if origin is not None and state is not None:
+            origin.send(state)
+        raise Refusal(
+            "stale",
+            f"That answered an earlier state of the game (seq {seq}); it is at seq {now} now. "
+            "Look again and choose anew",
+            seq=now,
+        )
+
+    @property
+    def status(self) -> RoomStatus:
+        if self.match is None:
+            return "waiting"
+        return "over" if self.match.over else "playing"
+
+    def names(self) -> tuple[str, str]:
+        """The seats' names for sentences; two players of one name become "Ann" and "Ann (2)"."""
+        one, two = self.seats
+        first, second = one.name or "Seat 1", two.name or "Seat 2"
+        return (first, f"{second} (2)") if first == second else (first, second)
+
+    def record(self) -> RoomRecord:
+        return RoomRecord(
+            code=self.code,
+            options=self.options,
+            created=self.created,
+            seats=(self.seats[0].record(), self.seats[1].record()),
+        )
+
+    def seat_of(self, player: Player) -> int | None:
+        for seat in self.seats:
+            if seat.kind == "human" and seat.player is player:
+                return seat.index
+        return None
+
+    def claimable_in(self, seat: SeatState) -> float | None:
+        if seat.kind != "human" or seat.gone_since is None:
+            return None
+        return max(0.0, round(seat.gone_since + self.grace - self.clock(), 1))
+
+    def present(self) -> bool:
+        """Whether any person is connected here (seated or watching)."""
+        return bool(self.spectators) or any(
+            s.kind == "human" and s.peer is not None for s in self.seats
+        )
+
+    def room_message(self, you: int | None, *, id: MessageId = None) -> RoomMessage:
+        infos = tuple(
+            SeatInfo(
+                seat=s.index,
+                name=s.name,
+                player=s.player.id if s.kind == "human" and s.player else None,
+                kind=s.kind,
+                level=s.level,
+                connected=s.kind == "bot" or s.peer is not None,
+                claimable_in=self.claimable_in(s),
+            )
+            for s in self.seats
+        )
+        return RoomMessage(
+            id=id,
+            code=self.code,
+            options=self.options,
+            seats=(infos[0], infos[1]),
+            spectators=len(self.spectators),
+            you=you,
+            status=self.status,
+            match_number=self.match_number,
+            restart_proposed_by=self.restart_by,
+            rematch_wanted=(self.rematch[0], self.rematch[1]),
+            bank=self.turn_clock.left() if self.turn_clock else None,
+        )
+
+    def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:
+        if self.match is None:
+            return None
+        return State(id=id, seq=self.seq, view=self.match.view(seat))
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def receivers(self) -> Iterable[tuple[int | None, Peer]]:
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is not None:
+                yield seat.index, peer
+        for peer in list(self.spectators):
+            yield None, peer
+
+    def send_room(self, *, origin: Peer | None = None, id: MessageId = None) -> None:
+        """The room's facts to everyone in it; ``origin``'s copy answers its message ``id``."""
+        if self.on_change is not None:
+            self.on_change(self)
+        for seat, peer in self.receivers():
+            peer.send(self.room_message(seat, id=id if peer is origin else None))
+
+    def notice(self, code: str, text: str, *, skip: Peer | None = None) -> None:
+        message = Notice(code=code, text=text)
+        for _, peer in self.receivers():
+            if peer is not skip:
+                peer.send(message)
+
+    def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``."""
+        for _, peer in self.receivers():
+            peer.send(line.model_copy(update={"id": id}) if peer is origin else line)
+
+    def welcome_back(self, peer: Peer, seat: int | None, *, id: MessageId = None) -> None:
+        """Everything a newcomer or returning player needs: the room, then the state."""
+        peer.send(self.room_message(seat, id=id))
+        state = self.state_for(seat)
+        if state is not None:
+            peer.send(state)

@@ -1,0 +1,1 @@
+"""Where rooms, action logs and accounts are kept: the interfaces, memory and SQLite."""

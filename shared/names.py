@@ -1,0 +1,117 @@
+"""Names: the rule for an account's name, the look-alike folding that makes two names one, and
+the cleaning of any player's name and chat text.
+
+An account name is 3 to 24 characters after Unicode NFKC normalisation: letters,
+digits, spaces and ``- _ .``, starting with a letter or digit, and every letter from one script
+(Latin, Cyrillic, Greek, ...; a mix such as Cyrillic ``А`` in ``АIice`` is refused). Two names
+are the same name when their *keys* are equal. The key is the name NFKC-normalised, case-folded,
+with Cyrillic and Greek letters that look like Latin ones replaced by those (``а`` -> ``a``),
+``i``, ``l``, ``1`` and ``|`` all read as ``l``, ``0`` as ``o``, and spaces, ``-``, ``_``
+and ``.`` left out. So ``Alice``, ``ALICE``, ``A1ice``, ``АIice`` and ``a.lice`` are one name.
+
+A name that reads as the computer, as a card or with a suit symbol in it is refused (see
+:func:`name_problem`): event sentences name players and cards side by side.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+from muggins.shared.protocol.client import NAME_MAX as SHOWN_MAX
+
+NAME_MIN: Final = 3
+NAME_MAX: Final = 24
+_SPACE = re.compile(r"\s+")
+_PUNCTUATION: Final = " -_."
+_LOOKALIKE: Final = str.maketrans(
+    {
+        # Cyrillic letters drawn like Latin ones (after case folding)
+        "а": "a", "в": "b", "г": "r", "д": "d", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i",
+        "ј": "j", "к": "k", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t",
+        "у": "y", "х": "x", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ь": "b",
+        # Greek
+        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u",
+        "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "c",
+    }
+)  # fmt: skip
+_STROKES: Final = str.maketrans({"1": "l", "i": "l", "|": "l", "0": "o"})
+
+
+class NameRefused(ValueError):
+    """A name that cannot be taken; the message says why."""
+
+
+def _script(ch: str) -> str:
+    """The script of a letter, from its Unicode name (CJK ideographs and kana count as one)."""
+    first = unicodedata.name(ch, "UNKNOWN").split()[0]
+    return "CJK" if first in ("CJK", "HIRAGANA", "KATAKANA") else first
+
+
+def check_name(text: str) -> str:
+    """The account name as kept (NFKC, single spaces), or :class:`NameRefused` saying why not."""
+    name = " ".join(unicodedata.normalize("NFKC", text).split())
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise NameRefused(f"A name has {NAME_MIN} to {NAME_MAX} characters")
+    scripts = set()
+    for ch in name:
+        if ch.isalpha():
+            scripts.add(_script(ch))
+        elif not (ch.isdigit() and ch.isascii()) and ch not in _PUNCTUATION:
+            raise NameRefused(f"A name has letters, digits, spaces and - _ . only, not {ch!r}")
+    if not name[0].isalnum():
+        raise NameRefused("A name starts with a letter or a digit")
+    if len(scripts) > 1:
+        raise NameRefused(
+            "A name's letters must all be from one alphabet (it mixes "
+            + " and ".join(sorted(s.title() for s in scripts))
+            + "), so that it cannot pass for another"
+        )
+    problem = name_problem(name)
+    if problem is not None:
+        raise NameRefused(f"Please pick another name: {problem}")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same (see the module doc): equal keys cannot both be accounts."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
+    folded = folded.translate(_STROKES)
+    return "".join(ch for ch in folded if ch not in _PUNCTUATION)
+
+
+def clean_name(text: str, *, fallback: str = "Player") -> str:
+    """Printable, single-spaced, at most 24 characters; never empty."""
+    text = unicodedata.normalize("NFKC", text)
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
+    kept = _SPACE.sub(" ", kept).strip()[:SHOWN_MAX].strip()
+    return kept or fallback
+
+
+_CARD = re.compile(r"(?:[A2-9JQKT]|10)[CDHS♣♦♥♠♧♢♡♤]")
+_SUIT_SYMBOLS = "♣♦♥♠♧♢♡♤"
+_COMPUTER = re.compile(r"\bcomputer\b", re.IGNORECASE)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a (cleaned) name would mislead in the sentences others read, or None if it is fine.
+
+    Event sentences name players and cards side by side ("Ann plays 5♥"), and the computer is
+    "Computer (level)": a name that reads as the computer, as a card or with a suit symbol in it
+    would make those sentences lie.
+    """
+    if _COMPUTER.search(name):
+        return "the computer is called Computer; choose a name that is not"
+    if any(symbol in name for symbol in _SUIT_SYMBOLS):
+        return "a name may not hold suit symbols"
+    if all(_CARD.fullmatch(word) for word in name.split()):
+        return f"{name!r} reads as a card; choose another name"
+    return None
+
+
+def clean_text(text: str) -> str:
+    """Chat text: no control characters, whitespace runs kept short."""
+    text = unicodedata.normalize("NFKC", text)
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return _SPACE.sub(" ", kept).strip()
