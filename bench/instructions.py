@@ -11,7 +11,7 @@ not depend on what else the machine is doing (the same binary and inputs give th
 within a fraction of a per cent), so two versions of the code can be compared exactly on a
 shared machine, where CPU time cannot. It counts user-space instructions only: the kernel's
 part (system calls, sleeping and waking) and the cost of cold caches are not in it
-(docs/BENCHMARKS.md, goal 4's fourth round, shows what that leaves out). ``PYTHONHASHSEED=0``
+(docs/BENCHMARKS.md sets the counts beside CPU times). ``PYTHONHASHSEED=0``
 makes string hashing the same from run to run. About a minute per count, 50 times slower
 than the bench itself; ``--keep DIR`` keeps the callgrind files for ``callgrind_annotate``.
 """

@@ -3,12 +3,10 @@ connection, pipelined, and its subscription to its wake-ups; replies parsed by h
 
 A node makes one script call per move (``server.cluster.scripts``), and redis-py spends more CPU
 on a call than the round trip itself costs (a pool checkout, a task and a timer per write, its
-reply handling, retries and observability hooks: about 150 µs a call against about 80 µs for
-the bare round trip on the development machine). Here a call is an ``EVALSHA`` on the node's one
-script connection and a future; the calls made in one turn of the event loop go out in one write
-(ten callers at once: 38 µs a call against 73 µs written one by one, ``bench/redis_client.py``),
-and replies are read by a protocol callback and handed to the futures in order (Redis answers in
-order).
+reply handling, retries and observability hooks; ``bench/redis_client.py`` compares the two).
+Here a call is an ``EVALSHA`` on the node's one script connection and a future; the calls made
+in one turn of the event loop go out in one write, and replies are read by a protocol callback
+and handed to the futures in order (Redis answers in order).
 
 Failures behave as redis-py's did for the store (which turns them into ``StoreError``): a call
 that gets no answer in ``timeout`` seconds, or whose connection is lost, is tried once more (on a
@@ -20,8 +18,7 @@ with ``EVAL`` once, which loads it again.
 
 A node's wake-ups come on a connection of their own (:class:`Subscription`): each message is
 handed to the node as it is parsed, in the callback that reads the socket (redis-py's pub/sub
-client costs a call with a timer and a parse loop per message, about 5 % of a node's CPU
-flat out).
+client costs a call with a timer and a parse loop per message).
 """
 
 from __future__ import annotations

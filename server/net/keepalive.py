@@ -8,8 +8,8 @@ connection is sent a ping, and one whose pong has not come ``INTERVAL`` seconds 
 
 websockets runs that keepalive in a task per connection, each with its own timer, so with
 connections opened at different moments every ping wakes the server on its own, and its pong
-again: on the machines measured an idle process pays about 150-200 µs of CPU per wake-up, which
-made those wake-ups most of an idle player's cost. Here one loop ticks every ``TICK`` seconds on
+again, and an idle process's cost is its wake-ups far more than its work, so those wake-ups
+were most of an idle player's cost. Here one loop ticks every ``TICK`` seconds on
 the event loop's clock grid (:func:`muggins.server.runtime.ticks.tick`, shared with a cluster node's
 heartbeat) and pings the connections of this tick's slot: each connection is in one of
 ``INTERVAL / TICK`` slots, so it is still pinged every ``INTERVAL`` seconds, and its timeout is

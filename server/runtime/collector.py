@@ -4,18 +4,16 @@ CPython collects its young generation after a count of allocations *less dealloc
 tracked objects (``gc.set_threshold``). A server at human pace allocates about as much as it
 frees, so the count hardly moves while the young list grows with everything a move leaves alive
 (each socket's waiting state, until that player's next move): young collections then come
-seldom and walk a large list, and every tenth walks the older generation too. At 3,000 rooms
-(6,000 sockets) that gave young pauses of 61-94 ms and older ones of 166-203 ms in a 45 s
-window; at 9,900 rooms pauses of 208 ms, 541 ms and a full collection of 1.6 s
-(docs/BENCHMARKS.md, goal 2), every game waiting meanwhile.
+seldom and walk a large list, and every tenth walks the older generation too: pauses that grow
+with the number of sockets, every game waiting meanwhile (docs/BENCHMARKS.md, goal 2).
 
 Here automatic collection is off and the young generation is collected every ``young_every``
-seconds (0.25): the list then holds only what the last quarter of a second left alive, and a
-collection takes a few milliseconds whatever the number of rooms. Survivors move to the older
+seconds (0.25): the list then holds only what the last quarter of a second left alive, so a
+young collection stays short whatever the number of rooms. Survivors move to the older
 generations, where reference counting frees almost all of them; the few reference cycles that
 die there (a closed connection's websockets protocol is one) wait for the full collection every
-``full_every`` seconds (600), which walks every object: about 0.6 s at 6,000 sockets and 2.5 s
-at 19,800 on the machine measured. CPython's own schedule also walks everything every few
+``full_every`` seconds (600), which walks every object and pauses the server for as long as
+that takes. CPython's own schedule also walks everything every few
 minutes at that size, and its older collections in between are what this removes. The ticks
 fall on the event loop's clock grid (:func:`muggins.server.runtime.ticks.tick`), shared with the
 keepalive's, so an idle server wakes no more often for them than it must.

@@ -2,7 +2,7 @@
 
 The two figures touched by every move (messages by type, the time of each action) are counted
 in plain Python and handed to Prometheus only when it scrapes: a prometheus_client counter or
-histogram takes a lock on every update, which cost more than a fiftieth of a move's CPU.
+histogram takes a lock on every update, a measurable share of a move's CPU.
 """
 
 from __future__ import annotations

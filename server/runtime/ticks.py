@@ -1,8 +1,8 @@
 """Sleeping to a shared grid of the event loop's clock, so periodic loops wake together.
 
-An idle server's CPU goes mostly to waking up, not to the work it wakes for: on the machines
-measured (docs/BENCHMARKS.md, goal 5) each wake-up of an idle asyncio process costs it about
-150-200 µs of CPU, whatever little it then does. Loops that each sleep ``period`` from their own
+An idle server's CPU goes mostly to waking up, not to the work it wakes for: each wake-up of an
+idle asyncio process costs it far more than the little it then does (docs/BENCHMARKS.md,
+goal 5). Loops that each sleep ``period`` from their own
 last round wake the process once each; loops that sleep to the next multiple of a period on the
 loop's clock (:func:`tick`) all wake in one turn of the event loop.
 """

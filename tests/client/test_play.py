@@ -91,10 +91,10 @@ def test_play_refuses_bad_addresses_and_levels(capsys: object) -> None:
 async def test_a_friend_game_and_a_spectator_on_one_account_keep_their_own_seats(
     tmp_path: Path,
 ) -> None:
-    """The README's one-machine flow with one data directory: Alice creates a room, Bob joins
-    with --join CODE and a spectator uses --watch CODE, all as separate muggins play
-    processes. Bob gets the second seat (no "Welcome back, Alice"), the spectator no seat and
-    no hand, and Alice keeps hers."""
+    """The one-machine flow (README, "Host a game") with one data directory: Alice creates a
+    room, Bob joins with --join CODE and a spectator uses --watch CODE, all as separate
+    muggins play processes. Bob gets the second seat (no "Welcome back, Alice"), the spectator
+    no seat and no hand, and Alice keeps hers."""
     import asyncio
 
     from harness import real_server

@@ -115,7 +115,7 @@ async def test_the_queue_survives_its_node_being_killed(redis_server: RedisServe
         made = await ann.request(type="register", name="Ann", password="long enough")
         assert (await ann.request(type="seek"))["active"]
         a.kill()
-        # A roomless player's token resumes only on its own node (see README): Ann's client
+        # A roomless player's token resumes only on its own node (docs/hosting.md): Ann's client
         # says hello afresh on B and signs in with her session, as the client does.
         back = await WireClient.open(b.url, hello=False)
         assert (await back.hello("Ann", token=ann.token))["code"] == "bad_token"

@@ -1,4 +1,4 @@
-"""Bots over real sockets: ``muggins bot``, the README's minimal bot, and server tournaments."""
+"""Bots over real sockets: ``muggins bot``, the documented minimal bot, and server tournaments."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CONFIG = ServerConfig(
     port=0, memory=True, bot_delay=0.0, sweep_interval=3600, max_per_address=10_000,
     rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
 )  # fmt: skip
-README = Path(__file__).resolve().parents[2] / "README.md"
+BOTS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 QUICK = RoomOptions(game=GameOptions(target=61))
 
 
@@ -68,9 +68,9 @@ async def test_muggins_bot_command_completes_a_game(server: Server) -> None:
     assert joined.outcomes[0].scores[joined.seat] < 121
 
 
-async def test_readme_minimal_bot_plays_a_match(server: Server, tmp_path: Path) -> None:
-    """The README's minimal bot, run exactly as printed, plays a whole match against a bot."""
-    text = README.read_text()
+async def test_documented_minimal_bot_plays_a_match(server: Server, tmp_path: Path) -> None:
+    """docs/bots.md's minimal bot, run exactly as printed, plays a whole match against a bot."""
+    text = BOTS_PAGE.read_text()
     section = text[text.index("## Write your own bot") :]
     script = re.search(r"```python\n(.*?)```", section, re.S)
     assert script is not None
