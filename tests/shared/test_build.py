@@ -39,7 +39,7 @@ SUITE = [
     "tests/shared/test_match.py",
     "tests/shared/test_match_properties.py",
     "tests/shared/test_protocol.py",
-    "tests/shared/test_protocol_writer.py",
+    "tests/server/test_wire_state_writer.py",
     "tests/server/test_room.py",
     "tests/server/test_game.py",
     "tests/server/test_leak.py",
