@@ -116,7 +116,7 @@ async def test_a_move_from_a_cache_that_missed_a_new_match_is_refused(
         await store.close()
 
 
-async def test_the_opponent_is_told_within_seconds_when_a_node_is_killed(
+async def test_the_opponent_is_told_of_a_killed_node_before_its_heartbeat_runs_out(
     redis_server: RedisServer,
 ) -> None:
     """Alice's node dies (SIGKILL): its connections close, so its subscription to its wake-ups
