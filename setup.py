@@ -15,9 +15,9 @@ from pathlib import Path
 from setuptools import setup
 
 # The per-move path: the engine, the view and the state writer, the connection's reading and
-# sending. A class that modules staying Python extend says so (Room and Table: mypyc_attr from
-# mypy_extensions). Not here: the modules that define pydantic models, and packages' __init__ (a
-# compiled one loses its submodules).
+# sending. No module that stays Python extends a class defined here (the cluster plugs into a
+# room through its seam, server/rooms/cluster_seam.py). Not here: the modules that define
+# pydantic models, and packages' __init__ (a compiled one loses its submodules).
 COMPILED = [
     "shared/cards.py",
     "shared/construct.py",

@@ -34,7 +34,7 @@ from action_cpu import Seat, seated_room
 from load import start_redis
 
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.cluster.lobby import ClusterLobby
+from muggins.server.cluster.lobby import cluster_lobby
 from muggins.server.config import ServerConfig
 from muggins.server.rooms.players import Player
 from muggins.server.runtime.metrics import Metrics
@@ -86,7 +86,7 @@ async def _tables(kind: str, rooms: int, url: str | None, stack: contextlib.Asyn
         await store.open()
         stack.push_async_callback(store.close)
         config = ServerConfig(port=0, redis=url, bot_delay=0.0)
-        lobby = ClusterLobby(store, config, Metrics())
+        lobby = cluster_lobby(store, config, Metrics())
         await lobby.restore()
         stack.push_async_callback(lobby.stop)
         lobbies.append(lobby)
@@ -100,7 +100,7 @@ async def _tables(kind: str, rooms: int, url: str | None, stack: contextlib.Asyn
         lobbies[0].players[players[0].id] = players[0]  # as a hello on that node does
         guest_lobby.players[players[1].id] = players[1]
         await host.sit(players[0])
-        guest = host if guest_lobby is lobbies[0] else await guest_lobby.load(host.code)
+        guest = host if guest_lobby is lobbies[0] else await guest_lobby.cluster.load(host.code)
         assert guest is not None
         await guest.sit(players[1])
         await seats[0].wait(0)

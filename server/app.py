@@ -63,11 +63,11 @@ class Server:
         self.lobby: Lobby
         if config.redis is not None:
             from muggins.server.cluster.coordination import ClusterStore
-            from muggins.server.cluster.lobby import ClusterLobby
+            from muggins.server.cluster.lobby import cluster_lobby
 
             redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
             self.store: Store = redis
-            self.lobby = ClusterLobby(redis, config, self.metrics)
+            self.lobby = cluster_lobby(redis, config, self.metrics)
         else:
             self.store = store or make_store(config)
             self.lobby = Lobby(self.store, config, self.metrics)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from muggins.server.cluster.room import CLAIM_TTL, ClusterRoom
+from muggins.server.cluster.room import CLAIM_TTL, RoomCopy
 from muggins.server.rooms.computer import BotPeer
 from muggins.server.store.games import StoreError
 
@@ -22,19 +22,17 @@ CLAIM_POLL = 0.25
 class ClusterBot(BotPeer):
     """The computer in a seat, moving once in the cluster: only the node with the claim moves."""
 
-    room: ClusterRoom
-
     claimed: str | None = None
     """The claim this bot holds while it makes a move."""
 
     async def _move(self, seq: int, view: Any) -> None:
         room = self.room
+        copy = room.cluster
+        assert isinstance(copy, RoomCopy), "a cluster's computer sits in a cluster's room"
         name = f"bot:{room.code}:{seq}"
         while not room.closed and seq == self._latest:
             try:
-                won = await room.redis.claim(
-                    name, owner=room.lobby.node, ttl=CLAIM_TTL + self.delay
-                )
+                won = await copy.redis.claim(name, owner=copy.node.name, ttl=CLAIM_TTL + self.delay)
             except StoreError:
                 won = False
             if won:
@@ -47,8 +45,7 @@ class ClusterBot(BotPeer):
             # Another node is making this move; if it dies, its claim lapses and one here moves.
             await asyncio.sleep(CLAIM_POLL)
             try:
-                async with room.lock:
-                    await room._sync()
+                await copy.sync()
             except StoreError:
                 continue
             if room.seq != seq:

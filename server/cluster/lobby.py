@@ -1,7 +1,12 @@
-"""The lobby of one cluster node: rooms load from Redis on demand, and Redis wakes them up.
+"""The lobby's part of one cluster node: rooms load from Redis on demand, and Redis wakes them up.
+
+The lobby is the ordinary :class:`~server.lobby.lobby.Lobby`; its
+:attr:`~server.lobby.lobby.Lobby.cluster` is a :class:`ClusterNode` (see
+:mod:`server.lobby.cluster_seam`), and each room it holds has a
+:class:`~server.cluster.room.RoomCopy`.
 
 A node keeps only the rooms its own connections use, as caches. A room code, a resume token or a
-room listing is looked up in Redis (:meth:`ClusterLobby.prepare`, before the message is handled),
+room listing is looked up in Redis (:meth:`ClusterNode.prepare`, before the message is handled),
 so any node can serve any room or player. A node keeps the rooms it caches in their ``watch``
 sets and hears their wake-ups on its own channel only (not every room's): an action is applied
 from its wake-up, anything else makes the room catch up by index (one catch-up at a time per
@@ -32,7 +37,7 @@ from redis.exceptions import RedisError
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_line import Subscription
-from muggins.server.cluster.room import ClusterRoom
+from muggins.server.cluster.room import RoomCopy
 from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
@@ -47,7 +52,6 @@ from muggins.shared.protocol import (
     ClientMessage,
     Hello,
     JoinRoom,
-    RoomOptions,
     Rooms,
     RoomSummary,
     Spectate,
@@ -78,21 +82,36 @@ VACANT_RECHECK = 0.5
 """Seconds after a vacant waiting room's grace period runs out that it is checked again."""
 
 
-class ClusterLobby(Lobby):
-    def __init__(
-        self,
-        store: ClusterStore,
-        config: ServerConfig,
-        metrics: Metrics,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(store, config, metrics, clock=clock)
+def cluster_lobby(
+    store: ClusterStore,
+    config: ServerConfig,
+    metrics: Metrics,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> Lobby:
+    """The lobby of a cluster node whose games live in ``store``."""
+    lobby = Lobby(store, config, metrics, clock=clock)
+    ClusterNode(lobby, store)
+    return lobby
+
+
+def copy_of(room: Room) -> RoomCopy | None:
+    """The node's copy seam of ``room`` (None for a room that is not a cluster's)."""
+    copy = room.cluster
+    return copy if isinstance(copy, RoomCopy) else None
+
+
+class ClusterNode:
+    """A cluster node's part of its lobby (see the module doc)."""
+
+    def __init__(self, lobby: Lobby, store: ClusterStore) -> None:
+        self.lobby = lobby
         self.redis = store
-        self.accounts.limits = RedisSignInLimits(store)  # counted across the cluster
-        self.node = secrets.token_hex(6)
+        lobby.cluster = self
+        lobby.accounts.limits = RedisSignInLimits(store)  # counted across the cluster
+        self.name = secrets.token_hex(6)
         """This node's name in claims, heartbeats, watch sets and its wake-up channel."""
-        store.node = self.node
+        store.node = self.name
         self._alive: dict[str, bool] = {}
         """Whether each node that holds a player of a room here lived at the last heartbeat."""
         self._round = 0
@@ -111,28 +130,19 @@ class ClusterLobby(Lobby):
 
     # --- rooms as caches -----------------------------------------------------------------------
 
-    def _make_bot(self, room: Room, seat: int, level: str) -> Peer:
-        return ClusterBot(room, seat, level, delay=self.config.bot_delay)
+    def make_bot(self, room: Room, seat: int, level: str, *, delay: float) -> Peer:
+        return ClusterBot(room, seat, level, delay=delay)
 
-    def _room(self, code: str, options: RoomOptions, *, created: float | None = None) -> Room:
-        return ClusterRoom(
-            code,
-            options,
-            store=self.store,
-            grace=self.config.grace,
-            make_bot=self._make_bot,
-            created=created,
-            clock=self.clock,
-            new_seed=self.new_seed,
-            on_action=self.metrics.observe_action,
-            lobby=self,
-            redis=self.redis,
-        )
+    def room_made(self, room: Room) -> None:
+        """Every room here is this node's copy of a room in Redis. The room list is Redis's,
+        so the lobby's own index is not kept."""
+        room.on_change = None
+        RoomCopy(room, node=self, redis=self.redis)
 
     def ghost(self, saved: SeatRecord) -> Player[Room]:
         """The Player for a seat record: the local one if connected here, else a stand-in."""
         assert saved.player is not None
-        player = self.players.get(saved.player)
+        player = self.lobby.players.get(saved.player)
         if player is None:
             player = Player(
                 id=saved.player,
@@ -140,17 +150,18 @@ class ClusterLobby(Lobby):
                 token_hash=saved.token_hash or "",
                 account=saved.account,
             )
-            self.players[player.id] = player
+            self.lobby.players[player.id] = player
         return player
 
-    async def load(self, code: str) -> ClusterRoom | None:
+    async def load(self, code: str) -> Room | None:
         """The room ``code``, caught up with Redis (loaded and rebuilt from its log if new here)."""
         code = normalise_code(code)
         lock = self._loading.setdefault(code, asyncio.Lock())
         async with lock:
-            room = self.rooms.get(code)
-            if isinstance(room, ClusterRoom) and not room.closed:
-                await room.sync()
+            room = self.lobby.rooms.get(code)
+            copy = copy_of(room) if room is not None else None
+            if room is not None and copy is not None and not room.closed:
+                await copy.sync()
                 return room
             # Watched before it is read, so no change made after the reading goes unheard.
             await self.redis.watch([code])
@@ -158,15 +169,16 @@ class ClusterLobby(Lobby):
             if snapshot is None:
                 return None
             record = snapshot.room
-            fresh = self._room(code, record.options, created=record.created)
-            assert isinstance(fresh, ClusterRoom)
-            fresh._take_seats(record.seats)
+            fresh = self.lobby.make_room(code, record.options, created=record.created)
+            copy = copy_of(fresh)
+            assert copy is not None
+            copy.take_seats(record.seats)
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
                 fresh.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
-            self.rooms[code] = fresh
-            self.metrics.rooms.set(len(self.rooms))
+            self.lobby.rooms[code] = fresh
+            self.lobby.metrics.rooms.set(len(self.lobby.rooms))
             fresh.kick_bots()
             if fresh.match is not None and fresh.match.over:
                 await fresh.settle()  # once per match: the node that finished it may have died
@@ -198,7 +210,7 @@ class ClusterLobby(Lobby):
             ) from error
         rooms = []
         for listed in page.rooms:
-            local = self.rooms.get(listed.code)
+            local = self.lobby.rooms.get(listed.code)
             rooms.append(
                 RoomSummary(
                     code=listed.code,
@@ -211,19 +223,20 @@ class ClusterLobby(Lobby):
             )
         return Rooms(rooms=tuple(rooms), next=page.next, total=page.total)
 
-    async def release(self, room: Room) -> None:
-        """As on one server, after catching up with Redis: a seat taken through another node
-        meanwhile keeps the room open."""
-        if isinstance(room, ClusterRoom) and not room.closed:
+    async def catch_up(self, room: Room) -> bool:
+        """Catch ``room`` up before the lobby releases it: a seat taken through another node
+        meanwhile keeps the room open. False when Redis cannot be read now."""
+        copy = copy_of(room)
+        if copy is not None:
             try:
-                await room.sync()
+                await copy.sync()
             except StoreError:
-                return  # left for the abandoned-room sweep
-        await super().release(room)
+                return False
+        return True
 
     # --- wake-ups ------------------------------------------------------------------------------
 
-    async def restore(self) -> int:
+    async def start(self) -> bool:
         """Nothing to rebuild up front (rooms load on demand); start listening for wake-ups.
 
         Rooms stored before the listing index existed are indexed once (by the first node).
@@ -241,7 +254,7 @@ class ClusterLobby(Lobby):
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(SUBSCRIBE_WAIT):
                 await self._subscribed.wait()
-        return 0
+        return True
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
         if self._stopping:
@@ -253,29 +266,30 @@ class ClusterLobby(Lobby):
 
     def wake(self, code: str) -> None:
         """Catch room ``code`` up with Redis: at once, or after the catch-up running now."""
-        room = self.rooms.get(code)
-        if not isinstance(room, ClusterRoom) or room.closed:
+        room = self.lobby.rooms.get(code)
+        copy = copy_of(room) if room is not None else None
+        if copy is None or copy.room.closed:
             return
-        room.stale = True
-        if room.catching_up:
-            room.again = True
+        copy.stale = True
+        if copy.catching_up:
+            copy.again = True
             return
-        room.catching_up = True
-        self._spawn(self._catch_up(room))
+        copy.catching_up = True
+        self._spawn(self._catch_up(copy))
 
-    def relay(self, room: ClusterRoom, payload: dict[str, Any]) -> None:
+    def relay(self, copy: RoomCopy, payload: dict[str, Any]) -> None:
         """Send a notice or chat line to the room's people on the other nodes (best effort)."""
-        self._spawn(self._relay(room.code, payload))
+        self._spawn(self._relay(copy.room.code, payload))
 
     async def _relay(self, code: str, payload: dict[str, Any]) -> None:
         try:
-            await self.redis.relay(code, node=self.node, payload=payload)
+            await self.redis.relay(code, node=self.name, payload=payload)
         except StoreError as error:
             log.info("room %s: message not relayed: %s", code, error)
 
-    def announce(self, room: ClusterRoom, seat: int, *, here: bool) -> None:
+    def announce(self, copy: RoomCopy, seat: int, *, here: bool) -> None:
         """Tell the cluster that ``seat``'s player is connected here now, or no longer."""
-        self._spawn(self._presence(room.code, seat, here=here))
+        self._spawn(self._presence(copy.room.code, seat, here=here))
 
     async def _presence(self, code: str, seat: int, *, here: bool) -> None:
         # One seat's presence writes go out in the order they were made (a join, then a drop).
@@ -292,38 +306,41 @@ class ClusterLobby(Lobby):
         except StoreError as error:
             log.info("room %s: presence not written (%s); the poll retries", code, error)
             return
-        room = self.rooms.get(code)
-        if isinstance(room, ClusterRoom):
-            holders = list(room.holders)
+        room = self.lobby.rooms.get(code)
+        copy = copy_of(room) if room is not None else None
+        if copy is not None:
+            holders = list(copy.holders)
             if here:
-                holders[seat] = self.node
-            elif holders[seat] == self.node:
+                holders[seat] = self.name
+            elif holders[seat] == self.name:
                 holders[seat] = None
-            room.holders = (holders[0], holders[1])
+            copy.holders = (holders[0], holders[1])
 
-    async def _catch_up(self, room: ClusterRoom) -> None:
+    async def _catch_up(self, copy: RoomCopy) -> None:
+        code = copy.room.code
         try:
             while True:
-                room.again = False
+                copy.again = False
                 try:
-                    await room.sync()
+                    await copy.sync()
                 except StoreError as error:
-                    log.info("room %s: catch-up failed (%s); a poll retries", room.code, error)
+                    log.info("room %s: catch-up failed (%s); a poll retries", code, error)
                 except Exception:
-                    log.exception("room %s: catch-up failed", room.code)
-                if not room.again or room.closed or self._stopping:
+                    log.exception("room %s: catch-up failed", code)
+                if not copy.again or copy.room.closed or self._stopping:
                     return
         finally:
-            room.catching_up = False
+            copy.catching_up = False
 
-    def _settle(self, room: ClusterRoom) -> None:
+    def _settle(self, copy: RoomCopy) -> None:
         async def settle() -> None:
+            code = copy.room.code
             try:
-                await room.settle_later()
+                await copy.settle_later()
             except StoreError as error:
-                log.info("room %s: not settled here (%s)", room.code, error)
+                log.info("room %s: not settled here (%s)", code, error)
             except Exception:
-                log.exception("room %s: not settled here", room.code)
+                log.exception("room %s: not settled here", code)
 
         self._spawn(settle())
 
@@ -335,44 +352,45 @@ class ClusterLobby(Lobby):
         except (ValueError, KeyError, TypeError):
             log.warning("a wake-up that names no room: %.80s", data)
             return
-        room = self.rooms.get(code)
-        if not isinstance(room, ClusterRoom):
+        room = self.lobby.rooms.get(code)
+        copy = copy_of(room) if room is not None else None
+        if copy is None:
             return
         kind = wake.get("kind")
         if kind == "relay":
-            room.deliver(wake.get("payload") or {})
+            copy.deliver(wake.get("payload") or {})
             return
-        if kind == "action" and not room.catching_up:
+        if kind == "action" and not copy.catching_up:
             try:
                 number, index, entry = int(wake["number"]), int(wake["index"]), wake["entry"]
             except (KeyError, TypeError, ValueError):
                 self.wake(code)
                 return
-            if room.lock.locked():
+            if copy.room.lock.locked():
                 # Busy (most often this node's own move is on its way to Redis): applied once
                 # the room is free, in the order heard, rather than by a catch-up (two reads).
-                self._spawn(self._take_when_free(room, number, index, entry))
+                self._spawn(self._take_when_free(copy, number, index, entry))
                 return
-            self._took(room, room.take_action(number, index, entry))
+            self._took(copy, copy.take_action(number, index, entry))
             return
         self.wake(code)
 
-    def _took(self, room: ClusterRoom, applied: bool | None) -> None:
+    def _took(self, copy: RoomCopy, applied: bool | None) -> None:
         if applied is None:
-            self._settle(room)
+            self._settle(copy)
         elif applied is False:
-            self.wake(room.code)
+            self.wake(copy.room.code)
 
     async def _take_when_free(
-        self, room: ClusterRoom, number: int, index: int, entry: dict[str, Any]
+        self, copy: RoomCopy, number: int, index: int, entry: dict[str, Any]
     ) -> None:
         """An action heard while its room was busy: applied when the room is free, if it is
         still the next one (one this node caught up with meanwhile is already there)."""
-        async with room.lock:
-            self._took(room, room.take_action(number, index, entry, held=True))
+        async with copy.room.lock:
+            self._took(copy, copy.take_action(number, index, entry, held=True))
 
     async def _listen(self) -> None:
-        channel = self.redis.node_channel(self.node)
+        channel = self.redis.node_channel(self.name)
         if self._stopped is None:
             self._stopped = asyncio.get_running_loop().create_future()
         while not self._stopping:
@@ -384,8 +402,8 @@ class ClusterLobby(Lobby):
                 )
                 self._subscribed.set()
                 # Whatever was missed while not subscribed (and watch sets Redis may have lost).
-                await self.redis.watch(list(self.rooms))
-                for code in list(self.rooms):
+                await self.redis.watch(list(self.lobby.rooms))
+                for code in list(self.lobby.rooms):
                     self.wake(code)
                 await asyncio.wait(
                     [subscription.lost, self._stopped], return_when=asyncio.FIRST_COMPLETED
@@ -411,12 +429,12 @@ class ClusterLobby(Lobby):
             await tick(POLL)  # on the grid the keepalive's pings share: one wake-up for both
             self._round += 1
             full = self._round % PASS_EVERY == 0
-            rooms: list[ClusterRoom] | None = None
+            rooms: list[RoomCopy] | None = None
             if full or self._holders_changed:
                 self._holders_changed = False
                 rooms = self._present_rooms()
                 self._others = {
-                    h for room in rooms for h in room.holders if h is not None and h != self.node
+                    h for copy in rooms for h in copy.holders if h is not None and h != self.name
                 }
             others = sorted(self._others)
             try:
@@ -433,35 +451,35 @@ class ClusterLobby(Lobby):
                 rooms = self._present_rooms()
             slices = max(1, round(SAFETY_POLL / (POLL * PASS_EVERY)))
             share = (self._round // PASS_EVERY) % slices
-            for room in rooms:
+            for copy in rooms:
                 if self._stopping:
                     return
-                if self._suspect(room, alive, before) or (
-                    full and hash(room.code) % slices == share
-                ):
-                    self.wake(room.code)
+                code = copy.room.code
+                if self._suspect(copy, alive, before) or (full and hash(code) % slices == share):
+                    self.wake(code)
                 if full:
-                    for seat in room.here():
-                        if room.holders[seat] != self.node:
-                            self.announce(room, seat, here=True)  # a presence write that failed
+                    for seat in copy.here():
+                        if copy.holders[seat] != self.name:
+                            self.announce(copy, seat, here=True)  # a presence write that failed
 
-    def _present_rooms(self) -> list[ClusterRoom]:
-        return [
-            room
-            for room in list(self.rooms.values())
-            if isinstance(room, ClusterRoom) and not room.closed and room.present()
-        ]
+    def _present_rooms(self) -> list[RoomCopy]:
+        copies = []
+        for room in list(self.lobby.rooms.values()):
+            copy = copy_of(room)
+            if copy is not None and not room.closed and room.present():
+                copies.append(copy)
+        return copies
 
     def holders_changed(self) -> None:
         """A room here learnt that its seats are held by other nodes than before: the next
         heartbeat checks the nodes anew."""
         self._holders_changed = True
 
-    def _suspect(self, room: ClusterRoom, alive: dict[str, bool], before: dict[str, bool]) -> bool:
-        """Whether a seat of ``room`` is held by a node that died (and the room has not told
+    def _suspect(self, copy: RoomCopy, alive: dict[str, bool], before: dict[str, bool]) -> bool:
+        """Whether a seat of the room is held by a node that died (and the room has not told
         it yet) or that came back to life since the last heartbeat."""
-        for seat, holder in zip(room.seats, room.holders, strict=True):
-            if holder is None or holder == self.node:
+        for seat, holder in zip(copy.room.seats, copy.holders, strict=True):
+            if holder is None or holder == self.name:
                 continue
             lives = alive.get(holder, True)
             if not lives and seat.gone_since is None:
@@ -470,25 +488,27 @@ class ClusterLobby(Lobby):
                 return True
         return False
 
-    async def sweep(self) -> None:
+    async def sweep(self) -> bool:
         """Close abandoned rooms (one node per round), and forget cached rooms nobody here uses."""
         try:
             await self._close_abandoned()
         except StoreError as error:
             log.info("clean-up skipped: %s", error)
-        now = self.clock()
-        for code, room in list(self.rooms.items()):
+        now = self.lobby.clock()
+        rooms = self.lobby.rooms
+        for code, room in list(rooms.items()):
             if room.closed or (not room.present() and now - room.last_activity > EVICT_AFTER):
                 room.close()
                 for seat in room.seats:
                     if seat.player is not None and seat.player.room is room:
                         seat.player.room = None
-                del self.rooms[code]
+                del rooms[code]
                 self._spawn(self._unwatch(code))
                 self._loading.pop(code, None)
                 self._presence_locks.pop((code, 0), None)
                 self._presence_locks.pop((code, 1), None)
-        self.metrics.rooms.set(len(self.rooms))
+        self.lobby.metrics.rooms.set(len(rooms))
+        return True
 
     async def _unwatch(self, code: str) -> None:
         try:
@@ -504,13 +524,14 @@ class ClusterLobby(Lobby):
         checked in one script), so it happens exactly once even if rounds overlap. A vacant room
         whose grace period ends before the next round is checked again just after it ends.
         """
-        interval = self.config.sweep_interval
+        interval = self.lobby.config.sweep_interval
         round = int(time.time() // interval)
-        if not await self.redis.claim(f"sweep:{round}", owner=self.node, ttl=interval):
+        if not await self.redis.claim(f"sweep:{round}", owner=self.name, ttl=interval):
             return
-        idle, vacant = await self.redis.sweep_rooms(since=time.time() - self.config.abandon_after)
+        abandon_after = self.lobby.config.abandon_after
+        idle, vacant = await self.redis.sweep_rooms(since=time.time() - abandon_after)
         for code in idle:
-            if not await self.redis.claim(f"close:{code}", owner=self.node, ttl=60.0):
+            if not await self.redis.claim(f"close:{code}", owner=self.name, ttl=60.0):
                 continue
             snapshot = await self.redis.load_room(code)
             match = snapshot.match if snapshot is not None else None
@@ -519,12 +540,12 @@ class ClusterLobby(Lobby):
                     code, match.number, finished=time.time(), result="abandoned", winner=None
                 )
             await self.redis.close_room(code)
-            log.info("room %s closed after %.0f s without anyone", code, self.config.abandon_after)
+            log.info("room %s closed after %.0f s without anyone", code, abandon_after)
             self._closed_elsewhere(code)
         for code, since in vacant:
             if code in idle:
                 continue
-            left = float(since) + self.config.grace - time.time()
+            left = float(since) + self.lobby.config.grace - time.time()
             if left <= 0:
                 await self._close_vacant(code, since)
             elif left < interval:
@@ -538,13 +559,13 @@ class ClusterLobby(Lobby):
             log.info("room %s: vacancy not checked (%s); the next sweep does", code, error)
 
     async def _close_vacant(self, code: str, since: str) -> None:
-        if await self.redis.close_vacant(code, since=since, grace=self.config.grace) == 1:
+        if await self.redis.close_vacant(code, since=since, grace=self.lobby.config.grace) == 1:
             log.info("room %s closed: nobody came back to a room without a match", code)
             self._closed_elsewhere(code)
 
     def _closed_elsewhere(self, code: str) -> None:
         """A room this node closed in Redis: close its cached copy too (the sweep forgets it)."""
-        room = self.rooms.get(code)
+        room = self.lobby.rooms.get(code)
         if room is not None:
             room.close()
 
@@ -557,13 +578,13 @@ class ClusterLobby(Lobby):
         self._stopping = True
         if self._stopped is not None and not self._stopped.done():
             self._stopped.set_result(None)
-        for room in self.rooms.values():
+        for room in self.lobby.rooms.values():
             for seat in room.seats:
                 bot = seat.bot
                 if isinstance(bot, ClusterBot) and bot.claimed is not None:
                     with contextlib.suppress(StoreError, TimeoutError):
                         async with asyncio.timeout(1.0):
-                            await self.redis.release(bot.claimed, owner=self.node)
+                            await self.redis.release(bot.claimed, owner=self.name)
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

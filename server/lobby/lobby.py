@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
+from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
-from muggins.server.rooms.computer import BotPeer
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -27,7 +27,7 @@ from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
 from muggins.shared.names import clean_name, name_problem
-from muggins.shared.protocol import ClientMessage, RoomOptions, Rooms
+from muggins.shared.protocol import RoomOptions, Rooms
 from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.lobby")
@@ -48,6 +48,8 @@ class Lobby:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self.cluster: LobbyCluster = NoLobbyCluster()
+        """The cluster this lobby is one node's part of (none on one server)."""
         self.config = config
         self.metrics = metrics
         self.clock = clock
@@ -111,10 +113,10 @@ class Lobby:
     # --- rooms ---------------------------------------------------------------------------------
 
     def _make_bot(self, room: Room, seat: int, level: str) -> Peer:
-        return BotPeer(room, seat, level, delay=self.config.bot_delay)
+        return self.cluster.make_bot(room, seat, level, delay=self.config.bot_delay)
 
-    def _room(self, code: str, options: RoomOptions, *, created: float | None = None) -> Room:
-        return Room(
+    def make_room(self, code: str, options: RoomOptions, *, created: float | None = None) -> Room:
+        room = Room(
             code,
             options,
             store=self.store,
@@ -126,6 +128,8 @@ class Lobby:
             on_action=self.metrics.observe_action,
             on_change=self._changed,
         )
+        self.cluster.room_made(room)
+        return room
 
     def _changed(self, room: Table) -> None:
         self.index.update(room)
@@ -159,7 +163,7 @@ class Lobby:
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
-            room = self._room(new_room_code(), options)
+            room = self.make_room(new_room_code(), options)
             if room.code in self.rooms:
                 continue
             try:
@@ -175,10 +179,6 @@ class Lobby:
             return room
         raise Refusal("internal", "No free room code was found; try again")
 
-    async def prepare(self, message: ClientMessage) -> None:
-        """Called before each message is handled. A cluster node fetches from Redis here."""
-        return None
-
     def find(self, code: str) -> Room:
         room = self.rooms.get(normalise_code(code))
         if room is None or room.closed:
@@ -187,11 +187,15 @@ class Lobby:
 
     async def listing(self, after: str | None = None, limit: int = 50) -> Rooms:
         """A page of the public rooms (see :mod:`server.lobby.room_index`): the cost of a page does
-        not grow with the number of rooms."""
-        return self.index.page(after, limit)
+        not grow with the number of rooms); a cluster node's list is the cluster's."""
+        page = await self.cluster.listing(after, limit)
+        return page if page is not None else self.index.page(after, limit)
 
     async def release(self, room: Room) -> None:
-        """Close ``room`` at once if no person holds a seat in it and nobody watches it."""
+        """Close ``room`` at once if no person holds a seat in it and nobody watches it (in a
+        cluster, as it is after catching up: a seat taken through another node keeps it open)."""
+        if not room.closed and not await self.cluster.catch_up(room):
+            return  # left for the abandoned-room sweep
         if room.closed or room.spectators or any(s.kind == "human" for s in room.seats):
             return
         if self.rooms.get(room.code) is room:
@@ -217,14 +221,18 @@ class Lobby:
     # --- start-up and clean-up -----------------------------------------------------------------
 
     async def stop(self) -> None:
-        """Stop background work before the server closes (nothing runs in the background here)."""
+        """Stop background work before the server closes (a cluster node's)."""
+        await self.cluster.stop()
 
     async def restore(self) -> int:
-        """Rebuild every open room from the store; seated people count as disconnected."""
+        """Rebuild every open room from the store; seated people count as disconnected. (A cluster
+        node rebuilds nothing: its rooms load on demand.)"""
+        if await self.cluster.start():
+            return 0
         now = self.clock()
         for snapshot in await self.store.open_rooms():
             record = snapshot.room
-            room = self._room(record.code, record.options, created=record.created)
+            room = self.make_room(record.code, record.options, created=record.created)
             for seat, saved in zip(room.seats, record.seats, strict=True):
                 if saved.kind == "human" and saved.player and saved.token_hash:
                     player = self.players.get(saved.player) or Player(
@@ -262,7 +270,10 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who
-        left without a seat more than ``grace`` seconds ago (their tokens stop working)."""
+        left without a seat more than ``grace`` seconds ago (their tokens stop working). A cluster
+        node's clean-up is the cluster's."""
+        if await self.cluster.sweep():
+            return
         now = self.clock()
         for player in list(self.players.values()):
             if self._expired(player):

@@ -36,6 +36,7 @@ from muggins.shared.protocol.accounts import Seeking
 
 if TYPE_CHECKING:
     from muggins.server.config import ServerConfig
+    from muggins.server.lobby.cluster_seam import LobbyCluster
     from muggins.server.rooms.room import Room
     from muggins.server.store.games import Store
 
@@ -54,6 +55,9 @@ class Lobby(Protocol):
 
     @property
     def clock(self) -> Callable[[], float]: ...
+
+    @property
+    def cluster(self) -> LobbyCluster: ...
 
     async def create_room(self, options: RoomOptions) -> Room:
         """A new room with these options."""
@@ -253,8 +257,5 @@ class Matchmaker:
     async def _room(self, code: str) -> Room | None:
         room = self.lobby.rooms.get(code)
         if room is None:
-            load = getattr(self.lobby, "load", None)
-            if load is not None:
-                found: Room | None = await load(code)
-                return found
+            return await self.lobby.cluster.load(code)  # held by another node of a cluster
         return room

@@ -76,9 +76,9 @@ class Connection:
         self._closer: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         """Drains ``queue``; runs only while frames wait for a full socket buffer."""
-        self._prepares = type(lobby).prepare is not Lobby.prepare
-        """Whether the lobby does anything before a message (a cluster node does; the plain
-        lobby's prepare does nothing, and awaiting it for every move cost a coroutine)."""
+        self._prepare = lobby.cluster.prepare
+        """What fetches before a message what handling it looks up (a cluster node's rooms);
+        None on one server, where nothing is awaited for it."""
         self._plain = can_frame_by_hand(ws)
         """Frames may be written without websockets' framing (see :meth:`send`)."""
         self._loop = asyncio.get_running_loop()
@@ -296,8 +296,9 @@ class Connection:
         if isinstance(message, Ping):
             self.send(Pong(id=message.id))
             return
-        if self._prepares:
-            await self.lobby.prepare(message)
+        prepare = self._prepare
+        if prepare is not None:
+            await prepare(message)
         if isinstance(message, Hello):
             await self._hello(message)
             return

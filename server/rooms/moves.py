@@ -13,8 +13,9 @@ import asyncio
 import logging
 import secrets
 
+from muggins.server.rooms.cluster_seam import RoomWrites
 from muggins.server.rooms.players import Refusal
-from muggins.server.store.games import Store, StoreConflict, StoreError
+from muggins.server.store.games import StoreConflict, StoreError
 from muggins.shared.actions import Action
 
 log = logging.getLogger("muggins.room")
@@ -30,7 +31,7 @@ def anonymous_key(seat: int) -> str:
 
 
 async def store_action(
-    store: Store,
+    store: RoomWrites,
     code: str,
     number: int,
     index: int,

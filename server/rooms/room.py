@@ -14,8 +14,6 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from muggins.server.results.settle import settle_match
 from muggins.server.rooms.moves import anonymous_key, store_action
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
@@ -100,12 +98,14 @@ class StepStates:
         )
 
 
-# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Room(Table):
-    """A room of two seats: every change is checked, persisted, then sent (see module doc)."""
+    """A room of two seats: every change is checked, persisted, then sent (see module doc).
 
-    def _broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
+    Each change runs through :attr:`cluster` (see :mod:`server.rooms.cluster_seam`): on one
+    server it just runs; on a cluster node it runs against the room as the cluster has it.
+    """
+
+    def broadcast(self, events: list[Event], *, origin: Peer | None, id: MessageId) -> None:
         """One ``state`` to everyone in the room, carrying the step's events (see
         :class:`StepStates`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
@@ -125,12 +125,22 @@ class Room(Table):
                 mine = iter(states)
                 for seat, peer in receivers:
                     peer.send(spectator if seat is None else next(mine))
-        self._arm_turn_timer()
+        self.arm_turn_timer()
 
     # --- seats ---------------------------------------------------------------------------------
 
     async def sit(self, player: Player, *, id: MessageId = None) -> int:
         """Seat ``player`` (back in their own seat, or in an empty one) and start when full."""
+
+        async def change() -> int:
+            return await self._sit(player, id=id)
+
+        index: int = await self.cluster.change("the seat", change, seats=True)
+        if player.peer is not None:
+            self.cluster.present(index, here=True)
+        return index
+
+    async def _sit(self, player: Player, *, id: MessageId) -> int:
         async with self.lock:
             index = self.seat_of(player)
             if index is None:
@@ -162,6 +172,12 @@ class Room(Table):
             return index
 
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
+        async def change() -> None:
+            await self._seat_bot(level, by=by, id=id)
+
+        await self.cluster.change("the seat", change, seats=True)
+
+    async def _seat_bot(self, level: str, *, by: Player, id: MessageId) -> None:
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
@@ -170,7 +186,7 @@ class Room(Table):
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
                 raise Refusal("no_seat_free", "Both seats are taken")
-            self._put_bot(empty[0], level)
+            self.put_bot(empty[0], level)
             try:
                 await self._save_seats()
             except Refusal:
@@ -185,7 +201,16 @@ class Room(Table):
                 self.kick_bots()
 
     async def rotate_token(self, player: Player, token: str, new_hash: str) -> None:
-        """A seated player resumed with ``token``: keep ``new_hash`` instead, saved first."""
+        """A seated player resumed with ``token``: keep ``new_hash`` instead, saved first. (In a
+        cluster, of two nodes resuming with one token at once one wins, and the other's retry
+        finds the token spent.)"""
+
+        async def change() -> None:
+            await self._rotate_token(player, token, new_hash)
+
+        await self.cluster.change("the resume", change, seats=True)
+
+    async def _rotate_token(self, player: Player, token: str, new_hash: str) -> None:
         async with self.lock:
             if not token_matches(token, player.token_hash):
                 raise Refusal("bad_token", "That resume token was just replaced; hello without it")
@@ -197,7 +222,7 @@ class Room(Table):
                 player.token_hash = old
                 raise
 
-    def _put_bot(self, seat: SeatState, level: str) -> None:
+    def put_bot(self, seat: SeatState, level: str) -> None:
         seat.kind, seat.player, seat.level, seat.gone_since = "bot", None, level, None
         seat.bot = self.make_bot(self, seat.index, level)
 
@@ -214,6 +239,7 @@ class Room(Table):
         if was_gone:
             self.notice("returned", f"{player.name} is back", skip=player.peer)
         self.send_room()
+        self.cluster.present(index, here=True)
 
     def detach(self, player: Player) -> None:
         """A seated player's connection dropped; the seat waits for the grace period."""
@@ -230,6 +256,7 @@ class Room(Table):
             )
             asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
         self.send_room()
+        self.cluster.present(index, here=False)
 
     def _claimable(self, index: int, since: float) -> None:
         """The grace period is over: tell the opponent, if the seat is still empty-handed."""
@@ -243,6 +270,16 @@ class Room(Table):
         self.send_room()
 
     async def leave(self, player: Player) -> None:
+        index = self.seat_of(player)
+
+        async def change() -> None:
+            await self._leave(player)
+
+        await self.cluster.change("leaving", change, seats=True)
+        if index is not None:
+            self.cluster.present(index, here=False)
+
+    async def _leave(self, player: Player) -> None:
         async with self.lock:
             index = self.seat_of(player)
             player.room = None
@@ -266,6 +303,7 @@ class Room(Table):
         in a rated room, tell the room how the ratings moved."""
         if self.match is None or not self.match.over:
             return
+        await self.cluster.settling(self.match)
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
         rated = self.options.rated
@@ -281,7 +319,7 @@ class Room(Table):
 
     async def _save_seats(self) -> None:
         try:
-            await self.store.save_seats(self.code, self.record().seats)
+            await self.writes.save_seats(self.code, self.record().seats)
         except StoreError as error:
             raise Refusal("storage", "The server could not save the seat; try again") from error
 
@@ -299,7 +337,7 @@ class Room(Table):
             started=time.time(),
         )
         try:
-            await self.store.start_match(record)
+            await self.writes.start_match(record)
         except StoreError as error:
             raise Refusal("storage", "The server could not start the match; try again") from error
         if self.match is not None:
@@ -312,9 +350,9 @@ class Room(Table):
         if self.turn_clock is not None:
             self.turn_clock.reset()
         self.send_room(origin=origin, id=id)
-        self._broadcast(list(self.match.events), origin=None, id=None)
+        self.broadcast(list(self.match.events), origin=None, id=None)
 
-    async def _record_finish(self, store: Store, match: Match) -> None:
+    async def record_finish(self, store: Store, match: Match) -> None:
         """Record a match that is over as won in ``store``; a failure is logged, not raised (the
         last move is stored, so the game stands; only its history entry is late)."""
         try:
@@ -343,7 +381,7 @@ class Room(Table):
     def resume(self) -> None:
         """After a rebuild: the computer moves if waited for, timers run, grace periods count."""
         self.kick_bots()
-        self._arm_turn_timer()
+        self.arm_turn_timer()
         if self.status != "playing":
             return
         loop = asyncio.get_running_loop()
@@ -369,6 +407,22 @@ class Room(Table):
         (a claimed game). ``applied`` runs once the move is stored, before anyone hears of it
         (the timer's notice).
         """
+
+        async def change() -> None:
+            await self._act(seat, move, origin, id, seq, key, applied)
+
+        await self.cluster.change("the move", change, cached=True)
+
+    async def _act(
+        self,
+        seat: int,
+        move: GameMove | Action,
+        origin: Peer | None,
+        id: MessageId,
+        seq: int | None,
+        key: str | None,
+        applied: Callable[[], None] | None,
+    ) -> None:
         started = time.perf_counter()
         if isinstance(move, GAME_MOVES):
             seq = move.seq
@@ -393,7 +447,7 @@ class Room(Table):
                 if match.over:
                     raise Refusal("illegal", "The match is over; ask for a rematch")
                 raise Refusal("not_your_turn", "It is not your turn")
-            first = self._store_first(match, seat, action)
+            first = self.cluster.store_first(match, seat, action)
             events: list[Event] = []
             if not first:
                 try:
@@ -407,7 +461,7 @@ class Room(Table):
             saved = False
             try:
                 saved = await store_action(
-                    self.store,
+                    self.writes,
                     self.code,
                     self.match_number,
                     index,
@@ -430,9 +484,9 @@ class Room(Table):
             if applied is not None:
                 applied()
             if match.over:
-                await self._record_finish(self.store, match)
+                await self.record_finish(self.store, match)
             self.last_activity = self.clock()
-            self._broadcast(events, origin=origin, id=id)
+            self.broadcast(events, origin=origin, id=id)
             if match.over:
                 log.info(
                     "match finished",
@@ -442,11 +496,6 @@ class Room(Table):
                 await self.settle()  # after the players heard: ratings, records, history
         if self.on_action is not None:
             self.on_action(time.perf_counter() - started)
-
-    def _store_first(self, match: Match, seat: int, action: Action) -> bool:
-        """Whether ``action`` is stored before it is applied here, rather than after (so a
-        refused write has nothing to undo): never on one server, where no write is refused."""
-        return False
 
     async def finish_abandoned(self) -> None:
         """Record the running match as abandoned (the room is being closed)."""
@@ -472,6 +521,14 @@ class Room(Table):
 
     async def propose_restart(
         self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
+        async def change() -> None:
+            await self._propose_restart(seat, origin=origin, id=id, seq=seq)
+
+        await self.cluster.change("the proposal", change, agreement=True)
+
+    async def _propose_restart(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None
     ) -> None:
         async with self.lock:
             if seq is not None and seq != self.seq:
@@ -500,6 +557,14 @@ class Room(Table):
         origin: Peer | None,
         id: MessageId,
         seq: int | None = None,
+    ) -> None:
+        async def change() -> None:
+            await self._answer_restart(seat, accept, origin=origin, id=id, seq=seq)
+
+        await self.cluster.change("the answer", change, agreement=True)
+
+    async def _answer_restart(
+        self, seat: int, accept: bool, *, origin: Peer | None, id: MessageId, seq: int | None
     ) -> None:
         async with self.lock:
             if seq is not None and seq != self.seq:
@@ -532,6 +597,20 @@ class Room(Table):
     async def ask_rematch(
         self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None = None
     ) -> None:
+        number = self.match_number
+
+        async def change() -> None:
+            if self.match_number != number and self.match is not None and not self.match.over:
+                # Tried again after a race lost to another node, and the rematch has begun.
+                self.send_room(origin=origin, id=id)
+                return
+            await self._ask_rematch(seat, origin=origin, id=id, seq=seq)
+
+        await self.cluster.change("the rematch", change, agreement=True)
+
+    async def _ask_rematch(
+        self, seat: int, *, origin: Peer | None, id: MessageId, seq: int | None
+    ) -> None:
         async with self.lock:
             if seq is not None and seq != self.seq:
                 self.refuse_stale(seat, seq, origin=origin)
@@ -547,6 +626,14 @@ class Room(Table):
 
     async def claim(
         self, seat: int, take: str, *, origin: Peer | None, id: MessageId, seq: int | None = None
+    ) -> None:
+        async def change() -> None:
+            await self._claim(seat, take, origin=origin, id=id, seq=seq)
+
+        await self.cluster.change("the claim", change, seats=True)
+
+    async def _claim(
+        self, seat: int, take: str, *, origin: Peer | None, id: MessageId, seq: int | None
     ) -> None:
         async with self.lock:
             if seq is not None and seq != self.seq:
@@ -565,7 +652,7 @@ class Room(Table):
                     other.player.room = None
                 from muggins.shared.bots import LEVELS
 
-                self._put_bot(other, list(LEVELS)[-1])
+                self.put_bot(other, list(LEVELS)[-1])
                 await self._save_seats()
                 self.notice("replaced", f"{other.name} takes over from {gone}")
                 self.send_room(origin=origin, id=id)
@@ -584,7 +671,7 @@ class Room(Table):
                 if state is not None:
                     seat.bot.send(state)
 
-    def _arm_turn_timer(self) -> None:
+    def arm_turn_timer(self) -> None:
         if self._turn_timer is not None:
             self._turn_timer.cancel()
             self._turn_timer = None
@@ -596,13 +683,16 @@ class Room(Table):
             limit = self.turn_clock.limit(self.match.waiting_for())
         seq = self.seq
         self._turn_timer = asyncio.get_running_loop().call_later(
-            limit, lambda: asyncio.ensure_future(self._time_out(seq))
+            limit, lambda: asyncio.ensure_future(self.time_out(seq))
         )
 
-    async def _time_out(self, seq: int) -> None:
-        """The turn timer armed at state ``seq`` ran out: move for the player, at ``seq`` only."""
+    async def time_out(self, seq: int) -> None:
+        """The turn timer armed at state ``seq`` ran out: move for the player, at ``seq`` only
+        (in a cluster, on the one node that claims the timer)."""
         from muggins.shared.bots.base import stand_in_move
 
+        if not await self.cluster.take_timer(seq):
+            return
         if self.match is None or self.seq != seq or self.closed:
             return
         for index in self.match.waiting_for():

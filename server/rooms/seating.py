@@ -11,8 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
 
-from mypy_extensions import mypyc_attr
-
+from muggins.server.rooms.cluster_seam import NO_CLUSTER, RoomCluster, RoomWrites
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
 from muggins.server.rooms.rated import TurnClock
 from muggins.server.store.games import RoomRecord, Store
@@ -32,8 +31,6 @@ def random_seed() -> bytes:
     return secrets.token_bytes(32)
 
 
-# Compiled in the compiled build (setup.py); modules that stay Python may extend it.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """A room's seats, spectators and match, and how its facts reach the people in it."""
 
@@ -54,6 +51,10 @@ class Table:
         self.code = code
         self.options = options
         self.store = store
+        self.writes: RoomWrites = store
+        """Where the seats, a new match and each action are written (see :meth:`share`)."""
+        self.cluster: RoomCluster = NO_CLUSTER
+        """The cluster this room is one node's copy of (none on one server)."""
         self.grace = grace
         self.make_bot = make_bot
         self.clock = clock
@@ -81,6 +82,11 @@ class Table:
         """Seconds per move before the server moves for the player (from the options)."""
         self.turn_clock = TurnClock(options.turn_timer or 0, clock=clock) if options.rated else None
         """A rated room's clock: the per-move limit plus a bank per seat."""
+
+    def share(self, cluster: RoomCluster, writes: RoomWrites) -> None:
+        """Make this room a cluster node's copy of a room: ``cluster`` keeps it agreeing with the
+        other nodes' copies, and its writes go through ``writes`` (compare-and-set)."""
+        self.cluster, self.writes = cluster, writes
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -216,6 +222,12 @@ class Table:
             peer.send(self.room_message(seat, id=id if peer is origin else None))
 
     def notice(self, code: str, text: str, *, skip: Peer | None = None) -> None:
+        """A notice to everyone in the room, here and on the cluster's other nodes."""
+        self.notice_here(code, text, skip=skip)
+        self.cluster.relay_notice(code, text)
+
+    def notice_here(self, code: str, text: str, *, skip: Peer | None = None) -> None:
+        """A notice to the room's people connected to this server."""
         message = Notice(code=code, text=text)
         for _, peer in self.receivers():
             if peer is not skip:
@@ -223,6 +235,11 @@ class Table:
 
     def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
         """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``."""
+        self.say_here(line, origin=origin, id=id)
+        self.cluster.relay_chat(line)
+
+    def say_here(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+        """A chat line to the room's people connected to this server."""
         for _, peer in self.receivers():
             peer.send(line.model_copy(update={"id": id}) if peer is origin else line)
 

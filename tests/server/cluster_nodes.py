@@ -20,7 +20,9 @@ from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
 from muggins.server.app import Server, running_server
+from muggins.server.cluster.lobby import ClusterNode, copy_of
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.room import RoomCopy
 from muggins.server.config import ServerConfig
 from muggins.shared.match import Match
 
@@ -99,6 +101,20 @@ class Node:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+
+
+def node_of(server: Server) -> ClusterNode:
+    """The cluster part of a node's lobby."""
+    node = server.lobby.cluster
+    assert isinstance(node, ClusterNode)
+    return node
+
+
+def copy_in(server: Server, code: str) -> RoomCopy:
+    """Node ``server``'s copy of room ``code`` (held there)."""
+    copy = copy_of(server.lobby.rooms[code])
+    assert copy is not None
+    return copy
 
 
 def node_config(redis: RedisServer, **changes: object) -> ServerConfig:

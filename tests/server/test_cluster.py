@@ -158,24 +158,30 @@ async def test_seated_computer_moves_once_with_three_nodes(
     """The room is cached on three nodes, each with the computer in it; every computer move is
     made by exactly one node, also after one node stops mid-game."""
     from muggins.server.cluster.bot import ClusterBot
-    from muggins.server.cluster.room import ClusterRoom
+    from muggins.server.cluster.lobby import copy_of
+    from muggins.server.rooms.room import Room
 
     made: list[str] = []
     refused: list[str] = []
-    act = ClusterRoom.act
+    act = Room.act
 
-    async def counting_act(self: ClusterRoom, seat: int, move: object, **kwargs: object) -> None:
+    def node_of(room: Room) -> str:
+        copy = copy_of(room)
+        assert copy is not None
+        return copy.node.name
+
+    async def counting_act(self: Room, seat: int, move: object, **kwargs: object) -> None:
         origin = kwargs.get("origin")
         try:
             await act(self, seat, move, **kwargs)  # type: ignore[arg-type]
         except Exception:
             if isinstance(origin, ClusterBot):
-                refused.append(self.lobby.node)
+                refused.append(node_of(self))
             raise
         if isinstance(origin, ClusterBot):
-            made.append(self.lobby.node)
+            made.append(node_of(self))
 
-    monkeypatch.setattr(ClusterRoom, "act", counting_act)
+    monkeypatch.setattr(Room, "act", counting_act)
     claims: Counter[bool] = Counter()
     claim = ClusterStore.claim
 

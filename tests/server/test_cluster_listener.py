@@ -13,15 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_nodes import NEVER, advance, nodes, settle, stored_log
+from cluster_nodes import NEVER, advance, node_of, nodes, settle, stored_log
 from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient
 
 import muggins.server.cluster.lobby as cluster_lobby
 from muggins.server.app import Server
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.cluster.lobby import ClusterLobby
-from muggins.server.cluster.room import ClusterRoom
+from muggins.server.cluster.lobby import copy_of
 from muggins.shared.match import Match
 
 
@@ -34,9 +33,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 def count_round_trips(server: Server) -> Counter[str]:
     """Every Redis request ``server`` makes from now on, by what it was for, except the node's
     own rounds (its heartbeat, the matchmaking queue): one each per node, not per player."""
-    lobby = server.lobby
-    assert isinstance(lobby, ClusterLobby)
-    store: ClusterStore = lobby.redis
+    store: ClusterStore = node_of(server).redis
     counts: Counter[str] = Counter()
     plain = store._call
 
@@ -55,7 +52,8 @@ async def quiet(*servers: Server) -> None:
         while True:
             await asyncio.sleep(0.3)
             rooms = [r for s in servers for r in s.lobby.rooms.values()]
-            if not any(isinstance(r, ClusterRoom) and r.catching_up for r in rooms):
+            copies = [copy_of(r) for r in rooms]
+            if not any(c is not None and c.catching_up for c in copies):
                 return
 
 
@@ -140,8 +138,7 @@ async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
     monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)
     async with nodes(redis_server, 3) as (a, b, c):
         heard: list[str] = []
-        lobby_c = c.lobby
-        assert isinstance(lobby_c, ClusterLobby)
+        lobby_c = node_of(c)
         plain = lobby_c._heard
         lobby_c._heard = lambda data: (heard.append(data), plain(data))[1]  # type: ignore[method-assign]
         on_c = count_round_trips(c)
@@ -160,10 +157,10 @@ async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
         await bob.request(type="chat", text="hello")
         await alice.expect("chat")
         assert heard == [] and not on_c
-        watchers = await a.lobby.redis.redis.smembers(  # type: ignore[attr-defined]
-            a.lobby.redis.watch_key(created["code"])  # type: ignore[attr-defined]
+        watchers = await node_of(a).redis.redis.smembers(
+            node_of(a).redis.watch_key(created["code"])
         )
-        assert watchers == {a.lobby.node, b.lobby.node}  # type: ignore[attr-defined]
+        assert watchers == {node_of(a).name, node_of(b).name}
         for client in (alice, bob):
             await client.close()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from cluster_nodes import (
     Node,
+    copy_in,
     nodes,
     settle,
     stored_log,
@@ -42,9 +43,9 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
         await settle([alice, bob], 1)
         early = await alice.request(type="claim", take="win")
         assert early["type"] == "error" and early["code"] == "illegal"
-        seen_on_a = a.lobby.rooms[created["code"]]
+        seen_on_a = copy_in(a, created["code"])
         async with asyncio.timeout(5):
-            while not seen_on_a.seen[1]:  # type: ignore[attr-defined]
+            while not seen_on_a.seen[1]:
                 await asyncio.sleep(0.01)
         token = bob.token
         await bob.close()
@@ -213,7 +214,7 @@ async def test_two_joiners_on_two_nodes_race_for_the_last_seat(redis_server: Red
             assert snapshot is not None
             assert [s.name for s in snapshot.room.seats] == ["Alice", winner]
             for node in (a, b):
-                await node.lobby.rooms[code].sync()  # type: ignore[attr-defined]
+                await copy_in(node, code).sync()
                 assert node.lobby.rooms[code].names() == ("Alice", winner)
             for client in (alice, bob, carol):
                 await client.close()
@@ -268,9 +269,9 @@ async def test_a_paused_node_is_not_reported_as_a_drop(redis_server: RedisServer
             created = await alice.request(type="create_room", options={"game": {"target": 121}})
             await bob.request(type="join_room", code=created["code"])
             await settle([alice, bob], 1)
-            room = b.lobby.rooms[created["code"]]
+            room = copy_in(b, created["code"])
             async with asyncio.timeout(5):
-                while not room.seen[0]:  # type: ignore[attr-defined]
+                while not room.seen[0]:
                     await asyncio.sleep(0.01)
             node_a.signal(signal.SIGSTOP)
             await read_for(bob, 8.0)

@@ -216,7 +216,7 @@ async def test_a_timer_claimed_late_for_a_taken_turn_moves_nobody(
         moved = len((await stored_log(redis_server, code)).log)
         # Node A as it thaws: its cache still at turn s, and turn s's timer overdue.
         cached.match = Match.replay(cached.match.options, cached.match.seed, thawed_view)
-        await cached._time_out(seq)
+        await cached.time_out(seq)
         await asyncio.sleep(0.3)
         assert len((await stored_log(redis_server, code)).log) == moved
         notices = [f for c in (alice, bob) for f in c.frames if f["type"] == "notice"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_nodes import NEVER, Node, nodes, settle, stored_log
+from cluster_nodes import NEVER, Node, copy_in, node_of, nodes, settle, stored_log
 from redis_helpers import RedisServer, running_redis
 from test_cluster_listener import count_round_trips, quiet
 from wire_client import WireClient
@@ -19,7 +19,6 @@ from wire_client import WireClient
 import muggins.server.cluster.lobby as cluster_lobby
 import muggins.server.cluster.room as cluster_room
 from muggins.server.app import Server
-from muggins.server.cluster.lobby import ClusterLobby
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.shared.actions import GameOptions
@@ -66,8 +65,7 @@ async def test_a_lost_action_wake_up_is_made_good_by_the_next(
             return heard
 
         for node in (b, c):
-            lobby = node.lobby
-            assert isinstance(lobby, ClusterLobby)
+            lobby = node_of(node)
             lobby._heard = deaf_once(lobby._heard)  # type: ignore[method-assign]
         assert alice.state is not None and bob.state is not None
         first = bob.state["seq"]
@@ -133,9 +131,9 @@ async def test_the_opponent_is_told_of_a_killed_node_before_its_heartbeat_runs_o
             created = await alice.request(type="create_room", options={"game": {"target": 121}})
             await bob.request(type="join_room", code=created["code"])
             await settle([alice, bob], 1)
-            room = b.lobby.rooms[created["code"]]
+            room = copy_in(b, created["code"])
             async with asyncio.timeout(5):
-                while not room.seen[0]:  # type: ignore[attr-defined]
+                while not room.seen[0]:
                     await asyncio.sleep(0.01)
             killed = time.monotonic()
             node_a.kill()
@@ -159,9 +157,7 @@ async def test_the_opponent_is_told_of_a_killed_node_before_its_heartbeat_runs_o
 
 def count_queue_requests(server: Server) -> list[str]:
     """The matchmaking queue's Redis requests ``server`` makes from now on."""
-    lobby = server.lobby
-    assert isinstance(lobby, ClusterLobby)
-    store = lobby.redis
+    store = node_of(server).redis
     made: list[str] = []
     plain = store._call
 
@@ -193,8 +189,7 @@ async def test_an_idle_node_costs_redis_one_heartbeat_a_round_whatever_its_playe
         await quiet(a, b)
         on_a, on_b = count_round_trips(a), count_round_trips(b)
         beats = {"n": 0}
-        lobby = a.lobby
-        assert isinstance(lobby, ClusterLobby)
+        lobby = node_of(a)
         heartbeat = lobby.redis.heartbeat
 
         async def counted(**kwargs: object) -> list[bool]:
