@@ -368,11 +368,6 @@ def settled(
     return True
 
 
-def card_values(view: SeatView, rng: random.Random) -> dict[int, float]:
-    """Each playable rank's value in the play (kept for callers of the earlier name)."""
-    return play_values(view, rng)
-
-
 def decision_rng(seed: int, view: SeatView) -> random.Random:
     """The generator for one decision: the same seed and view always draw the same hands."""
     return random.Random(f"expert:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
@@ -390,7 +385,7 @@ def expert_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
     pile = tuple(p.card.rank for p in view.pile)
     if len({p.card.rank for p in plays}) == 1:  # one rank: suits never peg
         return max(plays, key=lambda p: p.card)
-    values = card_values(view, rng)
+    values = play_values(view, rng)
 
     def key(play: Play) -> tuple[bool, float, Card]:
         wins = play_points(pile, view.count, play.card.rank) >= need

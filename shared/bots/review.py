@@ -18,10 +18,10 @@ from muggins.shared.bots.board import win_per_point
 from muggins.shared.bots.evaluation import pip, play_points
 from muggins.shared.bots.expert import (
     ExpertDiscard,
-    card_values,
     decision_rng,
     expert_discards,
     opponent_belief,
+    play_values,
 )
 from muggins.shared.bots.pegging import hold_chance
 from muggins.shared.cards import RANK_NAMES, format_cards
@@ -204,7 +204,7 @@ def _play(view: SeatView, action: Play) -> Moment | None:
     if winners and action not in winners:
         text = f"{winners[0].card.pretty} pegged out and won the game at once."
         return _moment(view, "play", str(action.card), str(winners[0].card), 10.0, text)
-    values = card_values(view, decision_rng(0, view))
+    values = play_values(view, decision_rng(0, view))
     best_rank = max(values, key=lambda r: (round(values[r], 6), r))
     best_card = next(a.card for a in plays if a.card.rank == best_rank)
     loss = values[best_rank] - values[chosen_rank]

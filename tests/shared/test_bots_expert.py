@@ -13,8 +13,8 @@ from muggins.shared.bots.evaluation import hand_points
 from muggins.shared.bots.expert import (
     HIGH_FOLLOW,
     board_weights,
-    card_values,
     lead_value,
+    play_values,
     quantised,
     reply_table,
     settled,
@@ -144,7 +144,7 @@ def test_the_answer_to_the_opening_lead_comes_from_the_reply_table(
     weights = quantised(
         board_weights(view, (hand_points(list(view.hand), view.starter) + 4.6, 8.0))
     )
-    values = card_values(view, random.Random(1))
+    values = play_values(view, random.Random(1))
     assert values == {
         r: pytest.approx(lead_value(e, weights) + HIGH_FOLLOW * min(r, 10))
         for r, e in entry.items()
