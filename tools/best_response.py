@@ -247,7 +247,9 @@ class DealResult:
     adversary_deals: bool
 
 
-def solve_deal(level: str, *, seed: int, index: int, worlds: int) -> DealResult:
+def solve_deal(
+    level: str, *, seed: int, index: int, worlds: int, scores: tuple[int, int] = (0, 0)
+) -> DealResult:
     """One deal: the adversary's hand and the starter, ``worlds`` hands for the level (a hand
     kept twice is one world of twice the weight)."""
     rng = random.Random(f"best-response:{seed}:{index}")
@@ -259,7 +261,7 @@ def solve_deal(level: str, *, seed: int, index: int, worlds: int) -> DealResult:
     # The level sits in seat 0, the adversary in seat 1; the dealer is whichever the deal says.
     dealer = 1 if adversary_deals else 0
     templates = [
-        base.view(s).model_copy(update={"dealer": dealer, "starter": starter, "scores": (0, 0)})
+        base.view(s).model_copy(update={"dealer": dealer, "starter": starter, "scores": scores})
         for s in (0, 1)
     ]
     away = discard_of(level, templates[1], six, seed=index)
@@ -277,7 +279,7 @@ def solve_deal(level: str, *, seed: int, index: int, worlds: int) -> DealResult:
                 side=LEVEL,
                 template=templates[0],
                 discards=laid.cards,
-                scores=(0, 0),
+                scores=scores,
                 seed=index * 1000 + k,
             )
 
@@ -292,7 +294,7 @@ def solve_deal(level: str, *, seed: int, index: int, worlds: int) -> DealResult:
         side=ADVERSARY,
         template=templates[1],
         discards=away.cards,
-        scores=(0, 0),
+        scores=(scores[1], scores[0]),
         seed=index,
     )
     best = best_response(positions, level_policy)
@@ -300,9 +302,9 @@ def solve_deal(level: str, *, seed: int, index: int, worlds: int) -> DealResult:
     return DealResult(best=best, own=own, adversary_deals=adversary_deals)
 
 
-def _solve(job: tuple[str, int, int, int]) -> DealResult:
-    level, seed, index, worlds = job
-    return solve_deal(level, seed=seed, index=index, worlds=worlds)
+def _solve(job: tuple[str, int, int, int, tuple[int, int]]) -> DealResult:
+    level, seed, index, worlds, scores = job
+    return solve_deal(level, seed=seed, index=index, worlds=worlds, scores=scores)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -322,9 +324,18 @@ def main() -> int:
     parser.add_argument("--worlds", type=int, default=24, help="hands of the level's per deal")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--scores",
+        type=int,
+        nargs=2,
+        default=(0, 0),
+        metavar=("LEVEL", "ADVERSARY"),
+        help="the scores the deal starts from (0 0)",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
-    jobs = [(args.level, args.seed, i, args.worlds) for i in range(args.deals)]
+    scores = (args.scores[0], args.scores[1])
+    jobs = [(args.level, args.seed, i, args.worlds, scores) for i in range(args.deals)]
     if args.workers > 1:
         from multiprocessing import get_context
 
@@ -333,7 +344,8 @@ def main() -> int:
     else:
         results = [_solve(job) for job in jobs]
     print(
-        f"{args.level}: {args.deals} deals, {args.worlds} worlds a deal, seed {args.seed}"
+        f"{args.level}: {args.deals} deals from {scores[0]}-{scores[1]}, {args.worlds} worlds"
+        f" a deal, seed {args.seed}"
         f" ({time.perf_counter() - start:.0f} s)"
     )
     for name, pick in (
