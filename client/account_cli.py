@@ -195,7 +195,8 @@ def leaderboard_lines(board: Leaderboard) -> list[str]:
     lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'± RD':>5}  {'rated':>5}  won-lost"]
     for e in board.entries:
         lines.append(
-            f"{e.rank:>3}  {e.name:<24} {half_up(e.rating.rating):>6} {half_up(e.rating.deviation):>5}  "
+            f"{e.rank:>3}  {e.name:<24} {half_up(e.rating.rating):>6} "
+            f"{half_up(e.rating.deviation):>5}  "
             f"{e.rating.games:>5}  {e.counts.get('match_wins', 0)}-"
             f"{e.counts.get('matches', 0) - e.counts.get('match_wins', 0)}"
         )
