@@ -37,6 +37,8 @@ class AccountRecord:
     rating: Rating = field(default_factory=Rating)
     rated_games: int = 0
     stats: Stats = field(default_factory=dict)
+    bot: bool = False
+    """A bot account: set when it is made (or by an admin), never cleared; shown with a mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +181,8 @@ def settle(
             continue
         new_rating = ratings[seat]
         updated.append(
-            AccountRecord(
-                id=account.id,
-                name=account.name,
-                key=account.key,
-                password_hash=account.password_hash,
-                created=account.created,
+            replace(
+                account,
                 rating=new_rating or account.rating,
                 rated_games=account.rated_games + (1 if new_rating else 0),
                 stats=merge_stats(account.stats, result.stats[seat]),
@@ -229,6 +227,7 @@ def account_json(account: AccountRecord) -> str:
             ],
             "rated_games": account.rated_games,
             "stats": account.stats,
+            "bot": account.bot,
         }
     )
 
@@ -245,6 +244,7 @@ def account_from_json(text: str) -> AccountRecord:
         rating=Rating(rating, deviation, volatility),
         rated_games=data["rated_games"],
         stats={str(k): int(v) for k, v in data["stats"].items()},
+        bot=bool(data.get("bot", False)),
     )
 
 
@@ -270,6 +270,10 @@ class QueueEntry:
     """When they joined the queue (Unix time)."""
     seen: float
     """When a node last confirmed they are still connected (Unix time)."""
+    bot: bool = False
+    """A bot account."""
+    people_only: bool = False
+    """Never paired with a bot account."""
 
 
 def queue_json(entry: QueueEntry) -> str:

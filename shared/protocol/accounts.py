@@ -43,6 +43,10 @@ class Register(_Message):
     type: Literal["register"] = "register"
     name: AccountName
     password: Password
+    bot: bool = Field(
+        default=False,
+        description="a bot account: a program plays it; marked as a bot everywhere, for ever",
+    )
 
 
 class SignIn(_Message):
@@ -117,6 +121,7 @@ class Seek(_Message):
 
     type: Literal["seek"] = "seek"
     best_of: Literal[1, 3] = Field(default=1, description="one game, or best of three")
+    people_only: bool = Field(default=False, description="never pair me with a bot account")
 
 
 class CancelSeek(_Message):
@@ -182,6 +187,7 @@ class Account(_Message):
     name: str
     session: str | None = Field(default=None, description="secret; sign in with it later")
     rating: RatingInfo
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class SignedOut(_Message):
@@ -217,6 +223,7 @@ class Profile(_Message):
     rating: RatingInfo
     counts: dict[str, int] = Field(description="games, wins, losses, skunks_given, ... (docs)")
     averages: Averages
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class HistoryItem(_Part):
@@ -244,6 +251,7 @@ class LeaderEntry(_Part):
     account: str
     rating: RatingInfo
     counts: dict[str, int]
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class Leaderboard(_Message):
@@ -304,6 +312,7 @@ class Seeking(_Message):
     type: Literal["seeking"] = "seeking"
     active: bool
     best_of: Literal[1, 3] = 1
+    people_only: bool = False
     rating: float | None = None
     range: float | None = Field(
         default=None, description="rating points accepted now; widens by 10 a second"
