@@ -42,6 +42,8 @@ class AccountRecord:
     rated_games: int = 0
     stats: Stats = field(default_factory=dict)
     role: Role | None = None
+    bot: bool = False
+    """A bot account: set when it is made (or by an admin), never cleared; shown with a mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +236,7 @@ def account_json(account: AccountRecord) -> str:
             "rated_games": account.rated_games,
             "stats": account.stats,
             "role": account.role,
+            "bot": account.bot,
         }
     )
 
@@ -251,6 +254,7 @@ def account_from_json(text: str) -> AccountRecord:
         rated_games=data["rated_games"],
         stats={str(k): int(v) for k, v in data["stats"].items()},
         role=data.get("role"),
+        bot=bool(data.get("bot", False)),
     )
 
 
@@ -276,6 +280,10 @@ class QueueEntry:
     """When they joined the queue (Unix time)."""
     seen: float
     """When a node last confirmed they are still connected (Unix time)."""
+    bot: bool = False
+    """A bot account."""
+    people_only: bool = False
+    """Never paired with a bot account."""
 
 
 def queue_json(entry: QueueEntry) -> str:
