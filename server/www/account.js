@@ -42,9 +42,15 @@ function keepSession(token) {
   }
 }
 
-/** "1500 ± 350 (provisional)" @param {MugginsServer.RatingInfo} r */
+/** "1500 ± 350 RD": the one way a rating is written, the ± being one rating deviation (RD);
+ * the terminal's RatingInfo.text writes the same. @param {MugginsServer.RatingInfo} r */
+export function ratingFigure(r) {
+  return `${Math.round(r.rating)} ± ${Math.round(r.deviation)} RD`;
+}
+
+/** "1500 ± 350 RD (provisional)" @param {MugginsServer.RatingInfo} r */
 export function ratingText(r) {
-  return `${Math.round(r.rating)} ± ${Math.round(r.deviation)}${r.provisional ? " (provisional)" : ""}`;
+  return `${ratingFigure(r)}${r.provisional ? " (provisional)" : ""}`;
 }
 
 /** After every hello (a new page, a reconnection, a new name): sign in with the saved session.

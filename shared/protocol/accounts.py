@@ -7,6 +7,7 @@ back, a password hash, or anyone's session token but the receiver's own.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -163,10 +164,22 @@ AccountRequest = (
 
 class RatingInfo(_Part):
     rating: float = Field(description="Glicko-2 rating on the Glicko scale (a beginner: 1500)")
-    deviation: float = Field(description="uncertainty; provisional while above 110")
+    deviation: float = Field(
+        description="the rating deviation (RD), one standard deviation; provisional while above 110"
+    )
     volatility: float
     provisional: bool
     games: int = Field(description="rated matches played")
+
+    def text(self) -> str:
+        """The one way a rating is written, on every screen: ``"1500 ± 350 RD"``, the ± being
+        one rating deviation (RD). The browser's ``ratingText`` writes the same."""
+        return f"{half_up(self.rating)} ± {half_up(self.deviation)} RD"
+
+
+def half_up(x: float) -> int:
+    """Round halves up, as JavaScript's Math.round does, so both clients show one figure."""
+    return math.floor(x + 0.5)
 
 
 class Account(_Message):

@@ -700,7 +700,7 @@ declare namespace MugginsServer {
   interface RatingInfo {
     /** Glicko-2 rating on the Glicko scale (a beginner: 1500) */
     rating: number;
-    /** uncertainty; provisional while above 110 */
+    /** the rating deviation (RD), one standard deviation; provisional while above 110 */
     deviation: number;
     volatility: number;
     provisional: boolean;
