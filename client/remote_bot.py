@@ -21,6 +21,7 @@ from muggins.shared.bots.base import Strategy, make_strategy
 from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
+    DuplicateResult,
     Error,
     Hello,
     JoinRoom,
@@ -133,8 +134,11 @@ async def _play_match(
     room_code: str,
     on_room: Callable[[str], None] | None,
     on_event: Callable[[str], None] | None,
+    *,
+    after: str | None = None,
 ) -> RemoteResult:
-    """Play the match of the room the bot is being seated in, to its end."""
+    """Play the match of the room the bot is being seated in, to its end (the room ``after``
+    is the one just played: what it still says is passed over)."""
     seat: int | None = None
     sent: int | None = None  # the seq our move answered, until the server answers it
     latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
@@ -144,7 +148,7 @@ async def _play_match(
     while True:
         message = await _receive(ws)
         if isinstance(message, Room):
-            if seat is None and message.you is not None:
+            if seat is None and message.you is not None and message.code != after:
                 seat, room_code = message.you, message.code
                 if on_room is not None:
                     on_room(message.code)
@@ -194,15 +198,19 @@ async def play_account(
     register: bool = False,
     matches: int = 1,
     best_of: Literal[1, 3] = 1,
+    duplicate: bool = False,
     seed: int = 0,
+    strategy: Strategy | None = None,
     on_room: Callable[[str], None] | None = None,
     on_event: Callable[[str], None] | None = None,
+    on_result: Callable[[RemoteResult], None] | None = None,
     rate: float = 15.0,
     burst: int = 30,
 ) -> list[RemoteResult]:
     """Sign in to a bot account (registering it first, flagged a bot, with ``register``), then
-    seek ``matches`` rated matches one after the other and play them."""
-    strategy = make_strategy(level, seed=seed)
+    seek ``matches`` rated matches one after the other and play them (``duplicate``: duplicate
+    matches, each result that of the second table). ``strategy`` replaces the level's."""
+    strategy = strategy or make_strategy(level, seed=seed)
     pacer = Pacer(rate, burst)
     results: list[RemoteResult] = []
     try:
@@ -220,12 +228,21 @@ async def play_account(
             if not signed.bot:
                 raise RemoteError(f"{account!r} is not a bot account; register one with --register")
             for number in range(matches):
-                await _send(ws, Seek(best_of=best_of, id=2 + 2 * number))
+                await _send(ws, Seek(best_of=best_of, duplicate=duplicate, id=2 + 2 * number))
                 seeking = await _answer(ws, 2 + 2 * number)
                 if not isinstance(seeking, Seeking):
                     raise RemoteError(_refusal(seeking, "the server did not queue the bot"))
                 result = await _play_match(ws, strategy, pacer, "", on_room, on_event)
+                if duplicate:
+                    # The server seats the bot at the second table itself.
+                    after = result.code
+                    result = await _play_match(
+                        ws, strategy, pacer, "", on_room, on_event, after=after
+                    )
+                    await _answer(ws, -1, of_type=DuplicateResult)
                 results.append(result)
+                if on_result is not None:
+                    on_result(result)
                 await _send(ws, Leave(id=3 + 2 * number))
                 await _answer(ws, 3 + 2 * number, of_type=Left)
     except InvalidURI as error:
