@@ -170,7 +170,8 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({f: {str(m): v for m, v in t.items()} for f, t in taus.items()}))
-    print(f"\n{len(POPULATION)} players, {len(pairs)} known pairs, {args.seeds} seeds, {elapsed:.0f} s")
+    size = f"{len(POPULATION)} players, {len(pairs)} known pairs, {args.seeds} seeds"
+    print(f"\n{size}, {elapsed:.0f} s")
     print("| matches per player | plain best of three: tau (spread) | duplicate: tau (spread) |")
     print("|---|---|---|")
     for m in args.checkpoints:
