@@ -3,7 +3,8 @@
 **Pairing.** Each waiting player accepts an opponent within ``100 + 10 × seconds waited`` rating
 points (so ±100 at once, ±400 after 30 s, anyone after a few minutes); two players are paired
 when each accepts the other and both want the same length of match (one game or best of three).
-The longest-waiting player is served first, with the closest rating it accepts.
+The longest-waiting player is served first, with the closest rating it accepts. A bot account
+is never paired with a player who asked for people only (``seek.people_only``).
 
 **Where the queue lives.** In the store (SQLite, memory, or Redis for a cluster), so it
 survives a node dying: each node confirms its own waiting players every round (``seen``); an
@@ -90,6 +91,8 @@ def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, Qu
                 continue
             if other.best_of != entry.best_of:
                 continue
+            if (entry.people_only and other.bot) or (other.people_only and entry.bot):
+                continue
             gap = abs(entry.rating - other.rating)
             if gap > min(accepted_range(entry, now), accepted_range(other, now)):
                 continue
@@ -131,7 +134,7 @@ class Matchmaker:
 
     # --- requests ------------------------------------------------------------------------------
 
-    async def seek(self, player: Player, best_of: int) -> Seeking:
+    async def seek(self, player: Player, best_of: int, *, people_only: bool = False) -> Seeking:
         if player.account is None:
             raise Refusal("not_signed_in", "Rated games are for signed-in players: sign in first")
         room = player.room
@@ -148,12 +151,18 @@ class Matchmaker:
             best_of=best_of,
             since=now,
             seen=now,
+            bot=account.bot,
+            people_only=people_only,
         )
         await self.store.queue_put(entry)
         self._wait(account.id, player)
         log.info("seeking", extra={"account": account.id, "best_of": best_of})
         return Seeking(
-            active=True, best_of=best_of, rating=round(entry.rating, 1), range=BASE_RANGE
+            active=True,
+            best_of=best_of,
+            people_only=people_only,
+            rating=round(entry.rating, 1),
+            range=BASE_RANGE,
         )
 
     async def cancel(self, player: Player) -> Seeking:

@@ -20,6 +20,10 @@ from typing import Literal, Protocol
 
 from muggins.shared.glicko2 import Rating
 
+Role = Literal["admin", "moderator"]
+"""What an account may do besides play: an admin grants roles and moderates, a moderator
+moderates (see :mod:`server.accounts.roles`)."""
+ROLES: tuple[Role, ...] = ("admin", "moderator")
 Stats = dict[str, int]
 """A player's counters (see :mod:`server.results.records`), added up game by game."""
 RateFn = Callable[[Rating, Rating, float], tuple[Rating, Rating]]
@@ -37,6 +41,9 @@ class AccountRecord:
     rating: Rating = field(default_factory=Rating)
     rated_games: int = 0
     stats: Stats = field(default_factory=dict)
+    role: Role | None = None
+    bot: bool = False
+    """A bot account: set when it is made (or by an admin), never cleared; shown with a mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,9 @@ class AccountStore(Protocol):
     ) -> AccountRecord | None: ...
 
     async def set_password(self, id: str, password_hash: str) -> None: ...
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        """Grant ``role`` to the account (None: take its role away)."""
 
     async def delete_account(self, id: str) -> None:
         """The account, its sessions and its history go; its name is free again."""
@@ -179,12 +189,8 @@ def settle(
             continue
         new_rating = ratings[seat]
         updated.append(
-            AccountRecord(
-                id=account.id,
-                name=account.name,
-                key=account.key,
-                password_hash=account.password_hash,
-                created=account.created,
+            replace(
+                account,
                 rating=new_rating or account.rating,
                 rated_games=account.rated_games + (1 if new_rating else 0),
                 stats=merge_stats(account.stats, result.stats[seat]),
@@ -229,6 +235,8 @@ def account_json(account: AccountRecord) -> str:
             ],
             "rated_games": account.rated_games,
             "stats": account.stats,
+            "role": account.role,
+            "bot": account.bot,
         }
     )
 
@@ -245,6 +253,8 @@ def account_from_json(text: str) -> AccountRecord:
         rating=Rating(rating, deviation, volatility),
         rated_games=data["rated_games"],
         stats={str(k): int(v) for k, v in data["stats"].items()},
+        role=data.get("role"),
+        bot=bool(data.get("bot", False)),
     )
 
 
@@ -270,6 +280,10 @@ class QueueEntry:
     """When they joined the queue (Unix time)."""
     seen: float
     """When a node last confirmed they are still connected (Unix time)."""
+    bot: bool = False
+    """A bot account."""
+    people_only: bool = False
+    """Never paired with a bot account."""
 
 
 def queue_json(entry: QueueEntry) -> str:

@@ -203,6 +203,8 @@ declare namespace MugginsClient {
     type?: "register";
     name: string;
     password: string;
+    /** a bot account: a program plays it; marked as a bot everywhere, for ever */
+    bot?: boolean;
   }
   /** After the match: ask for (or agree to) another with the same options. */
   interface Rematch {
@@ -247,6 +249,8 @@ declare namespace MugginsClient {
     type?: "seek";
     /** one game, or best of three */
     best_of?: 1 | 3;
+    /** never pair me with a bot account */
+    people_only?: boolean;
   }
   /** Sign in with the name and password, or with a session token from an earlier ``account``. */
   interface SignIn {
@@ -291,6 +295,8 @@ declare namespace MugginsServer {
     /** secret; sign in with it later */
     session?: string | null;
     rating: RatingInfo;
+    /** a bot account */
+    bot?: boolean;
   }
   interface ActionsGameOver {
     type?: "game_over";
@@ -576,6 +582,8 @@ declare namespace MugginsServer {
     account: string;
     rating: RatingInfo;
     counts: Record<string, unknown>;
+    /** a bot account */
+    bot?: boolean;
   }
   interface Leaderboard {
     /** chosen by the client; the answer to this message carries it back */
@@ -650,11 +658,13 @@ declare namespace MugginsServer {
     /** games, wins, losses, skunks_given, ... (docs) */
     counts: Record<string, unknown>;
     averages: Averages;
+    /** a bot account */
+    bot?: boolean;
   }
   interface RatingInfo {
     /** Glicko-2 rating on the Glicko scale (a beginner: 1500) */
     rating: number;
-    /** uncertainty; provisional while above 110 */
+    /** the rating deviation (RD), one standard deviation; provisional while above 110 */
     deviation: number;
     volatility: number;
     provisional: boolean;
@@ -813,6 +823,7 @@ declare namespace MugginsServer {
     type?: "seeking";
     active: boolean;
     best_of?: 1 | 3;
+    people_only?: boolean;
     rating?: number | null;
     /** rating points accepted now; widens by 10 a second */
     range?: number | null;
