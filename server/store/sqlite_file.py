@@ -125,7 +125,9 @@ def contents(db: sqlite3.Connection) -> Contents:
     present = tables(db)
     finished = accounts = 0
     if "matches" in present:
-        (finished,) = db.execute("SELECT COUNT(*) FROM matches WHERE finished IS NOT NULL").fetchone()
+        (finished,) = db.execute(
+            "SELECT COUNT(*) FROM matches WHERE finished IS NOT NULL"
+        ).fetchone()
     if "accounts" in present:
         (accounts,) = db.execute("SELECT COUNT(*) FROM accounts").fetchone()
     return Contents(finished, accounts, version(db))

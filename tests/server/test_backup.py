@@ -45,9 +45,13 @@ def finished(path: Path) -> set[tuple[str, int]]:
 async def play_matches(url: str, stop: asyncio.Event, done: list[set[tuple[str, int]]]) -> None:
     """Ann and Bob (registered) play matches to 61 until ``stop`` is set."""
     ann = await WireClient.open(url, name="Ann")
-    assert (await ann.request(type="register", name="Ann", password="long enough"))["type"] != "error"
+    assert (await ann.request(type="register", name="Ann", password="long enough"))[
+        "type"
+    ] != "error"
     bob = await WireClient.open(url, name="Bob")
-    assert (await bob.request(type="register", name="Bob", password="long enough"))["type"] != "error"
+    assert (await bob.request(type="register", name="Bob", password="long enough"))[
+        "type"
+    ] != "error"
     n = 0
     while not stop.is_set():
         room = await ann.request(type="create_room", options={"game": {"target": 61}})
@@ -92,7 +96,9 @@ async def test_a_backup_taken_while_games_are_played_restores_every_match_and_ac
         signed = await ann.request(type="sign_in", name="Ann", password="long enough")
         assert signed["type"] != "error", signed
         bob = await WireClient.open(server.url, name="Bob")
-        assert (await bob.request(type="sign_in", name="Bob", password="long enough"))["type"] != "error"
+        assert (await bob.request(type="sign_in", name="Bob", password="long enough"))[
+            "type"
+        ] != "error"
         assert {(m.room, m.number) for m in await server.store.finished_matches(limit=100)} == kept
     check = sqlite3.connect(db)
     assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
