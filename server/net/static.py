@@ -62,7 +62,9 @@ def content_security_policy(host: str | None) -> str:
 COMPRESSIBLE = ("text/", "image/svg+xml", "application/json")
 """Kinds worth compressing (PNG and icons already are)."""
 
-ACCEPTS_GZIP = re.compile(r"(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q\s*=\s*(?P<q>[0-9.]+))?\s*(?=,|$)", re.I)
+ACCEPTS_GZIP = re.compile(
+    r"(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q\s*=\s*(?P<q>[0-9.]+))?\s*(?=,|$)", re.I
+)
 
 
 @dataclass(frozen=True, slots=True)
