@@ -142,6 +142,14 @@ class ServerConfig:
         command_line_default=1,
     )
     """Worker processes reviewing finished games for the records (``muggins serve``: 1)."""
+    admins: tuple[str, ...] = option(
+        (),
+        "make this registered account an admin on start (repeatable); roles are never granted "
+        "over the wire",
+        flag="--admin",
+        metavar="NAME",
+    )
+    """Accounts made admins when the server starts (``muggins admin grant`` does it offline)."""
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(
         "info",

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
+    from muggins.server.accounts.credentials import AccountError
     from muggins.server.app import running_server
     from muggins.server.config import from_args
     from muggins.server.runtime.collector import collecting
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
-    except (OSError, StoreError) as error:
+    except (OSError, StoreError, AccountError) as error:
         print(f"muggins serve: {error}")
         return 1
     return 0

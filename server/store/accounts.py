@@ -20,6 +20,10 @@ from typing import Literal, Protocol
 
 from muggins.shared.glicko2 import Rating
 
+Role = Literal["admin", "moderator"]
+"""What an account may do besides play: an admin grants roles and moderates, a moderator
+moderates (see :mod:`server.accounts.roles`)."""
+ROLES: tuple[Role, ...] = ("admin", "moderator")
 Stats = dict[str, int]
 """A player's counters (see :mod:`server.results.records`), added up game by game."""
 RateFn = Callable[[Rating, Rating, float], tuple[Rating, Rating]]
@@ -37,6 +41,7 @@ class AccountRecord:
     rating: Rating = field(default_factory=Rating)
     rated_games: int = 0
     stats: Stats = field(default_factory=dict)
+    role: Role | None = None
     bot: bool = False
     """A bot account: set when it is made (or by an admin), never cleared; shown with a mark."""
 
@@ -96,6 +101,9 @@ class AccountStore(Protocol):
     ) -> AccountRecord | None: ...
 
     async def set_password(self, id: str, password_hash: str) -> None: ...
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        """Grant ``role`` to the account (None: take its role away)."""
 
     async def delete_account(self, id: str) -> None:
         """The account, its sessions and its history go; its name is free again."""
@@ -227,6 +235,7 @@ def account_json(account: AccountRecord) -> str:
             ],
             "rated_games": account.rated_games,
             "stats": account.stats,
+            "role": account.role,
             "bot": account.bot,
         }
     )
@@ -244,6 +253,7 @@ def account_from_json(text: str) -> AccountRecord:
         rating=Rating(rating, deviation, volatility),
         rated_games=data["rated_games"],
         stats={str(k): int(v) for k, v in data["stats"].items()},
+        role=data.get("role"),
         bot=bool(data.get("bot", False)),
     )
 
