@@ -15,8 +15,8 @@ It reads commands, one per line::
     quit            leave (your seat is kept for a while)
     create [61] [muggins] [private]   open a room;  join CODE;  watch CODE;  rooms
     computer [LEVEL]                  seat the computer in your room's empty seat
-    seek [3] [people]  signed in: wait for a rated opponent (one game, or best of three; people:
-                    no bot accounts); cancel
+    seek [3] [people] [duplicate]  signed in: wait for a rated opponent (one game, or best of
+                    three; people: no bot accounts; duplicate: two tables on the same deals); cancel
     profile [NAME]  a rating and record (yours without a name);  history [NAME];  leaderboard
 """
 
@@ -299,7 +299,11 @@ class PlainClient:
             "rooms": lambda: ListRooms(limit=LIST_MAX),
             "computer": lambda: SeatBot(level=args[0] if args else None),
             "claim": lambda: Claim(take="bot" if "bot" in args else "win", seq=seq),
-            "seek": lambda: Seek(best_of=3 if "3" in args else 1, people_only="people" in args),
+            "seek": lambda: Seek(
+                best_of=3 if "3" in args else 1,
+                people_only="people" in args,
+                duplicate="duplicate" in args,
+            ),
             "cancel": lambda: CancelSeek(),
             "profile": lambda: GetProfile(name=" ".join(args) or None),
             "history": lambda: GetHistory(name=" ".join(args) or None),

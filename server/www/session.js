@@ -50,6 +50,8 @@ export function newSession() {
     sentName: "",
     /** @type {(() => void) | null} a request to send once the next welcome arrives */
     after: null,
+    /** @type {MugginsServer.DuplicateResult | null} the latest duplicate match's result */
+    duplicate: null,
   };
 }
 

@@ -122,6 +122,9 @@ class Seek(_Message):
     type: Literal["seek"] = "seek"
     best_of: Literal[1, 3] = Field(default=1, description="one game, or best of three")
     people_only: bool = Field(default=False, description="never pair me with a bot account")
+    duplicate: bool = Field(
+        default=False, description="a duplicate match: two tables on the same deals, seats swapped"
+    )
 
 
 class CancelSeek(_Message):
@@ -232,7 +235,7 @@ class HistoryItem(_Part):
     seat: Seat
     opponent: str
     opponent_account: str | None
-    result: Literal["won", "lost", "abandoned"]
+    result: Literal["won", "lost", "drawn", "abandoned"]
     rated: bool
     match_points: tuple[int, int] = Field(description="(this player, the opponent)")
     rating_before: float | None
@@ -313,6 +316,7 @@ class Seeking(_Message):
     active: bool
     best_of: Literal[1, 3] = 1
     people_only: bool = False
+    duplicate: bool = False
     rating: float | None = None
     range: float | None = Field(
         default=None, description="rating points accepted now; widens by 10 a second"
