@@ -44,7 +44,7 @@ from muggins.client.prompts import (
     turn_prompt,
     wrong_call_sentence,
 )
-from muggins.client.session import Goal, Session, describe_levels
+from muggins.client.session import Goal, Session, describe_levels, friend_url
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots.coach import advise
 from muggins.shared.cards import Card, CardError, parse_card
@@ -212,7 +212,8 @@ class PlainClient:
             and room.you is not None
             and self.session.goal.kind != "computer"
         ):
-            self.say(f"= a friend joins with: {join_command(self.url, room.code)}")
+            where = friend_url(self.session, self.url)
+            self.say(f"= a friend joins with: {join_command(where, room.code)}")
 
     def table_line(self, view: SeatView) -> str:
         names = self.session.names

@@ -15,6 +15,7 @@ from typing import Literal
 from muggins.shared.actions import CardPlayed, CountReset, Go, Scored
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.fairness import verify_deal
+from muggins.shared.invocation import websocket_url
 from muggins.shared.protocol import (
     ChatLine,
     ClientMessage,
@@ -88,6 +89,8 @@ class Session:
     player: str = ""
     levels: tuple[str, ...] = ()
     level_ratings: dict[str, int] = field(default_factory=dict)
+    public_url: str | None = None
+    """The address the server says players reach it at (its ``--public-url``), if it has one."""
     room: Room | None = None
     rooms: Rooms | None = None
     view: SeatView | None = None
@@ -206,6 +209,7 @@ class Session:
         self.unpacker = Unpacker()  # a new connection: its first state is whole
         self.token, self.player, self.levels = message.token, message.player, message.levels
         self.level_ratings = dict(message.level_ratings)
+        self.public_url = message.public_url
         self.name = message.name
         if message.resumed and message.room:
             if not self.goal_sent:
@@ -315,6 +319,12 @@ class Session:
     def fair(self) -> Fairness | None:
         """The latest deal check."""
         return self.fairness[-1] if self.fairness else None
+
+
+def friend_url(session: Session, url: str) -> str:
+    """The address a friend joins by: the server's public one when it has one, else ``url`` (the
+    one this client used)."""
+    return websocket_url(session.public_url) if session.public_url else url
 
 
 def signed_in_text(account: Account) -> str:

@@ -134,6 +134,7 @@ class Server:
             "listening",
             extra={
                 "url": self.url,
+                "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),
                 "build": build(),

@@ -104,6 +104,7 @@ function receive(msg) {
 /** @param {MugginsServer.Welcome} msg */
 function welcome(msg) {
   S.levels = [...msg.levels];
+  S.publicUrl = msg.public_url ?? "";
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;

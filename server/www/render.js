@@ -47,7 +47,7 @@ function renderTable(t) {
   fill("opponent-status", ...opponentStatus(t));
   fill("prompt", s.error ? el("span", { class: "error", role: "alert" }, s.error) : turnPrompt(view, who));
   const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
-  fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" })) : null);
+  fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" }), s.publicUrl) : null);
   if (!state || !view) {
     fill("board-area"); fill("middle-area"); fill("hand-area"); fill("actions"); fill("show-area");
     return;

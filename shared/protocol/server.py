@@ -43,6 +43,11 @@ class Welcome(ServerModel):
     )
     resumed: bool = Field(description="whether the token put you back where you were")
     room: str | None = Field(default=None, description="the room you are back in, if any")
+    public_url: str | None = Field(
+        default=None,
+        description="the address players reach this server at (https://host[/path]), for links "
+        "and commands a client shows; None: the address the client used",
+    )
 
 
 class SeatInfo(BaseModel):

@@ -1055,6 +1055,8 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
+    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    public_url?: string | null;
   }
   /** Muggins server-to-client message */
   type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
