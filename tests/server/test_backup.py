@@ -42,6 +42,14 @@ def finished(path: Path) -> set[tuple[str, int]]:
         db.close()
 
 
+def started(path: Path) -> set[tuple[str, int]]:
+    db = sqlite3.connect(path)
+    try:
+        return {(room, number) for room, number in db.execute("SELECT room, number FROM matches")}
+    finally:
+        db.close()
+
+
 async def play_matches(url: str, stop: asyncio.Event, done: list[set[tuple[str, int]]]) -> None:
     """Ann and Bob (registered) play matches to 61 until ``stop`` is set."""
     ann = await WireClient.open(url, name="Ann")
@@ -85,6 +93,7 @@ async def test_a_backup_taken_while_games_are_played_restores_every_match_and_ac
     assert "Backed up" in made.stdout and "2 accounts" in made.stdout, made.stdout
     assert refused.returncode == 1 and "in use" in refused.stdout, refused.stdout
     kept = finished(copy)
+    in_play = started(copy) - kept
     assert before <= kept <= after, (before, kept, after)
     db.unlink()  # the disk is lost
     restored = await asyncio.to_thread(muggins, "restore", str(copy), "--db", str(db))
@@ -99,7 +108,9 @@ async def test_a_backup_taken_while_games_are_played_restores_every_match_and_ac
         assert (await bob.request(type="sign_in", name="Bob", password="long enough"))[
             "type"
         ] != "error"
-        assert {(m.room, m.number) for m in await server.store.finished_matches(limit=100)} == kept
+        served = {(m.room, m.number) for m in await server.store.finished_matches(limit=100)}
+        # A match whose last move was stored but not yet its end is ended on restart.
+        assert kept <= served <= kept | in_play, (served, kept, in_play)
     check = sqlite3.connect(db)
     assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     check.close()
