@@ -9,8 +9,10 @@ from collections.abc import Callable
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
+from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
+from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -61,6 +63,9 @@ class Lobby:
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
         self.matchmaker = Matchmaker(self)
+        self.duplicates: dict[str, DuplicateTables] = {}
+        """Duplicate matches by their first table's code."""
+        self.tournaments = TournamentDirector(self)
         self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------
@@ -159,7 +164,9 @@ class Lobby:
             if bucket.full(now):
                 del self.rooms_by_address[address]
 
-    async def create_room(self, options: RoomOptions) -> Room:
+    async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
+        """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
+        it is that match's ``second_table``)."""
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
@@ -176,6 +183,8 @@ class Lobby:
             self.index.update(room)
             self.metrics.rooms.set(len(self.rooms))
             log.info("room created", extra={"room": room.code, "private": options.private})
+            if options.duplicate and not second_table:
+                self.duplicates[room.code] = DuplicateTables(self, room, on_result=None)
             return room
         raise Refusal("internal", "No free room code was found; try again")
 
@@ -250,7 +259,9 @@ class Lobby:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                room.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
+                room.restore(
+                    rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
+                )
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(
                         match.room,

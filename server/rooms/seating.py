@@ -68,6 +68,9 @@ class Table:
         self.spectators: set[Peer] = set()
         self.match: Match | None = None
         self.match_number = 0
+        self.holders: tuple[str, str] = ("", "")
+        """Who holds each seat of the current match as stored: its names at the start, then
+        each hand-over (see :meth:`Room.note_hand_over`)."""
         self.seq_base = 0
         self.move_tags: list[tuple[int | None, str | None]] = []
         """Each action of the current match: the seq it named and its key (see
@@ -75,6 +78,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.duplicate_table: Literal[1, 2] | None = None
+        """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
         self.closed = False
         self._turn_timer: asyncio.TimerHandle | None = None
@@ -197,6 +202,7 @@ class Table:
             restart_proposed_by=self.restart_by,
             rematch_wanted=(self.rematch[0], self.rematch[1]),
             bank=self.turn_clock.left() if self.turn_clock else None,
+            duplicate_table=self.duplicate_table,
         )
 
     def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:

@@ -52,6 +52,7 @@ from muggins.shared.protocol.client import (
 from muggins.shared.protocol.server import (
     SERVER_MESSAGE,
     ChatLine,
+    DuplicateResult,
     Error,
     ErrorCode,
     EventLine,
@@ -142,6 +143,7 @@ __all__ = [
     "CountPoints",
     "CreateRoom",
     "DiscardCards",
+    "DuplicateResult",
     "Error",
     "ErrorCode",
     "EventLine",

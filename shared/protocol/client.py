@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.tournaments import TournamentRequest
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -60,6 +61,11 @@ class RoomOptions(BaseModel):
         default=False,
         description="a rated room: two signed-in people, automatic counting, a turn clock; "
         "the result changes both ratings",
+    )
+    duplicate: bool = Field(
+        default=False,
+        description="a duplicate match: this table, then a second one on the same deals with "
+        "the seats swapped; scored by the difference in points (docs/tournaments.md)",
     )
 
 
@@ -279,6 +285,7 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
+    | TournamentRequest
     | AskHint,
     Field(discriminator="type"),
 ]
