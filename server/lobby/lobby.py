@@ -12,6 +12,7 @@ from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
 from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
+from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -64,6 +65,7 @@ class Lobby:
         self.matchmaker = Matchmaker(self)
         self.duplicates: dict[str, DuplicateTables] = {}
         """Duplicate matches by their first table's code."""
+        self.tournaments = TournamentDirector(self)
         self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------
@@ -257,7 +259,9 @@ class Lobby:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                room.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
+                room.restore(
+                    rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
+                )
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(
                         match.room,

@@ -16,6 +16,7 @@ from muggins.shared.construct import unvalidated
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
 
 
@@ -322,6 +323,7 @@ ServerMessage = Annotated[
     | Pong
     | Hint
     | DuplicateResult
+    | TournamentReply
     | AccountReply,
     Field(discriminator="type"),
 ]
