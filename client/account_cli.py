@@ -31,6 +31,7 @@ from muggins.shared.protocol.accounts import (
     SignedOut,
     SignIn,
     SignOut,
+    half_up,
 )
 
 NEEDS_NAME = ("register", "sign-in", "game")
@@ -188,7 +189,7 @@ def profile_lines(p: Profile) -> list[str]:
     c, a, r = p.counts, p.averages, p.rating
     status = "provisional" if r.provisional else "established"
     return [
-        f"{p.name}: rating {r.rating:.0f} ±{2 * r.deviation:.0f} ({status}, {r.games} rated)",
+        f"{p.name}: rating {r.text()} ({status}, {r.games} rated)",
         f"  matches {c['matches']} (won {c['match_wins']}); games {c['games']}: "
         f"won {c['wins']}, lost {c['losses']}",
         f"  skunks given {c['skunks_given']}, taken {c['skunks_taken']} "
@@ -215,10 +216,11 @@ def given_away_line(a: Averages, deals: int) -> str:
 def leaderboard_lines(board: Leaderboard) -> list[str]:
     if not board.entries:
         return ["No established ratings here yet (a rating is provisional while RD > 110)"]
-    lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'RD':>5}  {'rated':>5}  won-lost"]
+    lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'± RD':>5}  {'rated':>5}  won-lost"]
     for e in board.entries:
         lines.append(
-            f"{e.rank:>3}  {e.name:<24} {e.rating.rating:>6.0f} {e.rating.deviation:>5.0f}  "
+            f"{e.rank:>3}  {e.name:<24} {half_up(e.rating.rating):>6} "
+            f"{half_up(e.rating.deviation):>5}  "
             f"{e.rating.games:>5}  {e.counts.get('match_wins', 0)}-"
             f"{e.counts.get('matches', 0) - e.counts.get('match_wins', 0)}"
         )

@@ -25,6 +25,7 @@ from websockets.asyncio.server import serve as ws_serve
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
+from muggins.server.accounts.roles import grant
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
 from muggins.server.net.connection import Connection
@@ -97,6 +98,13 @@ class Server:
 
     async def start(self) -> None:
         await self._open_store()
+        try:
+            for name in self.config.admins:
+                account = await grant(self.store, name, "admin")
+                log.info("admin granted", extra={"account": account.id})
+        except BaseException:
+            await self.store.close()
+            raise
         await self.lobby.restore()
         tls = None
         if self.config.certfile is not None:
@@ -126,6 +134,7 @@ class Server:
             "listening",
             extra={
                 "url": self.url,
+                "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),
                 "build": build(),

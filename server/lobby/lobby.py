@@ -9,6 +9,7 @@ from collections.abc import Callable
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
+from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.lobby.seat_holders import SeatHolders
@@ -64,6 +65,8 @@ class Lobby:
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
         self.matchmaker = Matchmaker(self)
+        self.duplicates: dict[str, DuplicateTables] = {}
+        """Duplicate matches by their first table's code."""
         self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------
@@ -164,7 +167,9 @@ class Lobby:
             if bucket.full(now):
                 del self.rooms_by_address[address]
 
-    async def create_room(self, options: RoomOptions) -> Room:
+    async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
+        """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
+        it is that match's ``second_table``)."""
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
@@ -181,6 +186,8 @@ class Lobby:
             self.index.update(room)
             self.metrics.rooms.set(len(self.rooms))
             log.info("room created", extra={"room": room.code, "private": options.private})
+            if options.duplicate and not second_table:
+                self.duplicates[room.code] = DuplicateTables(self, room, on_result=None)
             return room
         raise Refusal("internal", "No free room code was found; try again")
 

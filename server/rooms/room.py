@@ -203,8 +203,10 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
-            if self.options.rated:
-                raise Refusal("illegal", "Rated rooms are for two people: no computer")
+            if self.options.rated or self.options.duplicate:
+                raise Refusal(
+                    "illegal", "Rated and duplicate rooms are for two people: no computer"
+                )
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
                 raise Refusal("no_seat_free", "Both seats are taken")
@@ -323,8 +325,8 @@ class Room(Table):
     async def settle(self) -> None:
         """Record a finished match in its players' ratings and records (once; see ratings);
         in a rated room, tell the room how the ratings moved."""
-        if self.match is None or not self.match.over:
-            return
+        if self.match is None or not self.match.over or self.options.duplicate:
+            return  # a duplicate match is settled once both its tables are over
         await self.cluster.settling(self.match)
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
@@ -557,7 +559,7 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
-            if self.options.rated:
+            if self.options.rated or self.options.duplicate:
                 raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
@@ -638,6 +640,8 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
+            if self.options.duplicate:
+                raise Refusal("illegal", "A duplicate match's tables are played once each")
             self.rematch[seat] = True
             if self._other(seat).kind == "bot" or all(self.rematch):
                 self.notice("restarted", "Rematch: a new match begins")

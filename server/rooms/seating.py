@@ -75,6 +75,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.duplicate_table: Literal[1, 2] | None = None
+        """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
         self.closed = False
         self._turn_timer: asyncio.TimerHandle | None = None
@@ -210,6 +212,7 @@ class Table:
             restart_proposed_by=self.restart_by,
             rematch_wanted=(self.rematch[0], self.rematch[1]),
             bank=self.turn_clock.left() if self.turn_clock else None,
+            duplicate_table=self.duplicate_table,
         )
 
     def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:

@@ -23,6 +23,7 @@ from muggins.server.store.accounts import (
     PendingReview,
     QueueEntry,
     RateFn,
+    Role,
     Stats,
     account_from_json,
     account_json,
@@ -166,6 +167,14 @@ class SqliteAccounts:
             account = _account(db, "id", id)
             if account is not None:
                 _save(db, _with_password(account, password_hash))
+
+        await self._run(change)
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        def change(db: sqlite3.Connection) -> None:
+            account = _account(db, "id", id)
+            if account is not None:
+                _save(db, replace(account, role=role))
 
         await self._run(change)
 

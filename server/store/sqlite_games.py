@@ -41,7 +41,8 @@ from muggins.server.store.games import (
     StoreConflict,
     StoreError,
 )
-from muggins.server.store.sqlite_accounts import SqliteAccounts, migrate
+from muggins.server.store.sqlite_accounts import VERSION, SqliteAccounts, migrate
+from muggins.server.store.sqlite_file import check_known, create_private, upgrade_copy
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.protocol import RoomOptions
 
@@ -52,6 +53,10 @@ log = logging.getLogger("muggins.store")
 CHECKPOINT_EVERY = 256
 """Group commits of moves between two checkpoints of the log into the database (on the store's
 thread; the moves' own connection never checkpoints, so the event loop never waits on a flush)."""
+
+QUIET = 5.0
+"""Seconds without a write after which the log is emptied into the database file
+(``wal_checkpoint(TRUNCATE)``), so that a plain copy of a quiet server's file holds every game."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -120,6 +125,10 @@ class SqliteStore(SqliteAccounts):
         """Moves waiting for the next group commit (at the loop's next turn)."""
         self._groups = 0
         """Group commits since the last checkpoint was asked for."""
+        self.quiet = QUIET
+        self._written = 0.0
+        """The loop's time of the last write; a quiet spell after it empties the log."""
+        self._quiet_timer: asyncio.TimerHandle | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def call() -> T:
@@ -130,7 +139,26 @@ class SqliteStore(SqliteAccounts):
             except sqlite3.Error as error:
                 raise _store_error(error) from error
 
+        self._wrote()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    def _wrote(self) -> None:
+        """Note a write (or a read: the cost is the same); arm the quiet checkpoint."""
+        loop = asyncio.get_running_loop()
+        self._written = loop.time()
+        if self._quiet_timer is None:
+            self._quiet_timer = loop.call_later(self.quiet, self._quiet_check)
+
+    def _quiet_check(self) -> None:
+        """Empty the log if nothing was written for ``quiet`` seconds; else look again then."""
+        loop = asyncio.get_running_loop()
+        wait = self._written + self.quiet - loop.time()
+        if wait > 0:
+            self._quiet_timer = loop.call_later(wait, self._quiet_check)
+            return
+        self._quiet_timer = None
+        if self._db is not None:
+            self._executor.submit(self._checkpoint, "TRUNCATE")
 
     async def _move(self, write: Callable[[sqlite3.Connection], None]) -> None:
         """Run ``write`` in the next group commit; return once that is committed.
@@ -174,27 +202,42 @@ class SqliteStore(SqliteAccounts):
             said = str(error) if isinstance(error, StoreError) else f"SQLite: {error}"
             outcomes = [StoreError(said) for _ in group]  # one each: each gets its traceback
         _settle(group, outcomes)
+        self._wrote()
         self._groups += 1
         if self._groups >= CHECKPOINT_EVERY:
             self._groups = 0
             self._executor.submit(self._checkpoint)
 
-    def _checkpoint(self) -> None:
+    def _checkpoint(self, mode: str = "PASSIVE") -> None:
         """On the store's thread: copy the log's committed pages into the database, without
-        waiting for readers or holding up writers (``PASSIVE``)."""
+        waiting for readers or holding up writers (``PASSIVE``); when quiet, all of them and
+        the log emptied (``TRUNCATE``)."""
         try:
             if self._db is not None:
-                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._db.execute(f"PRAGMA wal_checkpoint({mode})")
         except sqlite3.Error:
             log.exception("checkpoint of %s failed (the next one tries again)", self.path)
 
     async def open(self) -> None:
         def connect() -> None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)
             db = _connect(self.path, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
-            migrate(db)
+            try:
+                check_known(db, self.path)
+                db.execute("PRAGMA journal_mode=WAL")
+                copy = upgrade_copy(db, self.path)
+                db.executescript(SCHEMA)
+                start = migrate(db)
+            except BaseException:
+                db.close()
+                raise
+            if copy is not None:
+                log.warning(
+                    "database upgraded from %d to %d",
+                    start,
+                    VERSION,
+                    extra={"file": str(self.path), "copy_before": str(copy)},
+                )
             self._db = db
 
         try:
@@ -207,12 +250,16 @@ class SqliteStore(SqliteAccounts):
             raise StoreError(f"cannot open {self.path}: {error}") from error
 
     async def close(self) -> None:
+        if self._quiet_timer is not None:
+            self._quiet_timer.cancel()
+            self._quiet_timer = None
         if self._moves_db is not None:
             self._moves_db.close()
             self._moves_db = None
 
         def disconnect() -> None:
             if self._db is not None:
+                self._checkpoint("TRUNCATE")  # the file alone holds everything once stopped
                 self._db.close()
                 self._db = None
 

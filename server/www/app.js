@@ -97,6 +97,11 @@ function receive(msg) {
     case "hint":
       takeHint(msg);
       break;
+    case "duplicate_result":
+      S.duplicate = msg;
+      logLine(S, msg.text);
+      say(msg.text);
+      break;
     default:
       return;
   }
@@ -106,6 +111,7 @@ function receive(msg) {
 /** @param {MugginsServer.Welcome} msg */
 function welcome(msg) {
   S.levels = [...msg.levels];
+  S.publicUrl = msg.public_url ?? "";
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;
@@ -142,6 +148,12 @@ function goTo(code, kind) {
 /** @param {MugginsServer.Room} room */
 function enterRoom(room) {
   const first = !S.room || S.room.code !== room.code;
+  if (first && S.room) {
+    // Another room (a duplicate match's second table): its seqs start again.
+    S.state = null;
+    S.gameOver = null;
+    S.selected = [];
+  }
   S.room = room;
   if (first) {
     logLine(S, `Room ${room.code} (${describeOptions(room.options)})`);

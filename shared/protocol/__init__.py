@@ -53,6 +53,7 @@ from muggins.shared.protocol.client import (
 from muggins.shared.protocol.server import (
     SERVER_MESSAGE,
     ChatLine,
+    DuplicateResult,
     Error,
     ErrorCode,
     EventLine,
@@ -146,6 +147,7 @@ __all__ = [
     "CountPoints",
     "CreateRoom",
     "DiscardCards",
+    "DuplicateResult",
     "Error",
     "ErrorCode",
     "EventLine",

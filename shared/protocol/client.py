@@ -61,6 +61,11 @@ class RoomOptions(BaseModel):
         description="a rated room: two signed-in people, automatic counting, a turn clock; "
         "the result changes both ratings",
     )
+    duplicate: bool = Field(
+        default=False,
+        description="a duplicate match: this table, then a second one on the same deals with "
+        "the seats swapped; scored by the difference in points (docs/tournaments.md)",
+    )
 
 
 class Hello(ClientModel):

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from muggins.shared.actions import Action, Event, Outcome, Seat
 from muggins.shared.construct import unvalidated
+from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
 from muggins.shared.view import BriefView, SeatView
@@ -41,6 +42,11 @@ class Welcome(ServerModel):
     )
     resumed: bool = Field(description="whether the token put you back where you were")
     room: str | None = Field(default=None, description="the room you are back in, if any")
+    public_url: str | None = Field(
+        default=None,
+        description="the address players reach this server at (https://host[/path]), for links "
+        "and commands a client shows; None: the address the client used",
+    )
 
 
 class SeatInfo(BaseModel):
@@ -77,6 +83,11 @@ class Room(ServerModel):
         default=None,
         description="rated rooms: seconds left in each seat's time bank, beyond the per-move "
         "limit (options.turn_timer)",
+    )
+    duplicate_table: Literal[1, 2] | None = Field(
+        default=None,
+        description="a duplicate match's table: the second deals the first's cards, the seats "
+        "swapped",
     )
 
 
@@ -254,6 +265,7 @@ class Notice(ServerModel):
         "replaced",
         "shutdown",
         "rating",
+        "duplicate",
     ]
     text: str
 
@@ -309,6 +321,27 @@ class Story(ServerModel):
     chat: tuple[ChatLine, ...] = ()
 
 
+class DuplicateResult(ServerModel):
+    """A duplicate match is over: both tables played on the same deals, seats swapped.
+
+    Sent to the two players once both tables are over (never while the second is played, so no
+    table hears of the other's cards before it has played them).
+    """
+
+    type: Literal["duplicate_result"] = "duplicate_result"
+    games: tuple[str, str] = Field(description="each table's game id, to replay or review")
+    names: tuple[str, str] = Field(
+        description="the first player (seat 0 at the first table), then the second"
+    )
+    you: Seat | None = Field(description="which of names you are")
+    margin: int = Field(description="the first player's points less the second's, both tables")
+    rated: bool
+    text: str = Field(description="'You won by 14 points on the same cards'")
+    hands: tuple[HandComparison, ...] = Field(
+        description="each hand both tables played: what each player laid away and scored with it"
+    )
+
+
 ServerMessage = Annotated[
     Welcome
     | Room
@@ -322,6 +355,7 @@ ServerMessage = Annotated[
     | Hint
     | Games
     | Story
+    | DuplicateResult
     | AccountReply,
     Field(discriminator="type"),
 ]

@@ -211,6 +211,8 @@ declare namespace MugginsClient {
     type?: "register";
     name: string;
     password: string;
+    /** a bot account: a program plays it; marked as a bot everywhere, for ever */
+    bot?: boolean;
   }
   /** After the match: ask for (or agree to) another with the same options. */
   interface Rematch {
@@ -239,6 +241,8 @@ declare namespace MugginsClient {
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
     rated?: boolean;
+    /** a duplicate match: this table, then a second one on the same deals with the seats swapped; scored by the difference in points (docs/tournaments.md) */
+    duplicate?: boolean;
   }
   /** Seat the computer in your room's empty (or abandoned) seat. */
   interface SeatBot {
@@ -255,6 +259,10 @@ declare namespace MugginsClient {
     type?: "seek";
     /** one game, or best of three */
     best_of?: 1 | 3;
+    /** never pair me with a bot account */
+    people_only?: boolean;
+    /** a duplicate match: two tables on the same deals, seats swapped */
+    duplicate?: boolean;
   }
   /** Sign in with the name and password, or with a session token from an earlier ``account``. */
   interface SignIn {
@@ -299,6 +307,8 @@ declare namespace MugginsServer {
     /** secret; sign in with it later */
     session?: string | null;
     rating: RatingInfo;
+    /** a bot account */
+    bot?: boolean;
   }
   interface ActionsGameOver {
     type?: "game_over";
@@ -484,6 +494,25 @@ declare namespace MugginsServer {
     type?: "discarded";
     seat: number;
   }
+  /** A duplicate match is over: both tables played on the same deals, seats swapped. Sent to the two players once both tables are over (never while the second is played, so no table hears of the other's cards before it has played them). */
+  interface DuplicateResult {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "duplicate_result";
+    /** each table's game id, to replay or review */
+    games: [string, string];
+    /** the first player (seat 0 at the first table), then the second */
+    names: [string, string];
+    /** which of names you are */
+    you: number | null;
+    /** the first player's points less the second's, both tables */
+    margin: number;
+    rated: boolean;
+    /** 'You won by 14 points on the same cards' */
+    text: string;
+    /** each hand both tables played: what each player laid away and scored with it */
+    hands: HandComparison[];
+  }
   /** A refusal. Nothing changed. ``code`` is stable; ``message`` is a sentence for a person. */
   interface Error {
     /** chosen by the client; the answer to this message carries it back */
@@ -550,6 +579,19 @@ declare namespace MugginsServer {
     type?: "go";
     seat: number;
   }
+  /** One hand of one deal, as each player played it at their table. */
+  interface HandComparison {
+    game_number: number;
+    deal_number: number;
+    /** the hand was the dealer's */
+    dealer: boolean;
+    /** the six cards dealt */
+    cards: string[];
+    /** what each player (the match's first, then second) laid away from them */
+    discards: [string[], string[]];
+    /** what each player scored in that deal with them */
+    points: [number, number];
+  }
   /** The true breakdown of a shown hand or crib, once it is settled. */
   interface HandScored {
     type?: "hand_scored";
@@ -591,7 +633,7 @@ declare namespace MugginsServer {
     seat: number;
     opponent: string;
     opponent_account: string | null;
-    result: "won" | "lost" | "abandoned";
+    result: "won" | "lost" | "drawn" | "abandoned";
     rated: boolean;
     /** (this player, the opponent) */
     match_points: [number, number];
@@ -604,6 +646,8 @@ declare namespace MugginsServer {
     account: string;
     rating: RatingInfo;
     counts: Record<string, unknown>;
+    /** a bot account */
+    bot?: boolean;
   }
   interface Leaderboard {
     /** chosen by the client; the answer to this message carries it back */
@@ -632,7 +676,7 @@ declare namespace MugginsServer {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "notice";
-    code: "joined" | "left" | "disconnected" | "returned" | "claimable" | "claimed" | "bot_seated" | "restart_proposed" | "restart_declined" | "restarted" | "rematch_wanted" | "timeout" | "replaced" | "shutdown" | "rating";
+    code: "joined" | "left" | "disconnected" | "returned" | "claimable" | "claimed" | "bot_seated" | "restart_proposed" | "restart_declined" | "restarted" | "rematch_wanted" | "timeout" | "replaced" | "shutdown" | "rating" | "duplicate";
     text: string;
   }
   /** How a game ended. */
@@ -678,11 +722,13 @@ declare namespace MugginsServer {
     /** games, wins, losses, skunks_given, ... (docs) */
     counts: Record<string, unknown>;
     averages: Averages;
+    /** a bot account */
+    bot?: boolean;
   }
   interface RatingInfo {
     /** Glicko-2 rating on the Glicko scale (a beginner: 1500) */
     rating: number;
-    /** uncertainty; provisional while above 110 */
+    /** the rating deviation (RD), one standard deviation; provisional while above 110 */
     deviation: number;
     volatility: number;
     provisional: boolean;
@@ -736,6 +782,8 @@ declare namespace MugginsServer {
     rematch_wanted?: [boolean, boolean];
     /** rated rooms: seconds left in each seat's time bank, beyond the per-move limit (options.turn_timer) */
     bank?: [number, number] | null;
+    /** a duplicate match's table: the second deals the first's cards, the seats swapped */
+    duplicate_table?: (1 | 2) | null;
   }
   /** How a room is set up: the match rules plus who may find and watch it. */
   interface RoomOptions {
@@ -748,6 +796,8 @@ declare namespace MugginsServer {
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
     rated?: boolean;
+    /** a duplicate match: this table, then a second one on the same deals with the seats swapped; scored by the difference in points (docs/tournaments.md) */
+    duplicate?: boolean;
   }
   interface RoomSummary {
     code: string;
@@ -841,6 +891,8 @@ declare namespace MugginsServer {
     type?: "seeking";
     active: boolean;
     best_of?: 1 | 3;
+    people_only?: boolean;
+    duplicate?: boolean;
     rating?: number | null;
     /** rating points accepted now; widens by 10 a second */
     range?: number | null;
@@ -933,7 +985,9 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
+    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    public_url?: string | null;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
 }

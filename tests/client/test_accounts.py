@@ -60,7 +60,9 @@ async def test_the_account_command_from_register_to_delete(
     assert "sesame1234" not in saved and json.loads(saved)[url]["name"] == "Alice"
     assert (tmp_path / "sessions.json").stat().st_mode & 0o777 == 0o600
     status, out = await account(tmp_path, monkeypatch, capsys, url, "profile")
-    assert status == 0 and out.startswith("Alice: rating 1500") and "matches 0" in out
+    assert status == 0 and "matches 0" in out
+    # One ± for a rating everywhere: one RD, named (the browser writes the same).
+    assert out.startswith("Alice: rating 1500 ± 350 RD (provisional, 0 rated)")
     assert "points given away per deal: not reviewed yet" in out
     status, out = await account(tmp_path, monkeypatch, capsys, url, "leaderboard")
     assert "No established ratings" in out

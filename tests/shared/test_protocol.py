@@ -231,7 +231,7 @@ CLIENT_TYPES = {
 SERVER_TYPES = {
     "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
-    "hint",
+    "hint", "duplicate_result",
 }  # fmt: skip
 
 
