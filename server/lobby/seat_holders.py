@@ -72,10 +72,10 @@ def games_of(
         if owner is not None and token_matches(token, owner.token_hash):
             owners.append(owner)
     for owner in owners:
-        room = owner.room
-        index = room.seat_of(owner) if room is not None else None
-        if room is not None and index is not None and not room.closed:
-            found.setdefault(room.code, (room, index))
+        where = owner.room
+        index = where.seat_of(owner) if where is not None else None
+        if where is not None and index is not None and not where.closed:
+            found.setdefault(where.code, (where, index))
     ordered = sorted(found.values(), key=lambda held: -held[0].last_activity)
     return Games(games=tuple(_describe(room, seat) for room, seat in ordered if _open(room)))
 

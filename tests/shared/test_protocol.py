@@ -226,12 +226,12 @@ CLIENT_TYPES = {
     "count", "muggins", "challenge", "accept", "resign", "propose_restart", "answer_restart",
     "rematch", "claim", "chat", "leave", "ping",
     "register", "sign_in", "sign_out", "change_password", "delete_account", "profile", "history",
-    "leaderboard", "game", "seek", "cancel_seek", "hint",
+    "leaderboard", "game", "seek", "cancel_seek", "hint", "my_games",
 }  # fmt: skip
 SERVER_TYPES = {
     "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
-    "hint", "duplicate_result",
+    "hint", "duplicate_result", "games", "story",
 }  # fmt: skip
 
 
