@@ -235,6 +235,7 @@ def game_lines(record: GameRecord) -> list[str]:
         seed=bytes.fromhex(record.seed),
         options=record.options,
         names=record.names,
+        hand_overs=record.hand_overs,
         actions=[(a.seat, a.action) for a in record.actions],
         result=record.result,
         winner=record.winner,

@@ -381,6 +381,7 @@ class AccountService:
         return GameRecord(
             game=match.id,
             names=match.names,
+            hand_overs=match.hand_overs,
             options=match.options,
             seed=match.seed.hex(),
             actions=tuple(LoggedAction(seat=s, action=a) for s, a in match.actions),
@@ -389,7 +390,7 @@ class AccountService:
             result=match.result,
             winner=match.winner,
             steps=await self.replays.steps(
-                match.id, match.options, match.seed, match.actions, match.names
+                match.id, match.options, match.seed, match.actions, match.names, match.hand_overs
             )
             if steps
             else (),

@@ -262,7 +262,9 @@ class Lobby:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                room.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
+                room.restore(
+                    rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
+                )
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(
                         match.room,

@@ -23,6 +23,7 @@ from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
 from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
@@ -162,6 +163,7 @@ class Room(Table):
                     raise
                 index = seat.index
                 self.notice("joined", f"{player.name} sits down", skip=player.peer)
+                await self.note_hand_over(seat)
             seat = self.seats[index]
             seat.gone_since = None
             player.room = self
@@ -218,6 +220,7 @@ class Room(Table):
                 empty[0].kind, empty[0].level, empty[0].bot = "empty", None, None
                 raise
             self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index}")
+            await self.note_hand_over(empty[0])
             if self.match is None:
                 await self._start_match(origin=by.peer, id=id)
             else:
@@ -369,12 +372,31 @@ class Room(Table):
         self.match = Match(seed=seed, options=self.options.game, keep_events=False)
         self.move_tags = []
         self.match_number = number
+        self.holders = record.names
         log.info("match started", extra={"room": self.code, "match": number, "names": record.names})
         self.restart_by, self.rematch = None, [False, False]
         if self.turn_clock is not None:
             self.turn_clock.reset()
         self.send_room(origin=origin, id=id)
         self.broadcast(list(self.match.events), origin=None, id=None)
+
+    async def note_hand_over(self, seat: SeatState) -> None:
+        """``seat`` of a match under way changed hands (the computer took over, or someone sat
+        in a seat left empty): keep who took it from whom and from which action, so records and
+        replays name who held it. A store failure is logged: only the record is late."""
+        if self.match is None or self.match.over or seat.kind == "empty":
+            return
+        before, after = self.holders[seat.index], self.names()[seat.index]
+        if before == after:
+            return
+        held = list(self.holders)
+        held[seat.index] = after
+        self.holders = (held[0], held[1])
+        hand_over = HandOver(seat=seat.index, at=len(self.match.log), before=before, after=after)
+        try:
+            await self.store.record_hand_over(self.code, self.match_number, hand_over)
+        except StoreError as error:
+            log.warning("room %s: could not keep a hand-over: %s", self.code, error)
 
     async def record_finish(self, store: Store, match: Match) -> None:
         """Record a match that is over as won in ``store``; a failure is logged, not raised (the
@@ -396,9 +418,12 @@ class Room(Table):
         number: int,
         previous_actions: int,
         tags: tuple[tuple[int | None, str | None], ...] = (),
+        holders: tuple[str, str] | None = None,
     ) -> None:
-        """Take a match rebuilt from the store (start-up), with its actions' tags if known."""
+        """Take a match rebuilt from the store (start-up), with its actions' tags if known and
+        who held each seat at the last hand-over (the seats' names if None)."""
         self.match, self.match_number = match, number
+        self.holders = holders or self.names()
         self.seq_base = previous_actions
         self.move_tags = [*tags, *[(None, None)] * (len(match.log) - len(tags))]
 
@@ -680,6 +705,7 @@ class Room(Table):
 
                 self.put_bot(other, list(LEVELS)[-1])
                 await self._save_seats()
+                await self.note_hand_over(other)
                 self.notice("replaced", f"{other.name} takes over from {gone}")
                 self.send_room(origin=origin, id=id)
                 self.kick_bots()

@@ -68,6 +68,9 @@ class Table:
         self.spectators: set[Peer] = set()
         self.match: Match | None = None
         self.match_number = 0
+        self.holders: tuple[str, str] = ("", "")
+        """Who holds each seat of the current match as stored: its names at the start, then
+        each hand-over (see :meth:`Room.note_hand_over`)."""
         self.seq_base = 0
         self.move_tags: list[tuple[int | None, str | None]] = []
         """Each action of the current match: the seq it named and its key (see

@@ -27,6 +27,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -44,6 +45,7 @@ from muggins.server.store.games import (
 from muggins.server.store.sqlite_accounts import VERSION, SqliteAccounts, migrate
 from muggins.server.store.sqlite_file import check_known, create_private, upgrade_copy
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 from muggins.shared.protocol import RoomOptions
 
 T = TypeVar("T")
@@ -361,6 +363,24 @@ class SqliteStore(SqliteAccounts):
             )
         )
 
+    async def record_hand_over(self, code: str, number: int, hand_over: HandOver) -> None:
+        h = hand_over
+
+        def keep(db: sqlite3.Connection) -> bool:
+            found = db.execute(
+                "SELECT 1 FROM matches WHERE room = ? AND number = ?", (code, number)
+            ).fetchone()
+            if found is not None:
+                db.execute(
+                    "INSERT OR IGNORE INTO handovers (room, number, seat, at, before, after) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (code, number, h.seat, h.at, h.before, h.after),
+                )
+            return found is not None
+
+        if not await self._run(keep):
+            raise StoreError(f"no match {code}-{number}")
+
     async def close_room(self, code: str) -> None:
         await self._run(
             lambda db: db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
@@ -397,7 +417,10 @@ class SqliteStore(SqliteAccounts):
                 "ORDER BY finished DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-            return [_match(row, ()) for row in rows]
+            return [
+                replace(m, hand_overs=_hand_overs(db, m.room, m.number))
+                for m in map(_match_row, rows)
+            ]
 
         return await self._run(load)
 
@@ -479,7 +502,21 @@ def _load_match(db: sqlite3.Connection, code: str, number: int) -> MatchRecord |
         (code, number),
     ).fetchall()
     actions = tuple((seat, ACTION.validate_json(text)) for seat, text, _, _ in rows)
-    return _match(row, actions, tuple((seq, key) for _, _, seq, key in rows))
+    match = _match(row, actions, tuple((seq, key) for _, _, seq, key in rows))
+    return replace(match, hand_overs=_hand_overs(db, code, number))
+
+
+def _match_row(row: Any) -> MatchRecord:
+    return _match(row, ())
+
+
+def _hand_overs(db: sqlite3.Connection, code: str, number: int) -> tuple[HandOver, ...]:
+    rows = db.execute(
+        "SELECT seat, at, before, after FROM handovers WHERE room = ? AND number = ? "
+        "ORDER BY at, seat",
+        (code, number),
+    ).fetchall()
+    return tuple(HandOver(seat=s, at=at, before=b, after=a) for s, at, b, a in rows)
 
 
 def seats_json(seats: tuple[SeatRecord, SeatRecord]) -> str:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.cards import Card
+from muggins.shared.handover import HandOver
 from muggins.shared.view import PlayedCard, ShowResult
 
 MessageId = Annotated[
@@ -294,7 +295,12 @@ class GameRecord(_Message):
 
     type: Literal["game"] = "game"
     game: str
-    names: tuple[str, str]
+    names: tuple[str, str] = Field(description="who held each seat when the match began")
+    hand_overs: tuple[HandOver, ...] = Field(
+        default=(),
+        description="each time a seat changed hands (the computer taking over from a player "
+        "who left), in order; the last holder of a seat is the one its record names",
+    )
     options: GameOptions
     seed: str = Field(description="hex; Match.replay(options, seed, actions) rebuilds it")
     actions: tuple[LoggedAction, ...]

@@ -556,7 +556,10 @@ declare namespace MugginsServer {
     id?: number | string | null;
     type?: "game";
     game: string;
+    /** who held each seat when the match began */
     names: [string, string];
+    /** each time a seat changed hands (the computer taking over from a player who left), in order; the last holder of a seat is the one its record names */
+    hand_overs?: HandOver[];
     options: GameOptions;
     /** hex; Match.replay(options, seed, actions) rebuilds it */
     seed: string;
@@ -591,6 +594,15 @@ declare namespace MugginsServer {
     discards: [string[], string[]];
     /** what each player scored in that deal with them */
     points: [number, number];
+  }
+  interface HandOver {
+    seat: number;
+    /** the index of the first action of the match made by the new holder */
+    at: number;
+    /** who held the seat until then */
+    before: string;
+    /** who holds it from then on */
+    after: string;
   }
   /** The true breakdown of a shown hand or crib, once it is settled. */
   interface HandScored {
