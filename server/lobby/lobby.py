@@ -13,6 +13,7 @@ from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.lobby.seat_holders import SeatHolders
+from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -67,6 +68,7 @@ class Lobby:
         self.matchmaker = Matchmaker(self)
         self.duplicates: dict[str, DuplicateTables] = {}
         """Duplicate matches by their first table's code."""
+        self.tournaments = TournamentDirector(self)
         self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------

@@ -40,6 +40,15 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.tournaments import (
+    TOURNAMENT_REQUESTS,
+    CreateTournament,
+    GetTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    TournamentReply,
+)
 
 
 class Session(Protocol):
@@ -189,6 +198,24 @@ async def account(session: Session, player: Player[Room], message: Any) -> None:
     await session.lobby.accounts.handle(player, message, peer=session, address=session.peer_address)
 
 
+async def tournament(session: Session, player: Player[Room], message: Any) -> None:
+    director = session.lobby.tournaments
+    reply: TournamentReply
+    if isinstance(message, CreateTournament):
+        reply = await director.create(player, message)
+    elif isinstance(message, JoinTournament):
+        reply = await director.join(player, message.tournament)
+    elif isinstance(message, LeaveTournament):
+        reply = await director.leave(player, message.tournament)
+    elif isinstance(message, StartTournament):
+        reply = await director.start(player, message.tournament, finish=message.finish)
+    elif isinstance(message, GetTournament):
+        reply = director.get(player, message.tournament)
+    else:
+        reply = director.listing()
+    session.send(reply.model_copy(update={"id": message.id}))
+
+
 async def ask_hint(session: Session, player: Player[Room], message: AskHint) -> None:
     room, seat = session.seat()
     session.send(await hint_for(room, seat, message.id))
@@ -209,5 +236,6 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     AskHint: ask_hint,
     MyGames: my_games,
     **{request: account for request in ACCOUNT_REQUESTS},
+    **{request: tournament for request in TOURNAMENT_REQUESTS},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

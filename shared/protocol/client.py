@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.tournaments import TournamentRequest
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -294,6 +295,7 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
+    | TournamentRequest
     | AskHint
     | MyGames,
     Field(discriminator="type"),

@@ -16,6 +16,7 @@ from muggins.shared.construct import unvalidated
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
 
 
@@ -356,6 +357,7 @@ ServerMessage = Annotated[
     | Games
     | Story
     | DuplicateResult
+    | TournamentReply
     | AccountReply,
     Field(discriminator="type"),
 ]
