@@ -19,6 +19,7 @@ import { signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
+import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
 const link = new Link(receive, (state) => {
@@ -125,6 +126,7 @@ function welcome(msg) {
   if (goal.kind === "join") link.send({ type: "join_room", code: goal.code });
   else if (goal.kind === "spectate") link.send({ type: "spectate", code: goal.code });
   else askRooms(link, null);
+  loadTournaments(table);
   redraw();
 }
 
@@ -223,6 +225,7 @@ function takeHint(msg) {
 wire(table);
 wireAccount(table);
 wirePages(table);
+wireTournaments();
 startClock(S);
 redraw();
 link.open();

@@ -9,13 +9,15 @@ import { request } from "./requests.js";
 import { ratingFigure, ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
+import { tournamentPage } from "./tournaments.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
 const HISTORY_FIRST = 20;
 const HISTORY_MOST = 100;
 
-/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}} Route */
+/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}
+ *   | {kind: "tournament", id: string}} Route */
 
 /** The page the address names, or null for the front page. @returns {Route | null} */
 export function currentRoute() {
@@ -31,6 +33,8 @@ export function currentRoute() {
   if (/^#\/leaderboard\/?$/.test(hash)) return { kind: "leaderboard" };
   m = hash.match(/^#\/game\/([A-Za-z]{4,12}-\d{1,6})$/);
   if (m) return { kind: "game", id: m[1].toUpperCase() };
+  m = hash.match(/^#\/tournament\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { kind: "tournament", id: m[1].toUpperCase() };
   return null;
 }
 
@@ -68,6 +72,7 @@ function load(t, route) {
   if (route.kind !== "game") fill("page-body", el("p", {}, "Loading…"));
   if (route.kind === "player") return loadProfile(t, route.name);
   if (route.kind === "leaderboard") return loadLeaderboard(t);
+  if (route.kind === "tournament") return tournamentPage(t, route.id);
   return replayPage(t.link, route.id);
 }
 
@@ -144,7 +149,7 @@ function historyList(history) {
       ? ` ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}` : "";
     return el("li", { "data-game": g.game, "data-result": g.result },
       el("time", { datetime: when.toISOString() }, when.toLocaleString()), " ",
-      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : "Abandoned"),
+      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : g.result === "drawn" ? "Drawn" : "Abandoned"),
       " against ", g.opponent_account ? playerLink(g.opponent) : g.opponent,
       ` ${g.match_points[0]}–${g.match_points[1]}`,
       g.rated ? el("span", { class: "tag" }, ` rated${change}`) : el("span", { class: "tag" }, " casual"), " ",
