@@ -38,6 +38,7 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.review import GetReview
 
 
 class Session(Protocol):
@@ -184,6 +185,6 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     Chat: chat,
     Leave: leave,
     AskHint: ask_hint,
-    **{request: account for request in ACCOUNT_REQUESTS},
+    **{request: account for request in (*ACCOUNT_REQUESTS, GetReview)},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

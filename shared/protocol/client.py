@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.review import GetReview
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -284,6 +285,7 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
+    | GetReview
     | AskHint,
     Field(discriminator="type"),
 ]
