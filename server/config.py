@@ -150,6 +150,9 @@ class ServerConfig:
         metavar="NAME",
     )
     """Accounts made admins when the server starts (``muggins admin grant`` does it offline)."""
+    open_tournaments: bool = option(
+        False, "any signed-in account may create tournaments (else admins and moderators)"
+    )
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(
         "info",

@@ -7,7 +7,7 @@ from typing import Any
 
 ACTIONS = (
     "register", "sign-in", "sign-out", "password", "delete", "profile", "history",
-    "leaderboard", "game", "review",
+    "leaderboard", "game", "games", "review",
 )  # fmt: skip
 
 
@@ -22,9 +22,10 @@ def register(commands: Any) -> None:
             "this session (--everywhere: every session); password changes it; delete removes "
             "the account. profile/history [NAME]: a player's rating, record and finished games "
             "(yours without a name); leaderboard: the established ratings; game ID: a finished "
-            "game step by step, every hand face up; review ID [--seat N]: a finished game's "
-            "decisions graded by the expert, the worst moments, the points given away per deal "
-            "and the chance to win deal by deal."
+            "game step by step, every hand face up; games: your games in progress (the "
+            "account's and the seats 'muggins play' kept), each with the command back to it; "
+            "review ID [--seat N]: a finished game's decisions graded by the expert, the worst "
+            "moments, the points given away per deal and the chance to win deal by deal."
         ),
         epilog="Example: muggins account ws://example.org:8765 register Alice",
     )

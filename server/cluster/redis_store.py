@@ -240,6 +240,10 @@ class RedisStore(RedisAccounts):
     async def open(self) -> None:
         await self._call("ping", self.redis.ping)
 
+    async def ping(self) -> None:
+        """Answer once Redis has (readiness asks every second)."""
+        await self._call("ping", self.redis.ping)
+
     async def close(self) -> None:
         await self.line.close()
         await self.redis.aclose(close_connection_pool=True)

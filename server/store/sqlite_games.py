@@ -144,6 +144,17 @@ class SqliteStore(SqliteAccounts):
         self._wrote()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
+    async def ping(self) -> None:
+        """Answer once the store's thread has read from the file (readiness asks every second;
+        it does not count as a write for the quiet checkpoint)."""
+
+        def read() -> None:
+            if self._db is None:
+                raise StoreError("the store is not open")
+            self._db.execute("SELECT 1").fetchone()
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, read)
+
     def _wrote(self) -> None:
         """Note a write (or a read: the cost is the same); arm the quiet checkpoint."""
         loop = asyncio.get_running_loop()

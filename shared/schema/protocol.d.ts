@@ -84,6 +84,23 @@ declare namespace MugginsClient {
     type?: "create_room";
     options?: RoomOptions;
   }
+  /** Make a tournament (an admin or a moderator; anyone, if the server allows it). */
+  interface CreateTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "create_tournament";
+    name: string;
+    kind: "arena" | "swiss";
+    /** an arena: how long it runs once started */
+    minutes?: number;
+    /** a Swiss: how many rounds */
+    rounds?: number;
+    /** on duplicate deals: in a Swiss every pairing of a round plays the same deals; in an arena each pairing plays a duplicate match (two tables, seats swapped) */
+    duplicate?: boolean;
+    /** bot accounts may join */
+    bots?: boolean;
+    target?: 121 | 61;
+  }
   /** Delete the signed-in account, its sessions, rating and history; the name is free again. */
   interface DeleteAccount {
     /** chosen by the client; the answer to this message carries it back */
@@ -150,6 +167,13 @@ declare namespace MugginsClient {
     /** the seat to review; None: yours if you played it signed in, else seat 0 */
     seat?: number | null;
   }
+  /** A tournament's standings and games. */
+  interface GetTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "get_tournament";
+    tournament: string;
+  }
   /** The first message on a connection. With a resume token it takes back your seat. */
   interface Hello {
     /** chosen by the client; the answer to this message carries it back */
@@ -169,11 +193,25 @@ declare namespace MugginsClient {
     type?: "join_room";
     code: string;
   }
+  /** Join (or come back to) a tournament; an arena pairs you as soon as you are free. */
+  interface JoinTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "join_tournament";
+    tournament: string;
+  }
   /** Leave the room. A seated player's seat stays theirs until the grace period ends. */
   interface Leave {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "leave";
+  }
+  /** Stop being paired (an arena keeps your points; come back with ``join_tournament``). */
+  interface LeaveTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "leave_tournament";
+    tournament: string;
   }
   /** Ask for the public rooms with an empty seat, then the games one may watch, a page at a time: the answer's ``next`` (if not null) asks for the page after it. */
   interface ListRooms {
@@ -184,6 +222,19 @@ declare namespace MugginsClient {
     after?: string | null;
     /** rooms on this page at most */
     limit?: number;
+  }
+  interface ListTournaments {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "list_tournaments";
+  }
+  /** Ask for your games in progress (answered with ``games``): the signed-in account's seats, and the seats these resume tokens hold (a browser keeps one per room). Nothing changes. */
+  interface MyGames {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "my_games";
+    /** resume tokens from earlier welcomes */
+    tokens?: string[];
   }
   interface Ping {
     /** chosen by the client; the answer to this message carries it back */
@@ -289,8 +340,16 @@ declare namespace MugginsClient {
     type?: "spectate";
     code: string;
   }
+  /** Its maker (or a moderator) starts it now, or (``finish``) ends it: no new pairings. */
+  interface StartTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "start_tournament";
+    tournament: string;
+    finish?: boolean;
+  }
   /** Muggins client-to-server message */
-  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | GetReview | AskHint;
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | GetReview | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
 }
 
 declare namespace MugginsServer {
@@ -538,6 +597,19 @@ declare namespace MugginsServer {
     event: CutForDeal | DealStarted | Discarded | StarterCut | Scored | CardPlayed | Go | CountReset | HandShown | CountClaimed | CountAnswered | HandScored | DealRevealed | Resigned | ActionsGameOver;
     text: string;
   }
+  /** One of your games: where it is, against whom, the score, and whether it waits for you. */
+  interface GameInProgress {
+    room: string;
+    /** your seat */
+    seat: number;
+    /** None while the other seat is empty */
+    opponent: string | null;
+    /** the current game's scores, by seat */
+    scores: [number, number];
+    your_move: boolean;
+    status: "waiting" | "playing" | "over";
+    rated?: boolean;
+  }
   /** How a match is played. */
   interface GameOptions {
     target?: 121 | 61;
@@ -587,6 +659,13 @@ declare namespace MugginsServer {
     given_away: [number, number, number];
     /** decisions the same as the expert's */
     agreed: number;
+  }
+  /** The answer to ``my_games``: your games in progress, the latest first. */
+  interface Games {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "games";
+    games: GameInProgress[];
   }
   interface Go {
     type?: "go";
@@ -973,6 +1052,22 @@ declare namespace MugginsServer {
     /** the account was deleted */
     deleted?: boolean;
   }
+  interface Standing {
+    rank: number;
+    /** as shown: a bot account's carries [bot] */
+    name: string;
+    points: number;
+    games: number;
+    wins: number;
+    draws: number;
+    losses: number;
+    /** an arena: wins in a row (after 2, a win counts double) */
+    streak: number;
+    /** a Swiss: the tiebreak */
+    buchholz?: number | null;
+    /** in the tournament now (an arena: not withdrawn) */
+    active: boolean;
+  }
   interface StarterCut {
     type?: "starter_cut";
     card: string;
@@ -992,6 +1087,57 @@ declare namespace MugginsServer {
     events?: EventLine[];
     /** a game ended in this step */
     game_over?: ServerGameOver | null;
+  }
+  /** The current match so far, sent to whoever enters or comes back to a room (after its ``state``): every step's sentence and event since the match began, and the latest chat. */
+  interface Story {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "story";
+    room: string;
+    match_number: number;
+    lines: EventLine[];
+    chat?: ChatLine[];
+  }
+  interface TournamentGame {
+    /** a game id (ABCDEF-1), to replay or review once finished */
+    game: string;
+    names: [string, string];
+    round?: number | null;
+    /** the first player's score: 1, 0.5 or 0; None while it is being played */
+    result: number | null;
+  }
+  /** A tournament's facts, standings and games: the answer to a request about it, and sent again to everyone in it whenever its standings change. */
+  interface TournamentInfo {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "tournament";
+    summary: TournamentSummary;
+    standings: Standing[];
+    games: TournamentGame[];
+    /** you are in it */
+    joined?: boolean;
+  }
+  interface TournamentSummary {
+    tournament: string;
+    name: string;
+    kind: "arena" | "swiss";
+    status: "waiting" | "playing" | "finished";
+    duplicate: boolean;
+    bots: boolean;
+    players: number;
+    /** a Swiss: rounds in all */
+    rounds?: number | null;
+    /** a Swiss: the round being played (0: none yet) */
+    round?: number;
+    /** an arena that is playing: seconds until it ends */
+    ends_in?: number | null;
+  }
+  /** The answer to ``list_tournaments``: those waiting or playing first, then finished. */
+  interface Tournaments {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "tournaments";
+    tournaments: TournamentSummary[];
   }
   /** The answer to ``hello``. Keep ``token``: it is the only way back to your seat. */
   interface Welcome {
@@ -1031,5 +1177,5 @@ declare namespace MugginsServer {
     chance: number;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | DuplicateResult | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord | GameReview;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord | GameReview;
 }
