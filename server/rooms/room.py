@@ -28,6 +28,7 @@ from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
     GameMove,
+    Notice,
     State,
     to_action,
 )
@@ -144,7 +145,10 @@ class Room(Table):
     async def _sit(self, player: Player, *, id: MessageId) -> int:
         async with self.lock:
             index = self.seat_of(player)
-            if index is None:
+            held = self.held_for(player) if index is None else None
+            if held is not None:
+                index = await self._take_over(held, player)
+            elif index is None:
                 empty = [s for s in self.seats if s.kind == "empty"]
                 if not empty:
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
@@ -172,6 +176,24 @@ class Room(Table):
                 if state is not None and player.peer is not None:
                     player.peer.send(state)
             return index
+
+    async def _take_over(self, seat: SeatState, player: Player) -> int:
+        """The same account on another tab or device takes its seat back: the seat is
+        ``player``'s from now on, and its older holder is told it was replaced."""
+        old = seat.player
+        seat.player = player
+        try:
+            await self._save_seats()
+        except Refusal:
+            seat.player = old
+            raise
+        if old is not None:
+            if old.peer is not None and old.room is self:
+                old.peer.send(
+                    Notice(code="replaced", text="This seat was taken up in another tab or device")
+                )
+            old.room = None
+        return seat.index
 
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
         async def change() -> None:

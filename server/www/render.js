@@ -26,7 +26,7 @@ export function render(t, focusCard) {
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
   showIf("link-status", s.link !== "connected");
   byId("link-status").textContent = s.link === "reconnecting" ? "reconnecting…"
-    : s.link === "replaced" ? "This seat is open in another tab; this page has stopped."
+    : s.link === "replaced" ? "This seat was taken up in another tab or on another device; this page has stopped (reload to take it back here)."
       : s.link === "connecting" ? "connecting…" : "";
   if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();

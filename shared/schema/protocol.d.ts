@@ -218,6 +218,14 @@ declare namespace MugginsClient {
     id?: number | string | null;
     type?: "list_tournaments";
   }
+  /** Ask for your games in progress (answered with ``games``): the signed-in account's seats, and the seats these resume tokens hold (a browser keeps one per room). Nothing changes. */
+  interface MyGames {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "my_games";
+    /** resume tokens from earlier welcomes */
+    tokens?: string[];
+  }
   interface Ping {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
@@ -331,7 +339,7 @@ declare namespace MugginsClient {
     finish?: boolean;
   }
   /** Muggins client-to-server message */
-  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint;
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
 }
 
 declare namespace MugginsServer {
@@ -571,6 +579,19 @@ declare namespace MugginsServer {
     event: CutForDeal | DealStarted | Discarded | StarterCut | Scored | CardPlayed | Go | CountReset | HandShown | CountClaimed | CountAnswered | HandScored | DealRevealed | Resigned | ActionsGameOver;
     text: string;
   }
+  /** One of your games: where it is, against whom, the score, and whether it waits for you. */
+  interface GameInProgress {
+    room: string;
+    /** your seat */
+    seat: number;
+    /** None while the other seat is empty */
+    opponent: string | null;
+    /** the current game's scores, by seat */
+    scores: [number, number];
+    your_move: boolean;
+    status: "waiting" | "playing" | "over";
+    rated?: boolean;
+  }
   /** How a match is played. */
   interface GameOptions {
     target?: 121 | 61;
@@ -600,6 +621,13 @@ declare namespace MugginsServer {
     winner: number | null;
     /** when asked for: the match replayed by the server, the opening, then one step per action */
     steps?: ReplayStep[];
+  }
+  /** The answer to ``my_games``: your games in progress, the latest first. */
+  interface Games {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "games";
+    games: GameInProgress[];
   }
   interface Go {
     type?: "go";
@@ -1004,6 +1032,16 @@ declare namespace MugginsServer {
     /** a game ended in this step */
     game_over?: ServerGameOver | null;
   }
+  /** The current match so far, sent to whoever enters or comes back to a room (after its ``state``): every step's sentence and event since the match began, and the latest chat. */
+  interface Story {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "story";
+    room: string;
+    match_number: number;
+    lines: EventLine[];
+    chat?: ChatLine[];
+  }
   interface TournamentGame {
     /** a game id (ABCDEF-1), to replay or review once finished */
     game: string;
@@ -1071,5 +1109,5 @@ declare namespace MugginsServer {
     public_url?: string | null;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
 }
