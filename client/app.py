@@ -338,7 +338,11 @@ class MugginsApp(App[None]):
         self.push_screen(ConfirmScreen(question), answer)
 
     def action_resign(self) -> None:
-        if self.session.seat is not None:
+        """R: resign the game; once the match is over (as the prompt says), a rematch."""
+        view = self.session.view
+        if self.session.seat is not None and view is not None and view.phase == "match_over":
+            self.send(Rematch(seq=self.session.seq))
+        elif self.session.seat is not None:
             self.confirm("Resign this game?", lambda: self.send(ResignGame(seq=self.session.seq)))
 
     def action_restart(self) -> None:

@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "muggins.server.commands.history",
     "muggins.server.commands.replay",
     "muggins.server.commands.review",
+    "muggins.server.commands.admin",
+    "muggins.server.commands.backup",
 )
 
 

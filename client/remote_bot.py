@@ -1,7 +1,8 @@
 """A computer player that connects to a server over the wire protocol, like any other client.
 
-It says hello, creates or joins a room, and answers every ``state`` that waits for its seat with
-its strategy's choice. It sees exactly what a person in that seat would: the view in ``state``.
+It says hello, creates or joins a room (or signs in to a bot account and seeks rated games), and
+answers every ``state`` that waits for its seat with its strategy's choice. It sees exactly what a
+person in that seat would: the view in ``state``.
 """
 
 from __future__ import annotations
@@ -10,18 +11,22 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
 
 from muggins.shared.actions import Event, Outcome
-from muggins.shared.bots.base import make_strategy
+from muggins.shared.bots.base import Strategy, make_strategy
 from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
+    DuplicateResult,
     Error,
     Hello,
     JoinRoom,
+    Leave,
+    Left,
     Room,
     RoomOptions,
     ServerMessage,
@@ -31,6 +36,8 @@ from muggins.shared.protocol import (
     from_action,
     parse_server,
 )
+from muggins.shared.protocol.accounts import Account, Register, Seek, Seeking, SignIn
+from muggins.shared.protocol.tournaments import JoinTournament, TournamentInfo
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
@@ -108,60 +115,218 @@ async def _play(
     strategy = make_strategy(level, seed=seed)
     pacer = Pacer(rate, burst)
     async with connect(url, max_size=2**22) as ws:
-        await _send(ws, Hello(name=name or f"{level} bot", protocol=PROTOCOL_VERSION))
-        welcome = await _receive(ws)
-        if not isinstance(welcome, Welcome):
-            raise RemoteError(_refusal(welcome, "the server did not welcome the bot"))
+        await _hello(ws, name or f"{level} bot")
         await _send(ws, CreateRoom(options=create) if create is not None else JoinRoom(code=code))
-        seat: int | None = None
-        room_code = code or ""
-        result: RemoteResult | None = None
-        sent: int | None = None  # the seq our move answered, until the server answers it
-        latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
-        views = Unpacker()
-        events: list[Event] = []
-        first_dealer: int | None = None
-        while True:
-            message = await _receive(ws)
-            if isinstance(message, Room):
-                if seat is None and message.you is not None:
-                    seat, room_code = message.you, message.code
-                    if on_room is not None:
-                        on_room(message.code)
-            elif isinstance(message, Error):
-                if seat is None:
-                    raise RemoteError(message.message)
-                sent = None  # refused (a 'stale' one came after the current state): look again
-                if on_event is not None:
-                    on_event(f"(server: {message.message})")
-            elif isinstance(message, State):
-                view = views.whole(message)
-                for line in message.events:
-                    events.append(line.event)
-                    if on_event is not None:
-                        on_event(line.text)
-                if latest is None or message.seq >= latest[0]:
-                    latest = (message.seq, view)
-                if message.id is not None and message.id == sent:
-                    sent = None
-                if first_dealer is None and view.deal_number >= 1:
-                    first_dealer = view.dealer
-                if view.phase == "match_over":
-                    assert view.seat is not None
-                    result = RemoteResult(view.seat, room_code, view.games, events, first_dealer)
-                    break
-            if latest is None or sent is not None:
-                continue
-            seq, view = latest
-            if view.seat is not None and view.seat in view.waiting_for and view.legal:
-                # Each move names the state it answers (its seq, also our id for it), so one
-                # that crosses a newer state is refused as stale, never applied late.
-                sent = seq
-                action = strategy.choose(view)
-                await pacer.wait()
-                await _send(ws, from_action(action, seq=sent, id=sent))
-                latest = None
+        result = await _play_match(ws, strategy, pacer, code or "", on_room, on_event)
+        assert result is not None
         return result
+
+
+async def _hello(ws: ClientConnection, name: str) -> Welcome:
+    await _send(ws, Hello(name=name, protocol=PROTOCOL_VERSION))
+    welcome = await _receive(ws)
+    if not isinstance(welcome, Welcome):
+        raise RemoteError(_refusal(welcome, "the server did not welcome the bot"))
+    return welcome
+
+
+async def _play_match(
+    ws: ClientConnection,
+    strategy: Strategy,
+    pacer: Pacer,
+    room_code: str,
+    on_room: Callable[[str], None] | None,
+    on_event: Callable[[str], None] | None,
+    *,
+    after: str | None = None,
+    stop: Callable[[ServerMessage], bool] | None = None,
+) -> RemoteResult | None:
+    """Play the match of the room the bot is being seated in, to its end (the room ``after``
+    is the one just played: what it still says is passed over). None if ``stop`` says a
+    message ends the wait for a seat."""
+    seat: int | None = None
+    sent: int | None = None  # the seq our move answered, until the server answers it
+    latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
+    views = Unpacker()
+    events: list[Event] = []
+    first_dealer: int | None = None
+    while True:
+        message = await _receive(ws)
+        if stop is not None and stop(message) and seat is None:
+            return None  # (``stop`` sees every message, a seat or not)
+        if isinstance(message, Room):
+            if seat is None and message.you is not None and message.code != after:
+                seat, room_code = message.you, message.code
+                if on_room is not None:
+                    on_room(message.code)
+        elif isinstance(message, Error):
+            if seat is None:
+                raise RemoteError(message.message)
+            sent = None  # refused (a 'stale' one came after the current state): look again
+            if on_event is not None:
+                on_event(f"(server: {message.message})")
+        elif isinstance(message, State):
+            view = views.whole(message)
+            for line in message.events:
+                events.append(line.event)
+                if on_event is not None:
+                    on_event(line.text)
+            if latest is None or message.seq >= latest[0]:
+                latest = (message.seq, view)
+            if message.id is not None and message.id == sent:
+                sent = None
+            if first_dealer is None and view.deal_number >= 1:
+                first_dealer = view.dealer
+            if view.phase == "match_over":
+                assert view.seat is not None
+                return RemoteResult(view.seat, room_code, view.games, events, first_dealer)
+        if latest is None or sent is not None:
+            continue
+        seq, view = latest
+        if view.seat is not None and view.seat in view.waiting_for and view.legal:
+            # Each move names the state it answers (its seq, also our id for it), so one
+            # that crosses a newer state is refused as stale, never applied late.
+            sent = seq
+            action = strategy.choose(view)
+            await pacer.wait()
+            await _send(ws, from_action(action, seq=sent, id=sent))
+            latest = None
+
+
+# --- a bot account in the rated queue -------------------------------------------------------
+
+
+async def play_account(
+    url: str,
+    *,
+    level: str,
+    account: str,
+    password: str,
+    register: bool = False,
+    matches: int = 1,
+    best_of: Literal[1, 3] = 1,
+    duplicate: bool = False,
+    seed: int = 0,
+    strategy: Strategy | None = None,
+    on_room: Callable[[str], None] | None = None,
+    on_event: Callable[[str], None] | None = None,
+    on_result: Callable[[RemoteResult], None] | None = None,
+    rate: float = 15.0,
+    burst: int = 30,
+) -> list[RemoteResult]:
+    """Sign in to a bot account (registering it first, flagged a bot, with ``register``), then
+    seek ``matches`` rated matches one after the other and play them (``duplicate``: duplicate
+    matches, each result that of the second table). ``strategy`` replaces the level's."""
+    strategy = strategy or make_strategy(level, seed=seed)
+    pacer = Pacer(rate, burst)
+    results: list[RemoteResult] = []
+    try:
+        async with connect(url, max_size=2**22) as ws:
+            await _hello(ws, account)
+            ask: Register | SignIn = (
+                Register(name=account, password=password, bot=True, id=1)
+                if register
+                else SignIn(name=account, password=password, id=1)
+            )
+            await _send(ws, ask)
+            signed = await _answer(ws, 1)
+            if not isinstance(signed, Account):
+                raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+            if not signed.bot:
+                raise RemoteError(f"{account!r} is not a bot account; register one with --register")
+            for number in range(matches):
+                await _send(ws, Seek(best_of=best_of, duplicate=duplicate, id=2 + 2 * number))
+                seeking = await _answer(ws, 2 + 2 * number)
+                if not isinstance(seeking, Seeking):
+                    raise RemoteError(_refusal(seeking, "the server did not queue the bot"))
+                result = await _play_match(ws, strategy, pacer, "", on_room, on_event)
+                if duplicate and result is not None:
+                    # The server seats the bot at the second table itself.
+                    after = result.code
+                    result = await _play_match(
+                        ws, strategy, pacer, "", on_room, on_event, after=after
+                    )
+                    await _answer(ws, -1, of_type=DuplicateResult)
+                assert result is not None
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+                await _send(ws, Leave(id=3 + 2 * number))
+                await _answer(ws, 3 + 2 * number, of_type=Left)
+    except InvalidURI as error:
+        raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
+    except ConnectionClosed as error:
+        raise RemoteError("the server closed the connection") from error
+    return results
+
+
+async def play_tournament(
+    url: str,
+    *,
+    level: str,
+    account: str,
+    password: str,
+    tournament: str,
+    register: bool = True,
+    seed: int = 0,
+    strategy: Strategy | None = None,
+    rate: float = 15.0,
+    burst: int = 30,
+) -> list[RemoteResult]:
+    """Sign in to (or register) a bot account, join ``tournament`` and play every table the
+    tournament seats the bot at, until it is finished."""
+    strategy = strategy or make_strategy(level, seed=seed)
+    pacer = Pacer(rate, burst)
+    results: list[RemoteResult] = []
+
+    over = False
+
+    def finished(message: ServerMessage) -> bool:
+        nonlocal over
+        if isinstance(message, TournamentInfo) and message.summary.status == "finished":
+            over = True
+        return over
+
+    try:
+        async with connect(url, max_size=2**22) as ws:
+            await _hello(ws, account)
+            ask: Register | SignIn = (
+                Register(name=account, password=password, bot=True, id=1)
+                if register
+                else SignIn(name=account, password=password, id=1)
+            )
+            await _send(ws, ask)
+            signed = await _answer(ws, 1)
+            if not isinstance(signed, Account):
+                raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+            await _send(ws, JoinTournament(tournament=tournament, id=2))
+            joined = await _answer(ws, 2)
+            if not isinstance(joined, TournamentInfo):
+                raise RemoteError(_refusal(joined, "the tournament did not take the bot"))
+            after = None
+            while not over:
+                result = await _play_match(
+                    ws, strategy, pacer, "", None, None, after=after, stop=finished
+                )
+                if result is None:
+                    return results
+                results.append(result)
+                after = result.code
+            return results
+    except InvalidURI as error:
+        raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
+    except ConnectionClosed as error:
+        raise RemoteError("the server closed the connection") from error
+
+
+async def _answer(
+    ws: ClientConnection, id: int, *, of_type: type[ServerMessage] | None = None
+) -> ServerMessage:
+    """The reply to the message sent with ``id`` (or the next ``of_type``); others are skipped."""
+    while True:
+        message = await _receive(ws)
+        if message.id == id or (of_type is not None and isinstance(message, of_type)):
+            return message
 
 
 async def _send(ws: ClientConnection, message: object) -> None:

@@ -45,7 +45,8 @@ KEYS = """\
   [b]H[/b]  hint from the coach
   [b]D[/b]  in the show: each count part by part
   [b]C[/b]  chat  ([b]Esc[/b] back)       [b]?[/b]  this help
-  [b]R[/b]  resign the game        [b]N[/b]  propose a restart   [b]Q[/b]  quit
+  [b]R[/b]  resign the game (a rematch once the match is over)
+  [b]N[/b]  propose a restart   [b]Q[/b]  quit
   [b]W[/b]  claim the game / [b]B[/b] seat the computer, when the opponent has gone too long
 """
 

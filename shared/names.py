@@ -94,6 +94,28 @@ _SUIT_SYMBOLS = "♣♦♥♠♧♢♡♤"
 _COMPUTER = re.compile(r"\bcomputer\b", re.IGNORECASE)
 
 
+BOT_MARK: Final = "[bot]"
+"""Follows a bot account's name wherever it is shown: ``Deep Peg [bot]``."""
+
+
+def marked(name: str, bot: bool) -> str:
+    """The name as others see it: a bot account's carries :data:`BOT_MARK`.
+
+    >>> marked("Deep Peg", True), marked("Ann", False)
+    ('Deep Peg [bot]', 'Ann')
+    """
+    return f"{name} {BOT_MARK}" if bot else name
+
+
+def unmarked(name: str) -> str:
+    """A shown name back to the account's name (a name asked for as it was shown).
+
+    >>> unmarked("Deep Peg [bot]")
+    'Deep Peg'
+    """
+    return name.removesuffix(BOT_MARK).rstrip() if name.endswith(BOT_MARK) else name
+
+
 def name_problem(name: str) -> str | None:
     """Why a (cleaned) name would mislead in the sentences others read, or None if it is fine.
 
@@ -101,6 +123,8 @@ def name_problem(name: str) -> str | None:
     "Computer (level)": a name that reads as the computer, as a card or with a suit symbol in it
     would make those sentences lie.
     """
+    if BOT_MARK in name.casefold():
+        return f"{BOT_MARK} marks bot accounts; choose a name without it"
     if _COMPUTER.search(name):
         return "the computer is called Computer; choose a name that is not"
     if any(symbol in name for symbol in _SUIT_SYMBOLS):

@@ -21,7 +21,9 @@ def register(commands: Any) -> None:
         description=(
             "Connect a computer player to a Muggins server over the wire protocol, exactly like "
             "a person's client. --create opens a room and prints its code for a friend to join; "
-            "--join CODE takes the empty seat of a room. The bot plays one match, then exits. "
+            "--join CODE takes the empty seat of a room; --seek signs in to a bot account "
+            "(--account NAME, made with --register; the password is read from the environment "
+            "variable MUGGINS_BOT_PASSWORD) and plays rated games from the queue. "
             "Example: muggins bot ws://localhost:8765 --level expert --create"
         ),
     )
@@ -30,6 +32,13 @@ def register(commands: Any) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--create", action="store_true", help="open a room and wait for a player")
     where.add_argument("--join", metavar="CODE", help="join the room with this code")
+    where.add_argument("--seek", action="store_true", help="play rated games as --account")
+    parser.add_argument("--account", metavar="NAME", help="the bot account to sign in to")
+    parser.add_argument(
+        "--register", action="store_true", help="with --seek: make the bot account first"
+    )
+    parser.add_argument("--matches", type=int, default=1, help="with --seek: how many to play")
+    parser.add_argument("--best-of", type=int, choices=(1, 3), default=1, help="with --seek")
     parser.add_argument("--name", help="the name others see (default: '<level> bot')")
     parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
     parser.add_argument("--target", type=int, choices=(121, 61), default=121, help="with --create")
@@ -54,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.seek:
+        return run_account(args, level)
     create = None
     if args.create:
         game = GameOptions(target=args.target, muggins=args.muggins)
@@ -91,6 +102,50 @@ def run(args: argparse.Namespace) -> int:
     score = f" ({last.scores[result.seat]}-{last.scores[1 - result.seat]})" if last else ""
     verdict = "won" if last is not None and last.winner == result.seat else "lost"
     print(f"The {level} bot {verdict} the match in room {result.code}{score}; games won: {wins}.")
+    return 0
+
+
+def run_account(args: argparse.Namespace, level: str) -> int:
+    """``muggins bot URL --seek --account NAME [--register]``: rated games as a bot account."""
+    import os
+    import secrets
+
+    from muggins.client.remote_bot import RemoteError, play_account
+
+    password = os.environ.get("MUGGINS_BOT_PASSWORD")
+    if not args.account or not password:
+        print(
+            "muggins bot: --seek needs --account NAME and the password in MUGGINS_BOT_PASSWORD",
+            file=sys.stderr,
+        )
+        return 2
+
+    def show_room(code: str) -> None:
+        print(f"Rated room {code}", flush=True)
+
+    try:
+        results = asyncio.run(
+            play_account(
+                args.url,
+                level=level,
+                account=args.account,
+                password=password,
+                register=args.register,
+                matches=max(1, args.matches),
+                best_of=3 if args.best_of == 3 else 1,
+                seed=args.seed if args.seed is not None else secrets.randbits(32),
+                on_room=show_room,
+                on_event=None if args.quiet else print,
+            )
+        )
+    except OSError as error:
+        print(f"muggins bot: cannot reach {args.url}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except RemoteError as error:
+        print(f"muggins bot: {error}", file=sys.stderr)
+        return 1
+    won = sum(1 for r in results if r.outcomes and r.outcomes[-1].winner == r.seat)
+    print(f"{args.account} [bot] played {len(results)} rated matches and won {won}.")
     return 0
 
 

@@ -33,6 +33,7 @@ from muggins.server.results.replays import ReplayCache
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.store.accounts import AccountRecord, Stats
 from muggins.server.store.games import Store, StoreConflict, StoreError, parse_match_id
+from muggins.shared.names import marked, unmarked
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
     Account,
@@ -66,7 +67,9 @@ from muggins.shared.protocol.accounts import (
 class Queue(Protocol):
     """The rated queue as accounts use it (server.lobby.matchmaking.Matchmaker)."""
 
-    async def seek(self, player: Player, best_of: int) -> Seeking:
+    async def seek(
+        self, player: Player, best_of: int, *, people_only: bool = False, duplicate: bool = False
+    ) -> Seeking:
         """Queue a signed-in player for a rated game."""
 
     async def cancel(self, player: Player) -> Seeking:
@@ -154,7 +157,12 @@ class AccountService:
             if self.matchmaker is None:
                 raise Refusal("illegal", "This server has no rated queue")
             if isinstance(message, Seek):
-                return await self.matchmaker.seek(player, message.best_of)
+                return await self.matchmaker.seek(
+                    player,
+                    message.best_of,
+                    people_only=message.people_only,
+                    duplicate=message.duplicate,
+                )
             return await self.matchmaker.cancel(player)
         if isinstance(message, Register):
             return await self._register(player, message)
@@ -190,6 +198,7 @@ class AccountService:
             key=name_key(name),
             password_hash=password_hash,
             created=time.time(),
+            bot=message.bot,
         )
         try:
             await self.store.create_account(account)
@@ -236,7 +245,8 @@ class AccountService:
             await self.store.add_session(account.id, token_hash, time.time())
         else:
             token_hash = session_hash(session)
-        player.account, player.session_hash, player.name = account.id, token_hash, account.name
+        player.account, player.session_hash = account.id, token_hash
+        player.name = marked(account.name, account.bot)
         room = player.room
         if room is not None:
             index = room.seat_of(player)
@@ -246,7 +256,11 @@ class AccountService:
         if self.matchmaker is not None:
             await self.matchmaker.adopt(player)
         return Account(
-            account=account.id, name=account.name, session=new, rating=rating_info(account)
+            account=account.id,
+            name=account.name,
+            session=new,
+            rating=rating_info(account),
+            bot=account.bot,
         )
 
     async def _signed_in(self, player: Player) -> AccountRecord:
@@ -302,7 +316,7 @@ class AccountService:
     async def _named(self, player: Player, name: str | None) -> AccountRecord:
         if name is None:
             return await self._signed_in(player)
-        account = await self.store.find_account(key=name_key(name))
+        account = await self.store.find_account(key=name_key(unmarked(name)))
         if account is None:
             raise Refusal("no_account", f"No account here is called {name!r}")
         return account
@@ -315,6 +329,7 @@ class AccountService:
             rating=rating_info(account),
             counts=counts(account.stats),
             averages=averages(account.stats),
+            bot=account.bot,
         )
 
     async def _history(self, player: Player, message: GetHistory) -> History:
@@ -349,6 +364,7 @@ class AccountService:
                     account=a.id,
                     rating=rating_info(a),
                     counts=counts(a.stats),
+                    bot=a.bot,
                 )
                 for rank, a in enumerate(accounts, 1)
             )
@@ -365,6 +381,7 @@ class AccountService:
         return GameRecord(
             game=match.id,
             names=match.names,
+            hand_overs=match.hand_overs,
             options=match.options,
             seed=match.seed.hex(),
             actions=tuple(LoggedAction(seat=s, action=a) for s, a in match.actions),
@@ -373,7 +390,7 @@ class AccountService:
             result=match.result,
             winner=match.winner,
             steps=await self.replays.steps(
-                match.id, match.options, match.seed, match.actions, match.names
+                match.id, match.options, match.seed, match.actions, match.names, match.hand_overs
             )
             if steps
             else (),

@@ -37,6 +37,7 @@ from muggins.server.store.accounts import (
     PendingReview,
     QueueEntry,
     RateFn,
+    Role,
     Stats,
     account_from_json,
     account_json,
@@ -155,6 +156,16 @@ class RedisAccounts:
                 pipe.set(self._k("account", id), account_json(account))
 
         await self._call("password", lambda: self.redis.transaction(change, self._k("account", id)))
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        async def change(pipe: Any) -> None:
+            text = await pipe.get(self._k("account", id))
+            if text:
+                account = replace(account_from_json(text), role=role)
+                pipe.multi()
+                pipe.set(self._k("account", id), account_json(account))
+
+        await self._call("role", lambda: self.redis.transaction(change, self._k("account", id)))
 
     async def delete_account(self, id: str) -> None:
         account = await self.find_account(id=id)

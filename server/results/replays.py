@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from muggins.shared.actions import Action, DealRevealed, Event, GameOptions, GameOver, Seat
 from muggins.shared.game import Game
+from muggins.shared.handover import HandOver, holders
 from muggins.shared.match import Match
 from muggins.shared.protocol.accounts import ReplayStep
 
@@ -46,16 +47,25 @@ def replay_steps(
     options: GameOptions,
     seed: bytes,
     actions: Iterable[tuple[Seat, Action]],
-    names: Sequence[str],
+    names: tuple[str, str],
+    hand_overs: Sequence[HandOver] = (),
 ) -> tuple[ReplayStep, ...]:
     """The opening (cut and first deal), then the table after each action.
 
     A step that ends a deal shows its show as counted, and one that ends a game that game's last
-    table; the next deal (or game) is then a step of its own, with no seat and no action.
+    table; the next deal (or game) is then a step of its own, with no seat and no action. So is
+    a seat changing hands (the computer taking over): a step with the sentence that says so, the
+    table unchanged. Each step's sentences name who held the seats then.
     """
+    start = names
     match = Match(seed=seed, options=options)
     steps = [_step(match.game, None, None, match.events, names)]
-    for seat, action in actions:
+    for index, (seat, action) in enumerate(actions):
+        for h in hand_overs:
+            if h.at == index:
+                opening = _step(match.game, None, None, (), names)
+                steps.append(opening.model_copy(update={"texts": (h.sentence(),)}))
+        names = holders(start, hand_overs, action=index)
         game = match.game
         deal, discards = game.deal_number, (tuple(game.discards[0]), tuple(game.discards[1]))
         events = match.apply(seat, action)
@@ -108,12 +118,15 @@ class ReplayCache:
         options: GameOptions,
         seed: bytes,
         actions: Iterable[tuple[Seat, Action]],
-        names: Sequence[str],
+        names: tuple[str, str],
+        hand_overs: Sequence[HandOver] = (),
     ) -> tuple[ReplayStep, ...]:
         found = self._steps.get(match_id)
         if found is None:
             # Off the event loop: a long match takes tens of milliseconds to replay.
-            found = await asyncio.to_thread(replay_steps, options, seed, tuple(actions), names)
+            found = await asyncio.to_thread(
+                replay_steps, options, seed, tuple(actions), names, tuple(hand_overs)
+            )
             self._steps[match_id] = found
             if len(self._steps) > self.size:
                 self._steps.popitem(last=False)

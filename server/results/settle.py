@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from muggins.server.results.records import match_result
+from muggins.server.store.accounts import MatchResult
 from muggins.server.store.games import Store, StoreError
 from muggins.shared.glicko2 import Rating, rate_game
 
@@ -36,18 +37,23 @@ async def settle_match(
         result = match_result(record, accounts, rated=rated)
         if result is None:
             return ""
-        settled = await store.record_result(result, rate)
-        if not settled:
-            return ""
+        return await settle_result(store, result)
+    except StoreError as error:
+        log.warning("match %s-%d: could not settle: %s", code, number, error)
+        return ""
+
+
+async def settle_result(store: Store, result: MatchResult) -> str:
+    """Record ``result`` once (see :func:`settle_match`, which it ends); a duplicate match's
+    result, made of both its tables, comes here directly. Raises StoreError."""
+    if await store.record_result(result, rate):
         log.info("match settled", extra={"match": result.match, "rated": result.rated})
         parts = []
-        for account_id in accounts:
+        for account_id in result.accounts:
             found = await store.find_account(id=account_id) if account_id else None
             history = await store.account_history(found.id, limit=5) if found else []
             entry = next((e for e in history if e.match == result.match), None)
             if found and entry and entry.rating_before is not None:
                 parts.append(f"{found.name} {entry.rating_before:.0f} -> {entry.rating_after:.0f}")
         return "Ratings: " + ", ".join(parts) if parts else "Recorded"
-    except StoreError as error:
-        log.warning("match %s-%d: could not settle: %s", code, number, error)
-        return ""
+    return ""

@@ -20,6 +20,10 @@ from typing import Literal, Protocol
 
 from muggins.shared.glicko2 import Rating
 
+Role = Literal["admin", "moderator"]
+"""What an account may do besides play: an admin grants roles and moderates, a moderator
+moderates (see :mod:`server.accounts.roles`)."""
+ROLES: tuple[Role, ...] = ("admin", "moderator")
 Stats = dict[str, int]
 """A player's counters (see :mod:`server.results.records`), added up game by game."""
 RateFn = Callable[[Rating, Rating, float], tuple[Rating, Rating]]
@@ -37,6 +41,9 @@ class AccountRecord:
     rating: Rating = field(default_factory=Rating)
     rated_games: int = 0
     stats: Stats = field(default_factory=dict)
+    role: Role | None = None
+    bot: bool = False
+    """A bot account: set when it is made (or by an admin), never cleared; shown with a mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,7 @@ class HistoryEntry:
     seat: int
     opponent: str
     opponent_account: str | None
-    result: Literal["won", "lost", "abandoned"]
+    result: Literal["won", "lost", "drawn", "abandoned"]
     rated: bool
     match_points: tuple[int, int]
     """(this player, the opponent)"""
@@ -66,7 +73,8 @@ class MatchResult:
     names: tuple[str, str]
     rated: bool
     score: float | None
-    """Seat 0's score (1 a win, 0 a loss); None for a match without a winner (abandoned)."""
+    """Seat 0's score (1 a win, 0 a loss, 0.5 a duplicate match drawn); None for a match without
+    a winner (abandoned)."""
     match_points: tuple[int, int]
     stats: tuple[Stats, Stats]
 
@@ -94,6 +102,9 @@ class AccountStore(Protocol):
     ) -> AccountRecord | None: ...
 
     async def set_password(self, id: str, password_hash: str) -> None: ...
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        """Grant ``role`` to the account (None: take its role away)."""
 
     async def delete_account(self, id: str) -> None:
         """The account, its sessions and its history go; its name is free again."""
@@ -179,20 +190,18 @@ def settle(
             continue
         new_rating = ratings[seat]
         updated.append(
-            AccountRecord(
-                id=account.id,
-                name=account.name,
-                key=account.key,
-                password_hash=account.password_hash,
-                created=account.created,
+            replace(
+                account,
                 rating=new_rating or account.rating,
                 rated_games=account.rated_games + (1 if new_rating else 0),
                 stats=merge_stats(account.stats, result.stats[seat]),
             )
         )
         score = result.score
-        outcome: Literal["won", "lost", "abandoned"] = "abandoned"
-        if score is not None:
+        outcome: Literal["won", "lost", "drawn", "abandoned"] = "abandoned"
+        if score == 0.5:
+            outcome = "drawn"  # a duplicate match can end level
+        elif score is not None:
             outcome = "won" if (score == 1.0) == (seat == 0) else "lost"
         entries.append(
             (
@@ -229,6 +238,8 @@ def account_json(account: AccountRecord) -> str:
             ],
             "rated_games": account.rated_games,
             "stats": account.stats,
+            "role": account.role,
+            "bot": account.bot,
         }
     )
 
@@ -245,6 +256,8 @@ def account_from_json(text: str) -> AccountRecord:
         rating=Rating(rating, deviation, volatility),
         rated_games=data["rated_games"],
         stats={str(k): int(v) for k, v in data["stats"].items()},
+        role=data.get("role"),
+        bot=bool(data.get("bot", False)),
     )
 
 
@@ -270,6 +283,12 @@ class QueueEntry:
     """When they joined the queue (Unix time)."""
     seen: float
     """When a node last confirmed they are still connected (Unix time)."""
+    bot: bool = False
+    """A bot account."""
+    people_only: bool = False
+    """Never paired with a bot account."""
+    duplicate: bool = False
+    """Wants a duplicate match (paired only with another who does)."""
 
 
 def queue_json(entry: QueueEntry) -> str:

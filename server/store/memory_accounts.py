@@ -14,6 +14,7 @@ from muggins.server.store.accounts import (
     PendingReview,
     QueueEntry,
     RateFn,
+    Role,
     Stats,
     reviewed,
     settle,
@@ -53,6 +54,11 @@ class MemoryAccounts:
         account = self.accounts.get(id)
         if account is not None:
             self.accounts[id] = replace(account, password_hash=password_hash)
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        account = self.accounts.get(id)
+        if account is not None:
+            self.accounts[id] = replace(account, role=role)
 
     async def delete_account(self, id: str) -> None:
         account = self.accounts.pop(id, None)

@@ -4,7 +4,7 @@ A file written before accounts existed has ``user_version`` 0; :func:`migrate` b
 :data:`VERSION` on start, one numbered step at a time, each in one transaction, so an
 interrupted upgrade leaves the file at a version it can resume from. Rooms and games are left
 as they were; step 3 only adds two columns to the actions (their ``seq`` and move key), step 4
-the review queue.
+the review queue, step 5 the hand-overs of seats during a match.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from muggins.server.store.accounts import (
     PendingReview,
     QueueEntry,
     RateFn,
+    Role,
     Stats,
     account_from_json,
     account_json,
@@ -86,6 +87,18 @@ MIGRATIONS: Final = (
         until REAL NOT NULL
     );
     CREATE INDEX review_pending_queued ON review_pending(queued);
+    """,
+    # 5: a seat changing hands during a match (the computer taking over), for true records
+    """
+    CREATE TABLE handovers (
+        room TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        before TEXT NOT NULL,
+        after TEXT NOT NULL,
+        PRIMARY KEY (room, number, seat, at)
+    );
     """,
 )
 VERSION: Final = len(MIGRATIONS)
@@ -166,6 +179,14 @@ class SqliteAccounts:
             account = _account(db, "id", id)
             if account is not None:
                 _save(db, _with_password(account, password_hash))
+
+        await self._run(change)
+
+    async def set_role(self, id: str, role: Role | None) -> None:
+        def change(db: sqlite3.Connection) -> None:
+            account = _account(db, "id", id)
+            if account is not None:
+                _save(db, replace(account, role=role))
 
         await self._run(change)
 

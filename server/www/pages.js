@@ -6,7 +6,7 @@
 import { byId, el, fill } from "./dom.js";
 import { say } from "./session.js";
 import { request } from "./requests.js";
-import { ratingText } from "./account.js";
+import { ratingFigure, ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
 /** @typedef {import("./session.js").Table} Table */
@@ -107,10 +107,10 @@ async function loadProfile(t, name) {
   fill("page-body",
     el("h2", { id: "page-title", tabindex: "-1" }, profile.name),
     el("p", { id: "profile-rating", class: "rating" }, "Rating ",
-      el("strong", {}, `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`),
+      el("strong", { title: "± one rating deviation (RD)" }, ratingFigure(r)),
       r.provisional ? el("span", { class: "tag provisional", id: "provisional" }, " provisional") : " established",
       ` · ${r.games} rated match${r.games === 1 ? "" : "es"}`),
-    r.provisional ? el("p", { class: "small" }, "A rating is provisional while its deviation (the ± figure) is above 110; the leaderboard lists established ones.") : null,
+    r.provisional ? el("p", { class: "small" }, "The ± figure is one rating deviation (RD). A rating is provisional while its RD is above 110; the leaderboard lists established ones.") : null,
     table("Record", ["", "played", "won", "lost"], [
       ["Matches", n("matches"), n("match_wins"), n("matches") - n("match_wins")],
       ["Games", n("games"), n("wins"), n("losses")],
@@ -179,7 +179,7 @@ async function loadLeaderboard(t) {
   const body = board.entries.length
     ? el("div", { class: "table-wrap" }, el("table", { class: "stats leaderboard", id: "leaderboard" },
       el("caption", {}, "Established ratings, best first"),
-      el("thead", {}, el("tr", {}, ...["#", "Name", "Rating", "±", "Rated matches", "All matches won–lost"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ...["#", "Name", "Rating", "± RD", "Rated matches", "All matches won–lost"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...board.entries.map((e) => {
         const c = /** @type {Record<string, number>} */ (e.counts);
         const matches = Number(c.matches ?? 0);
@@ -189,7 +189,7 @@ async function loadLeaderboard(t) {
           el("td", {}, String(Math.round(e.rating.rating))), el("td", {}, String(Math.round(e.rating.deviation))),
           el("td", {}, String(e.rating.games)), el("td", {}, `${wins}–${matches - wins}`));
       }))))
-    : el("p", { id: "leaderboard-empty" }, "No established ratings here yet: a rating is provisional while its deviation is above 110.");
+    : el("p", { id: "leaderboard-empty" }, "No established ratings here yet: a rating is provisional while its rating deviation (RD, the ± figure) is above 110.");
   fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Leaderboard"), body, findPlayer(), backLinks());
   byId("page-title").focus();
 }

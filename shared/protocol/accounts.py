@@ -7,12 +7,14 @@ back, a password hash, or anyone's session token but the receiver's own.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.cards import Card
+from muggins.shared.handover import HandOver
 from muggins.shared.view import PlayedCard, ShowResult
 
 MessageId = Annotated[
@@ -42,6 +44,10 @@ class Register(_Message):
     type: Literal["register"] = "register"
     name: AccountName
     password: Password
+    bot: bool = Field(
+        default=False,
+        description="a bot account: a program plays it; marked as a bot everywhere, for ever",
+    )
 
 
 class SignIn(_Message):
@@ -116,6 +122,10 @@ class Seek(_Message):
 
     type: Literal["seek"] = "seek"
     best_of: Literal[1, 3] = Field(default=1, description="one game, or best of three")
+    people_only: bool = Field(default=False, description="never pair me with a bot account")
+    duplicate: bool = Field(
+        default=False, description="a duplicate match: two tables on the same deals, seats swapped"
+    )
 
 
 class CancelSeek(_Message):
@@ -155,10 +165,22 @@ AccountRequest = (
 
 class RatingInfo(_Part):
     rating: float = Field(description="Glicko-2 rating on the Glicko scale (a beginner: 1500)")
-    deviation: float = Field(description="uncertainty; provisional while above 110")
+    deviation: float = Field(
+        description="the rating deviation (RD), one standard deviation; provisional while above 110"
+    )
     volatility: float
     provisional: bool
     games: int = Field(description="rated matches played")
+
+    def text(self) -> str:
+        """The one way a rating is written, on every screen: ``"1500 ± 350 RD"``, the ± being
+        one rating deviation (RD). The browser's ``ratingText`` writes the same."""
+        return f"{half_up(self.rating)} ± {half_up(self.deviation)} RD"
+
+
+def half_up(x: float) -> int:
+    """Round halves up, as JavaScript's Math.round does, so both clients show one figure."""
+    return math.floor(x + 0.5)
 
 
 class Account(_Message):
@@ -169,6 +191,7 @@ class Account(_Message):
     name: str
     session: str | None = Field(default=None, description="secret; sign in with it later")
     rating: RatingInfo
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class SignedOut(_Message):
@@ -204,6 +227,7 @@ class Profile(_Message):
     rating: RatingInfo
     counts: dict[str, int] = Field(description="games, wins, losses, skunks_given, ... (docs)")
     averages: Averages
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class HistoryItem(_Part):
@@ -212,7 +236,7 @@ class HistoryItem(_Part):
     seat: Seat
     opponent: str
     opponent_account: str | None
-    result: Literal["won", "lost", "abandoned"]
+    result: Literal["won", "lost", "drawn", "abandoned"]
     rated: bool
     match_points: tuple[int, int] = Field(description="(this player, the opponent)")
     rating_before: float | None
@@ -231,6 +255,7 @@ class LeaderEntry(_Part):
     account: str
     rating: RatingInfo
     counts: dict[str, int]
+    bot: bool = Field(default=False, description="a bot account")
 
 
 class Leaderboard(_Message):
@@ -270,7 +295,12 @@ class GameRecord(_Message):
 
     type: Literal["game"] = "game"
     game: str
-    names: tuple[str, str]
+    names: tuple[str, str] = Field(description="who held each seat when the match began")
+    hand_overs: tuple[HandOver, ...] = Field(
+        default=(),
+        description="each time a seat changed hands (the computer taking over from a player "
+        "who left), in order; the last holder of a seat is the one its record names",
+    )
     options: GameOptions
     seed: str = Field(description="hex; Match.replay(options, seed, actions) rebuilds it")
     actions: tuple[LoggedAction, ...]
@@ -291,6 +321,8 @@ class Seeking(_Message):
     type: Literal["seeking"] = "seeking"
     active: bool
     best_of: Literal[1, 3] = 1
+    people_only: bool = False
+    duplicate: bool = False
     rating: float | None = None
     range: float | None = Field(
         default=None, description="rating points accepted now; widens by 10 a second"

@@ -21,6 +21,7 @@ from wire_client import Frame, WireClient, play_randomly
 
 from muggins.server.app import Server, running_server
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION
+from muggins.shared.protocol.accounts import RatingInfo
 
 RATED = {"game": {"target": 61}, "rated": True}
 DEALER = ("dealer_pegging", "dealer_hand", "dealer_crib", "dealer_total")
@@ -163,7 +164,7 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
     history = await ann.request(type="history", name="Ann", limit=20)
     rating = profile["rating"]
     shown = await page.wait("document.getElementById('profile-rating')?.textContent")
-    assert f"{js_round(rating['rating'])} ± {js_round(rating['deviation'])}" in shown
+    assert RatingInfo.model_validate(rating).text() in shown  # the terminal's very words
     assert "established" in shown and not await page.js("!!document.getElementById('provisional')")
     c, a = profile["counts"], profile["averages"]
     table = await page.js(
@@ -255,7 +256,7 @@ async def test_a_provisional_profile_and_unknown_names(browser: Browser, site: S
     page = await front(browser, site, f"#/player/{quote('Cy Young')}")
     await page.wait("document.getElementById('page-title').textContent === 'Cy Young'")
     assert await page.js("!!document.getElementById('provisional')")
-    assert "1500 ± 350" in await page.js("document.getElementById('profile-rating').textContent")
+    assert "1500 ± 350 RD" in await page.js("document.getElementById('profile-rating').textContent")
     assert await page.js("!!document.getElementById('history-empty')")
     assert await axe_violations(page) == []
     await page.js("location.hash = '#/leaderboard'")

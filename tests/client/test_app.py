@@ -239,3 +239,28 @@ async def test_a_count_no_hand_can_make_is_refused_in_words_and_q_still_quits() 
             assert view is not None
             await make_move(app, pilot)
             assert not app.error
+
+
+async def test_r_on_the_table_after_a_finished_match_is_a_rematch() -> None:
+    """Once the match is over and its dialog is closed, the prompt's "R for a rematch" holds:
+    R starts the next match (it does not open Resign, whose Y did nothing)."""
+    from muggins.client.screens import ConfirmScreen
+
+    async with real_server() as server:
+        app = computer_app(server.url, level="easy")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: my_move(app))
+            await pilot.press("r", "y")
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, GameOverScreen))
+            assert "R for a rematch" in status_line(app)
+            room = app.session.room
+            assert room is not None
+            first = room.match_number
+            await pilot.press("r")
+            assert not isinstance(app.screen, ConfirmScreen)
+            await until(
+                pilot,
+                lambda: app.session.room is not None and app.session.room.match_number == first + 1,
+            )

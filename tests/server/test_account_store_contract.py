@@ -183,3 +183,18 @@ async def test_a_lapsed_review_claim_is_claimed_again_oldest_first(store: Store)
     assert await store.record_review("GAME-0", ({"reviewed_deals": 1}, {}))
     ann = await store.find_account(id="a1")
     assert ann is not None and ann.stats["reviewed_deals"] == 1
+
+
+async def test_a_role_is_kept_through_a_settlement_and_can_be_taken_away(store: Store) -> None:
+    """A granted role survives the rating update of a settled match; None takes it away."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    await store.set_role("a1", "moderator")
+    assert await store.record_result(result("ABCD-1"), rate)
+    ann = await store.find_account(id="a1")
+    assert ann is not None and ann.role == "moderator" and ann.rated_games == 1
+    bob = await store.find_account(key="bob")
+    assert bob is not None and bob.role is None
+    await store.set_role("a1", None)
+    ann = await store.find_account(key="ann")
+    assert ann is not None and ann.role is None

@@ -1,0 +1,73 @@
+"""``muggins admin grant|revoke NAME``: make an admin or a moderator, on the server's machine.
+
+It writes to the store directly (the SQLite file or the cluster's Redis), so only someone who can
+reach those can make the first admin; nothing sent over the wire grants a role.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from muggins.server.commands.archive import add_options
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "admin",
+        help="grant or take away the admin and moderator roles (on the server's machine)",
+        description="Grant an account a role in the server's store: muggins admin grant NAME "
+        "makes NAME an admin (--role moderator: a moderator); muggins admin revoke NAME takes "
+        "the role away. Stop the server first when it keeps its games in SQLite, or give "
+        "muggins serve --admin NAME instead.",
+    )
+    actions = parser.add_subparsers(dest="admin_action", metavar="ACTION", required=True)
+    for action, help in (("grant", "give NAME a role"), ("revoke", "take NAME's role away")):
+        sub = actions.add_parser(action, help=help)
+        sub.add_argument("name", metavar="NAME", help="the account's name")
+        if action == "grant":
+            sub.add_argument(
+                "--role", choices=("admin", "moderator"), default="admin", help="default: admin"
+            )
+        add_options(sub)
+        sub.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from muggins.server.accounts.credentials import AccountError
+    from muggins.server.accounts.roles import grant
+    from muggins.server.store.datafiles import default_db
+    from muggins.server.store.games import Store, StoreError
+    from muggins.server.store.sqlite_games import SqliteStore
+
+    store: Store
+    if args.redis is not None:
+        from muggins.server.cluster.redis_store import RedisStore
+
+        store = RedisStore(args.redis)
+    else:
+        path = args.db or default_db()
+        if not path.exists():
+            print(f"muggins admin: no server store at {path} (run muggins serve first)")
+            return 1
+        store = SqliteStore(path)
+    role = args.role if args.admin_action == "grant" else None
+
+    async def change() -> str:
+        await store.open()
+        try:
+            account = await grant(store, args.name, role)
+        finally:
+            await store.close()
+        return account.name
+
+    try:
+        name = asyncio.run(change())
+    except (AccountError, StoreError) as error:
+        print(f"muggins admin: {error}")
+        return 1
+    what = {"admin": "an admin", "moderator": "a moderator", None: "a player"}[role]
+    print(f"{name} is now {what}")
+    return 0

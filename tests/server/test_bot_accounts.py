@@ -1,0 +1,117 @@
+"""Bot accounts: flagged for ever, marked wherever their name is shown, in the rated queue
+over real sockets, and never paired with a person who asked for people only."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+
+import pytest
+from wire_client import WireClient, play_randomly
+
+from muggins.client.remote_bot import RemoteError, play_account
+from muggins.server.app import Server
+from muggins.server.lobby.matchmaking import pair
+from muggins.server.store.accounts import (
+    AccountRecord,
+    QueueEntry,
+    account_from_json,
+    account_json,
+)
+from muggins.shared.names import name_problem
+
+
+def entry(
+    account: str, since: float, *, bot: bool = False, people_only: bool = False
+) -> QueueEntry:
+    return QueueEntry(account, account, 1500.0, 1, since, since, bot=bot, people_only=people_only)
+
+
+def test_a_bot_is_never_paired_with_a_person_who_wants_people_only() -> None:
+    """People-only meets a person, never a bot; a bot meets whoever did not ask."""
+    bot, ann, bob = entry("bot", 0, bot=True), entry("ann", 1, people_only=True), entry("bob", 2)
+    assert pair([bot, ann], now=1000.0) == []
+    [(first, second)] = pair([bot, ann, bob], now=1000.0)
+    assert {first.account, second.account} == {"bot", "bob"}
+    [(first, second)] = pair([ann, bob], now=1000.0)
+    assert {first.account, second.account} == {"ann", "bob"}
+
+
+def test_the_bot_flag_is_kept_by_the_store() -> None:
+    """The flag survives the stored record, and older records read as people."""
+    record = AccountRecord(id="a", name="Deep Peg", key="deeppeg", password_hash="x", created=1.0)
+    assert not account_from_json(account_json(record)).bot
+    assert account_from_json(account_json(replace(record, bot=True))).bot
+
+
+def test_a_guest_cannot_wear_the_bot_mark() -> None:
+    """A name holding the mark is refused, so nobody passes for a bot account."""
+    assert name_problem("Ann [bot]") is not None
+    assert name_problem("Ann") is None
+
+
+async def person(url: str, name: str, *, people_only: bool = False) -> WireClient:
+    client = await WireClient.open(url, name=name)
+    made = await client.request(type="register", name=name, password="long enough")
+    assert made["type"] == "account" and not made["bot"]
+    reply = await client.request(type="seek", people_only=people_only)
+    assert reply["type"] == "seeking" and reply["active"] and reply["people_only"] == people_only
+    return client
+
+
+async def test_a_bot_account_in_the_queue_meets_only_those_who_accept_bots(
+    server: Server,
+) -> None:
+    """The bot registers, seeks and plays a rated match with Bob, marked in the seat; Ann,
+    who asked for people only, waits on in the queue."""
+    rooms: list[str] = []
+    seated = asyncio.Event()
+
+    def on_room(code: str) -> None:
+        rooms.append(code)
+        seated.set()
+
+    bot = asyncio.create_task(
+        play_account(
+            server.url,
+            level="standard",
+            account="Deep Peg",
+            password="long enough",
+            register=True,
+            seed=7,
+            on_room=on_room,
+        )
+    )
+    store = server.lobby.store
+    while not await store.queue_entries():
+        await asyncio.sleep(0.01)  # the bot is queued before the people come
+    [queued] = await store.queue_entries()
+    assert queued.bot and queued.name == "Deep Peg"
+    ann = await person(server.url, "Ann", people_only=True)
+    bob = await person(server.url, "Bob")
+    while bob.room is None or bob.room["status"] != "playing":
+        await bob.recv(timeout=15)
+    names = {s["name"] for s in bob.room["seats"]}
+    assert names == {"Deep Peg [bot]", "Bob"}
+    await seated.wait()
+    assert rooms == [bob.room["code"]]
+    [waiting] = await store.queue_entries()
+    assert waiting.name == "Ann" and waiting.people_only
+    profile = await bob.request(type="profile", name="Deep Peg [bot]")
+    assert profile["type"] == "profile" and profile["bot"] and profile["name"] == "Deep Peg"
+    await play_randomly(bob, random.Random(3))
+    [result] = await bot
+    assert result.code == bob.room["code"]
+    assert ann.room is None
+    for client in (ann, bob):
+        await client.close()
+
+
+async def test_a_person_account_cannot_seek_as_a_bot(server: Server) -> None:
+    """``muggins bot --seek`` refuses an account that is not flagged a bot."""
+    ann = await WireClient.open(server.url, name="Ann")
+    await ann.request(type="register", name="Ann", password="long enough")
+    with pytest.raises(RemoteError, match="not a bot account"):
+        await play_account(server.url, level="standard", account="Ann", password="long enough")
+    await ann.close()
