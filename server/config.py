@@ -157,6 +157,12 @@ class ServerConfig:
     open_tournaments: bool = option(
         False, "any signed-in account may create tournaments (else admins and moderators)"
     )
+    metrics_port: int | None = option(
+        None,
+        "serve /metrics (and /healthz, /readyz) on this port too, for Prometheus on an internal "
+        "network; the public port answers /metrics only to this machine (loopback, not proxied)",
+        metavar="PORT",
+    )
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(
         "info",

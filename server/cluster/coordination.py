@@ -91,6 +91,18 @@ def _holder(value: str | None) -> str | None:
 class ClusterStore(RedisStore):
     """The Redis store with the coordination of the nodes that share it."""
 
+    async def census(self) -> dict[str, int]:
+        """Rooms open (of every node) and matches waiting for their review (``/metrics``)."""
+
+        async def count() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.scard(self.open_key)
+                pipe.zcard(self._k("review-queue"))
+                return list(await pipe.execute())
+
+        rooms, backlog = await self._call("census", count)
+        return {"rooms_open": int(rooms), "review_backlog": int(backlog)}
+
     async def listing_page(self, after: str | None, limit: int) -> ListingPage:
         """The listed rooms after cursor ``after`` (``"o:CODE"`` or ``"w:CODE"``), ``limit`` at
         most, from the listing index: three commands whatever the number of rooms."""
