@@ -12,6 +12,7 @@ from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
 from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
+from muggins.server.lobby.seat_holders import SeatHolders
 from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
@@ -60,6 +61,8 @@ class Lobby:
         self.players: dict[str, Player[Room]] = {}
         self.rooms: dict[str, Room] = {}
         self.index = RoomIndex(self.rooms.get)
+        self.holders = SeatHolders(self.rooms.get)
+        """The rooms where each account holds a seat (for ``my_games`` and taking a seat over)."""
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
         self.matchmaker = Matchmaker(self)
@@ -138,6 +141,8 @@ class Lobby:
 
     def _changed(self, room: Table) -> None:
         self.index.update(room)
+        if isinstance(room, Room):
+            self.holders.update(room)
 
     def allow_room(self, player: Player, address: str) -> None:
         """Refuse a room past the creation limits of the player and of its address."""
@@ -274,6 +279,7 @@ class Lobby:
                     await room.settle()
             self.rooms[room.code] = room
             self.index.update(room)
+            self.holders.update(room)
             room.resume()
         self.metrics.rooms.set(len(self.rooms))
         log.info("restored %d open rooms", len(self.rooms))

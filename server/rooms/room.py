@@ -28,6 +28,7 @@ from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
     GameMove,
+    Notice,
     State,
     to_action,
 )
@@ -99,6 +100,10 @@ class StepStates:
         )
 
 
+OFFERS: set[asyncio.Task[None]] = set()
+"""Claim offers being checked (kept here so a running check is not collected)."""
+
+
 class Room(Table):
     """A room of two seats: every change is checked, persisted, then sent (see module doc).
 
@@ -144,7 +149,10 @@ class Room(Table):
     async def _sit(self, player: Player, *, id: MessageId) -> int:
         async with self.lock:
             index = self.seat_of(player)
-            if index is None:
+            held = self.held_for(player) if index is None else None
+            if held is not None:
+                index = await self._take_over(held, player)
+            elif index is None:
                 empty = [s for s in self.seats if s.kind == "empty"]
                 if not empty:
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
@@ -172,6 +180,24 @@ class Room(Table):
                 if state is not None and player.peer is not None:
                     player.peer.send(state)
             return index
+
+    async def _take_over(self, seat: SeatState, player: Player) -> int:
+        """The same account on another tab or device takes its seat back: the seat is
+        ``player``'s from now on, and its older holder is told it was replaced."""
+        old = seat.player
+        seat.player = player
+        try:
+            await self._save_seats()
+        except Refusal:
+            seat.player = old
+            raise
+        if old is not None:
+            if old.peer is not None and old.room is self:
+                old.peer.send(
+                    Notice(code="replaced", text="This seat was taken up in another tab or device")
+                )
+            old.room = None
+        return seat.index
 
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
         async def change() -> None:
@@ -259,15 +285,33 @@ class Room(Table):
                 f"{player.name} lost the connection; you may claim the game in "
                 f"{self.grace:.0f} s if they do not return",
             )
-            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+            self.count_grace(index)
         self.send_room()
         self.cluster.present(index, here=False)
 
+    def count_grace(self, index: int) -> None:
+        """Seat ``index``'s player is gone (since ``gone_since``): after the grace period the
+        opponent is offered the claim, unless they are back by then."""
+        since = self.seats[index].gone_since
+        if since is not None:
+            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+
     def _claimable(self, index: int, since: float) -> None:
-        """The grace period is over: tell the opponent, if the seat is still empty-handed."""
+        if self._still_gone(index, since):
+            task = asyncio.get_running_loop().create_task(self._offer_claim(index, since))
+            OFFERS.add(task)
+            task.add_done_callback(OFFERS.discard)
+
+    def _still_gone(self, index: int, since: float) -> bool:
         seat = self.seats[index]
-        if self.closed or seat.gone_since != since or self.status != "playing":
+        return not self.closed and seat.gone_since == since and self.status == "playing"
+
+    async def _offer_claim(self, index: int, since: float) -> None:
+        """The grace period is over: tell the opponent, if the seat is still empty-handed and
+        its player is not connected anywhere (in a cluster: to no other node either)."""
+        if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
+        seat = self.seats[index]
         self.notice(
             "claimable",
             f"{seat.name} has not come back: claim the game, or give the seat to the computer",
@@ -411,10 +455,9 @@ class Room(Table):
         self.arm_turn_timer()
         if self.status != "playing":
             return
-        loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.kind == "human" and seat.gone_since is not None:
-                loop.call_later(self.grace, self._claimable, seat.index, seat.gone_since)
+                self.count_grace(seat.index)
 
     async def act(
         self,

@@ -166,6 +166,19 @@ class Table:
                 return seat.index
         return None
 
+    def held_for(self, player: Player) -> SeatState | None:
+        """A seat ``player``'s account holds through another connection (another tab or
+        device), which ``player`` may take over; one whose holder is gone first."""
+        if player.account is None or self.seat_of(player) is not None:
+            return None
+        held = [
+            s
+            for s in self.seats
+            if s.kind == "human" and s.account == player.account and s.player is not player
+        ]
+        held.sort(key=lambda s: s.peer is not None)
+        return held[0] if held else None
+
     def claimable_in(self, seat: SeatState) -> float | None:
         if seat.kind != "human" or seat.gone_since is None:
             return None

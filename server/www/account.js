@@ -8,6 +8,7 @@ import { byId, el, fill } from "./dom.js";
 import { say } from "./session.js";
 import { RequestError, listen, request } from "./requests.js";
 import { saveName } from "./storage.js";
+import { askMyGames } from "./lobby.js";
 /** @typedef {import("./session.js").Table} Table */
 
 const SESSION = "muggins.session";
@@ -87,6 +88,7 @@ function signedIn(t, account) {
   saveName(account.name);
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
   nameInput.value = account.name;
+  if (t.s.goal.kind === "lobby") askMyGames(t.link);
   refresh(t);
 }
 

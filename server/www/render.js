@@ -27,7 +27,7 @@ export function render(t, focusCard) {
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
   showIf("link-status", s.link !== "connected");
   byId("link-status").textContent = s.link === "reconnecting" ? "reconnecting…"
-    : s.link === "replaced" ? "This seat is open in another tab; this page has stopped."
+    : s.link === "replaced" ? "This seat was taken up in another tab or on another device; this page has stopped (reload to take it back here)."
       : s.link === "connecting" ? "connecting…" : "";
   if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
@@ -115,6 +115,11 @@ function overPanel(t, view, who) {
       onclick: () => t.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));
   } else if (!matchOver) {
     buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { s.gameOver = null; t.render(); } }, "Next game"));
+  }
+  if (matchOver && room) {
+    const game = `${room.code}-${room.match_number}`;
+    buttons.push(el("a", { href: `/#/review/${game}/${room.you ?? 0}`, class: "button", id: "review-link",
+      target: "_blank", rel: "noopener" }, "Review the match"));
   }
   buttons.push(el("a", { href: "/", class: "button" }, "Front page"));
   return gameOverPanel(outcome, who, over ? over.match_points : view.match_points, matchOver, buttons);

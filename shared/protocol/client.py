@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.review import GetReview
 from muggins.shared.protocol.tournaments import TournamentRequest
 
 MessageId = Annotated[
@@ -252,6 +253,16 @@ class Ping(ClientModel):
     type: Literal["ping"] = "ping"
 
 
+class MyGames(ClientModel):
+    """Ask for your games in progress (answered with ``games``): the signed-in account's seats,
+    and the seats these resume tokens hold (a browser keeps one per room). Nothing changes."""
+
+    type: Literal["my_games"] = "my_games"
+    tokens: tuple[Annotated[str, Field(max_length=200)], ...] = Field(
+        default=(), max_length=20, description="resume tokens from earlier welcomes"
+    )
+
+
 class AskHint(ClientModel):
     """Against the computer: ask the coach for your best move now (answered with ``hint``)."""
 
@@ -285,8 +296,10 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
+    | GetReview
     | TournamentRequest
-    | AskHint,
+    | AskHint
+    | MyGames,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)

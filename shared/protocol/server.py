@@ -16,6 +16,7 @@ from muggins.shared.construct import unvalidated
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.review import GameReview
 from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
 
@@ -290,6 +291,38 @@ class Hint(ServerModel):
     text: str = Field(description="the reason, in a sentence or two")
 
 
+class GameInProgress(BaseModel):
+    """One of your games: where it is, against whom, the score, and whether it waits for you."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    room: str
+    seat: Seat = Field(description="your seat")
+    opponent: str | None = Field(description="None while the other seat is empty")
+    scores: tuple[int, int] = Field(description="the current game's scores, by seat")
+    your_move: bool
+    status: Literal["waiting", "playing", "over"]
+    rated: bool = False
+
+
+class Games(ServerModel):
+    """The answer to ``my_games``: your games in progress, the latest first."""
+
+    type: Literal["games"] = "games"
+    games: tuple[GameInProgress, ...]
+
+
+class Story(ServerModel):
+    """The current match so far, sent to whoever enters or comes back to a room (after its
+    ``state``): every step's sentence and event since the match began, and the latest chat."""
+
+    type: Literal["story"] = "story"
+    room: str
+    match_number: int
+    lines: tuple[EventLine, ...]
+    chat: tuple[ChatLine, ...] = ()
+
+
 class DuplicateResult(ServerModel):
     """A duplicate match is over: both tables played on the same deals, seats swapped.
 
@@ -322,9 +355,12 @@ ServerMessage = Annotated[
     | Left
     | Pong
     | Hint
+    | Games
+    | Story
     | DuplicateResult
     | TournamentReply
-    | AccountReply,
+    | AccountReply
+    | GameReview,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)
