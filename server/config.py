@@ -85,7 +85,11 @@ class ServerConfig:
     abandon_after: float = option(
         3600.0, "close a room after this long with nobody connected", metavar="SECONDS"
     )
-    sweep_interval: float = 30.0
+    sweep_interval: float = option(
+        30.0,
+        "seconds between sweeps for abandoned rooms (and, in a cluster, unsettled matches)",
+        metavar="SECONDS",
+    )
     bot_delay: float = option(0.6, "the computer's pause", metavar="SECONDS")
     """The computer's thinking pause in seconds, so a person can follow its moves."""
     max_message: int = MAX_MESSAGE_BYTES
