@@ -37,6 +37,7 @@ from muggins.server.store.datafiles import default_db
 from muggins.server.store.games import Store, StoreError
 from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
+from muggins.server.wire.ws_internals import GetOnlyConnection
 from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")
@@ -120,6 +121,7 @@ class Server:
             compression=None,
             open_timeout=10,
             ping_interval=None,  # self.keepalive pings instead (same interval and timeout)
+            create_connection=GetOnlyConnection,  # 405 for other methods, not a silent close
             max_queue=16,
         )
         for sock in self._ws.sockets:
@@ -220,11 +222,14 @@ class Server:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return connection.respond(http.HTTPStatus.OK, "ok\n")
+            response = connection.respond(http.HTTPStatus.OK, "ok\n")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         if path == "/metrics":
             response = connection.respond(http.HTTPStatus.OK, self.metrics.text().decode())
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+            response.headers["X-Content-Type-Options"] = "nosniff"
             return response
         if request.headers.get("Upgrade", "").lower() != "websocket":
             return self.site.respond(request)

@@ -26,6 +26,8 @@ from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
+from muggins.server.accounts.budget import ReadBudget
+from muggins.server.accounts.credentials import RegistrationLimiter
 from muggins.shared.names import clean_name, name_problem
 from muggins.shared.protocol import RoomOptions, Rooms
 from muggins.shared.token_bucket import TokenBucket
@@ -60,6 +62,14 @@ class Lobby:
         self.index = RoomIndex(self.rooms.get)
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
+        self.accounts.registrations = RegistrationLimiter(
+            per_address=int(config.registrations_per_hour), clock=clock
+        )
+        self.accounts.budget = ReadBudget(
+            per_connection=config.reads_per_second,
+            per_address=3 * config.reads_per_second,
+            clock=clock,
+        )
         self.matchmaker = Matchmaker(self)
         self.accounts.matchmaker = self.matchmaker
 

@@ -163,7 +163,7 @@ async def leave(session: Session, player: Player[Room], message: Leave) -> None:
 
 
 async def account(session: Session, player: Player[Room], message: Any) -> None:
-    await session.lobby.accounts.handle(player, message, peer=session, address=session.peer_address)
+    await session.lobby.accounts.handle(player, message, peer=session, address=session.address)
 
 
 async def ask_hint(session: Session, player: Player[Room], message: AskHint) -> None:
