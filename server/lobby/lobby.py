@@ -6,6 +6,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from muggins.server.accounts.budget import ReadBudget
+from muggins.server.accounts.credentials import RegistrationLimiter
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
@@ -26,8 +28,6 @@ from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
-from muggins.server.accounts.budget import ReadBudget
-from muggins.server.accounts.credentials import RegistrationLimiter
 from muggins.shared.names import clean_name, name_problem
 from muggins.shared.protocol import RoomOptions, Rooms
 from muggins.shared.token_bucket import TokenBucket

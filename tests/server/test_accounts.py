@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from muggins.server.accounts.credentials import (
-    AccountError,
     SLOW_DELAY,
+    AccountError,
     SignInLimiter,
     check_name,
     hash_password,

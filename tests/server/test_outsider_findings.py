@@ -96,7 +96,7 @@ async def test_dotless_i_dotted_capital_i_and_accents_fold_into_one_name(server:
 
 @pytest.mark.parametrize("name", ["Ann (2)", "Ann (guest)"])
 async def test_the_marks_the_server_adds_are_refused_in_names(server: Server, name: str) -> None:
-    """"Ann (2)" is how a second Ann is shown, "(guest)" marks a guest: nobody may pick them."""
+    """ "Ann (2)" is how a second Ann is shown, "(guest)" marks a guest: nobody may pick them."""
     client = await WireClient.open(server.url, hello=False)
     assert (await client.hello(name))["code"] == "bad_name"
     other = await WireClient.open(server.url, name="Someone")
