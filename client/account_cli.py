@@ -13,7 +13,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from muggins.client.accounts import Link, Sessions
-from muggins.shared.protocol import Error, ServerMessage, encode
+from muggins.shared.protocol import Error, Games, MyGames, ServerMessage, encode
 from muggins.shared.protocol.accounts import (
     Account,
     Averages,
@@ -110,11 +110,35 @@ async def _run(args: argparse.Namespace, sessions: Sessions, ask: Callable[[str]
             reply = await link.ask(GetProfile(name=args.name))
         elif action == "history":
             reply = await link.ask(GetHistory(name=args.name, limit=max(1, min(100, args.limit))))
+        elif action == "games":
+            reply = await link.ask(MyGames(tokens=saved_tokens(args)))
+            if isinstance(reply, Games):
+                return games_lines(reply, args.url)
         elif action == "leaderboard":
             reply = await link.ask(GetLeaderboard(limit=max(1, min(100, args.limit))))
         else:
             reply = await link.ask(GetGame(game=args.name))
         return show(reply, args)
+
+
+def saved_tokens(args: argparse.Namespace) -> tuple[str, ...]:
+    """The resume tokens ``muggins play`` kept for this server (the newest 20)."""
+    from muggins.client.seats import Seats
+
+    seats = Seats(sessions_for(args).path.parent / "seats.json")
+    return tuple(str(e["token"]) for e in seats.load().get(args.url, []))[-20:]
+
+
+def games_lines(reply: Games, url: str) -> int:
+    """Print your games in progress, each with the command that goes back to it."""
+    if not reply.games:
+        print("You have no games in progress on this server")
+    for g in reply.games:
+        against = f"against {g.opponent}" if g.opponent else "waiting for an opponent"
+        mine, theirs = g.scores[g.seat], g.scores[1 - g.seat]
+        turn = "" if g.status == "waiting" else ", your move" if g.your_move else ", their move"
+        print(f"  {g.room}  {against}: {mine}-{theirs}{turn}  (muggins play {url} --join {g.room})")
+    return 0
 
 
 def show(reply: ServerMessage, args: argparse.Namespace) -> int:
@@ -211,6 +235,7 @@ def game_lines(record: GameRecord) -> list[str]:
         seed=bytes.fromhex(record.seed),
         options=record.options,
         names=record.names,
+        hand_overs=record.hand_overs,
         actions=[(a.seat, a.action) for a in record.actions],
         result=record.result,
         winner=record.winner,

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "muggins.server.commands.replay",
     "muggins.server.commands.review",
     "muggins.server.commands.admin",
+    "muggins.server.commands.backup",
 )
 
 

@@ -83,6 +83,7 @@ class LobbyScreen(Screen[None]):
                 yield Button("Watch", id="watch")
                 yield Button("Play a rated game", id="rated", variant="warning")
                 yield Checkbox("People only", id="people-only")
+                yield Checkbox("Duplicate", id="duplicate")
             yield Static(Text("Open rooms (Enter on a row joins it, or watches a full one)"))
             yield DataTable(id="rooms", cursor_type="row")
             yield Static(id="lobby-status")
@@ -128,7 +129,8 @@ class LobbyScreen(Screen[None]):
             return
         if event.button.id == "rated":
             people_only = self.query_one("#people-only", Checkbox).value
-            self.post_message(self.Chosen(Seek(people_only=people_only)))
+            duplicate = self.query_one("#duplicate", Checkbox).value
+            self.post_message(self.Chosen(Seek(people_only=people_only, duplicate=duplicate)))
             return
         code = self.query_one("#code", Input).value.strip().upper()
         if len(code) < 4 or not code.isalpha():

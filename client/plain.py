@@ -15,8 +15,8 @@ It reads commands, one per line::
     quit            leave (your seat is kept for a while)
     create [61] [muggins] [private]   open a room;  join CODE;  watch CODE;  rooms
     computer [LEVEL]                  seat the computer in your room's empty seat
-    seek [3] [people]  signed in: wait for a rated opponent (one game, or best of three; people:
-                    no bot accounts); cancel
+    seek [3] [people] [duplicate]  signed in: wait for a rated opponent (one game, or best of
+                    three; people: no bot accounts; duplicate: two tables on the same deals); cancel
     profile [NAME]  a rating and record (yours without a name);  history [NAME];  leaderboard
 """
 
@@ -44,7 +44,7 @@ from muggins.client.prompts import (
     turn_prompt,
     wrong_call_sentence,
 )
-from muggins.client.session import Goal, Session, describe_levels
+from muggins.client.session import Goal, Session, describe_levels, friend_url
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots.coach import advise
 from muggins.shared.cards import Card, CardError, parse_card
@@ -212,7 +212,8 @@ class PlainClient:
             and room.you is not None
             and self.session.goal.kind != "computer"
         ):
-            self.say(f"= a friend joins with: {join_command(self.url, room.code)}")
+            where = friend_url(self.session, self.url)
+            self.say(f"= a friend joins with: {join_command(where, room.code)}")
 
     def table_line(self, view: SeatView) -> str:
         names = self.session.names
@@ -298,7 +299,11 @@ class PlainClient:
             "rooms": lambda: ListRooms(limit=LIST_MAX),
             "computer": lambda: SeatBot(level=args[0] if args else None),
             "claim": lambda: Claim(take="bot" if "bot" in args else "win", seq=seq),
-            "seek": lambda: Seek(best_of=3 if "3" in args else 1, people_only="people" in args),
+            "seek": lambda: Seek(
+                best_of=3 if "3" in args else 1,
+                people_only="people" in args,
+                duplicate="duplicate" in args,
+            ),
             "cancel": lambda: CancelSeek(),
             "profile": lambda: GetProfile(name=" ".join(args) or None),
             "history": lambda: GetHistory(name=" ".join(args) or None),

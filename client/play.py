@@ -23,7 +23,8 @@ def goal_from(args: argparse.Namespace) -> Goal:
     if args.watch:
         return Goal("spectate", code=args.watch.strip().upper())
     if args.url and getattr(args, "rated", None):
-        return Goal("seek", best_of=3 if args.rated == 3 else 1)
+        duplicate = bool(getattr(args, "duplicate", False))
+        return Goal("seek", best_of=3 if args.rated == 3 else 1, duplicate=duplicate)
     if args.url:
         return Goal("lobby")
     options = RoomOptions(game=GameOptions(target=args.target, muggins=args.muggins), private=True)

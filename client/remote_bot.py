@@ -21,6 +21,7 @@ from muggins.shared.bots.base import Strategy, make_strategy
 from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
+    DuplicateResult,
     Error,
     Hello,
     JoinRoom,
@@ -36,6 +37,7 @@ from muggins.shared.protocol import (
     parse_server,
 )
 from muggins.shared.protocol.accounts import Account, Register, Seek, Seeking, SignIn
+from muggins.shared.protocol.tournaments import JoinTournament, TournamentInfo
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
@@ -115,7 +117,9 @@ async def _play(
     async with connect(url, max_size=2**22) as ws:
         await _hello(ws, name or f"{level} bot")
         await _send(ws, CreateRoom(options=create) if create is not None else JoinRoom(code=code))
-        return await _play_match(ws, strategy, pacer, code or "", on_room, on_event)
+        result = await _play_match(ws, strategy, pacer, code or "", on_room, on_event)
+        assert result is not None
+        return result
 
 
 async def _hello(ws: ClientConnection, name: str) -> Welcome:
@@ -133,8 +137,13 @@ async def _play_match(
     room_code: str,
     on_room: Callable[[str], None] | None,
     on_event: Callable[[str], None] | None,
-) -> RemoteResult:
-    """Play the match of the room the bot is being seated in, to its end."""
+    *,
+    after: str | None = None,
+    stop: Callable[[ServerMessage], bool] | None = None,
+) -> RemoteResult | None:
+    """Play the match of the room the bot is being seated in, to its end (the room ``after``
+    is the one just played: what it still says is passed over). None if ``stop`` says a
+    message ends the wait for a seat."""
     seat: int | None = None
     sent: int | None = None  # the seq our move answered, until the server answers it
     latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
@@ -143,8 +152,10 @@ async def _play_match(
     first_dealer: int | None = None
     while True:
         message = await _receive(ws)
+        if stop is not None and stop(message) and seat is None:
+            return None  # (``stop`` sees every message, a seat or not)
         if isinstance(message, Room):
-            if seat is None and message.you is not None:
+            if seat is None and message.you is not None and message.code != after:
                 seat, room_code = message.you, message.code
                 if on_room is not None:
                     on_room(message.code)
@@ -194,15 +205,19 @@ async def play_account(
     register: bool = False,
     matches: int = 1,
     best_of: Literal[1, 3] = 1,
+    duplicate: bool = False,
     seed: int = 0,
+    strategy: Strategy | None = None,
     on_room: Callable[[str], None] | None = None,
     on_event: Callable[[str], None] | None = None,
+    on_result: Callable[[RemoteResult], None] | None = None,
     rate: float = 15.0,
     burst: int = 30,
 ) -> list[RemoteResult]:
     """Sign in to a bot account (registering it first, flagged a bot, with ``register``), then
-    seek ``matches`` rated matches one after the other and play them."""
-    strategy = make_strategy(level, seed=seed)
+    seek ``matches`` rated matches one after the other and play them (``duplicate``: duplicate
+    matches, each result that of the second table). ``strategy`` replaces the level's."""
+    strategy = strategy or make_strategy(level, seed=seed)
     pacer = Pacer(rate, burst)
     results: list[RemoteResult] = []
     try:
@@ -220,12 +235,22 @@ async def play_account(
             if not signed.bot:
                 raise RemoteError(f"{account!r} is not a bot account; register one with --register")
             for number in range(matches):
-                await _send(ws, Seek(best_of=best_of, id=2 + 2 * number))
+                await _send(ws, Seek(best_of=best_of, duplicate=duplicate, id=2 + 2 * number))
                 seeking = await _answer(ws, 2 + 2 * number)
                 if not isinstance(seeking, Seeking):
                     raise RemoteError(_refusal(seeking, "the server did not queue the bot"))
                 result = await _play_match(ws, strategy, pacer, "", on_room, on_event)
+                if duplicate and result is not None:
+                    # The server seats the bot at the second table itself.
+                    after = result.code
+                    result = await _play_match(
+                        ws, strategy, pacer, "", on_room, on_event, after=after
+                    )
+                    await _answer(ws, -1, of_type=DuplicateResult)
+                assert result is not None
                 results.append(result)
+                if on_result is not None:
+                    on_result(result)
                 await _send(ws, Leave(id=3 + 2 * number))
                 await _answer(ws, 3 + 2 * number, of_type=Left)
     except InvalidURI as error:
@@ -233,6 +258,65 @@ async def play_account(
     except ConnectionClosed as error:
         raise RemoteError("the server closed the connection") from error
     return results
+
+
+async def play_tournament(
+    url: str,
+    *,
+    level: str,
+    account: str,
+    password: str,
+    tournament: str,
+    register: bool = True,
+    seed: int = 0,
+    strategy: Strategy | None = None,
+    rate: float = 15.0,
+    burst: int = 30,
+) -> list[RemoteResult]:
+    """Sign in to (or register) a bot account, join ``tournament`` and play every table the
+    tournament seats the bot at, until it is finished."""
+    strategy = strategy or make_strategy(level, seed=seed)
+    pacer = Pacer(rate, burst)
+    results: list[RemoteResult] = []
+
+    over = False
+
+    def finished(message: ServerMessage) -> bool:
+        nonlocal over
+        if isinstance(message, TournamentInfo) and message.summary.status == "finished":
+            over = True
+        return over
+
+    try:
+        async with connect(url, max_size=2**22) as ws:
+            await _hello(ws, account)
+            ask: Register | SignIn = (
+                Register(name=account, password=password, bot=True, id=1)
+                if register
+                else SignIn(name=account, password=password, id=1)
+            )
+            await _send(ws, ask)
+            signed = await _answer(ws, 1)
+            if not isinstance(signed, Account):
+                raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+            await _send(ws, JoinTournament(tournament=tournament, id=2))
+            joined = await _answer(ws, 2)
+            if not isinstance(joined, TournamentInfo):
+                raise RemoteError(_refusal(joined, "the tournament did not take the bot"))
+            after = None
+            while not over:
+                result = await _play_match(
+                    ws, strategy, pacer, "", None, None, after=after, stop=finished
+                )
+                if result is None:
+                    return results
+                results.append(result)
+                after = result.code
+            return results
+    except InvalidURI as error:
+        raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
+    except ConnectionClosed as error:
+        raise RemoteError("the server closed the connection") from error
 
 
 async def _answer(

@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from muggins.shared.actions import CardPlayed, CountReset, Go, Scored
+from muggins.shared.duplicate import HandComparison
 from muggins.shared.fairness import verify_deal
+from muggins.shared.invocation import websocket_url
 from muggins.shared.protocol import (
     ChatLine,
     ClientMessage,
     CreateRoom,
+    DuplicateResult,
     Error,
     EventLine,
     GameOver,
@@ -53,6 +56,8 @@ class Goal:
     """An account's session token: the client signs in with it after every hello."""
     best_of: Literal[1, 3] = 1
     """For "seek": a rated match of one game or best of three."""
+    duplicate: bool = False
+    """For "seek": a duplicate match (two tables on the same deals, the seats swapped)."""
 
 
 @dataclass
@@ -84,6 +89,8 @@ class Session:
     player: str = ""
     levels: tuple[str, ...] = ()
     level_ratings: dict[str, int] = field(default_factory=dict)
+    public_url: str | None = None
+    """The address the server says players reach it at (its ``--public-url``), if it has one."""
     room: Room | None = None
     rooms: Rooms | None = None
     view: SeatView | None = None
@@ -109,6 +116,8 @@ class Session:
     """The room we already asked the server to seat the computer in."""
     left: bool = False
     signed_in: bool = False
+    duplicate: DuplicateResult | None = None
+    """The result of the latest duplicate match played."""
 
     @property
     def seat(self) -> int | None:
@@ -177,6 +186,9 @@ class Session:
             self.errors.append(message)
         elif isinstance(message, Left):
             self.room, self.view, self.left = None, None, True
+        elif isinstance(message, DuplicateResult):
+            self.duplicate = message
+            self.log.extend(duplicate_lines(message))
         elif isinstance(message, Seeking):
             if message.active:
                 self.log.append(
@@ -197,6 +209,7 @@ class Session:
         self.unpacker = Unpacker()  # a new connection: its first state is whole
         self.token, self.player, self.levels = message.token, message.player, message.levels
         self.level_ratings = dict(message.level_ratings)
+        self.public_url = message.public_url
         self.name = message.name
         if message.resumed and message.room:
             if not self.goal_sent:
@@ -219,11 +232,14 @@ class Session:
         if goal.kind == "spectate":
             return [*first, Spectate(code=goal.code)]
         if goal.kind == "seek":
-            return [*first, Seek(best_of=goal.best_of)]
+            return [*first, Seek(best_of=goal.best_of, duplicate=goal.duplicate)]
         return first
 
     def _room(self, message: Room) -> list[ClientMessage]:
         first = self.room is None or self.room.code != message.code
+        if first and self.room is not None:
+            # Another room (a duplicate match's second table): its seqs start again.
+            self.seq, self.view, self.game_over = -1, None, None
         self.room = message
         self.claimable_at = None
         if message.you is not None:
@@ -233,6 +249,8 @@ class Session:
         self.left = False
         if first:
             self.log.append(f"Room {message.code}")
+            if message.duplicate_table is not None:
+                self.log.append(table_text(message.duplicate_table))
         you = message.you
         if (
             self.goal.kind == "computer"
@@ -303,6 +321,12 @@ class Session:
         return self.fairness[-1] if self.fairness else None
 
 
+def friend_url(session: Session, url: str) -> str:
+    """The address a friend joins by: the server's public one when it has one, else ``url`` (the
+    one this client used)."""
+    return websocket_url(session.public_url) if session.public_url else url
+
+
 def signed_in_text(account: Account) -> str:
     """ "Signed in as Ann (rating 1523, provisional)"."""
     rating = account.rating
@@ -313,3 +337,34 @@ def signed_in_text(account: Account) -> str:
 def describe_levels(levels: tuple[str, ...], ratings: dict[str, int]) -> str:
     """ "random (789), easy (877), standard (1500), expert (1600)": levels with their strength."""
     return ", ".join(f"{lv} ({ratings[lv]})" if lv in ratings else lv for lv in levels)
+
+
+def table_text(table: int) -> str:
+    """What a table of a duplicate match is, in a sentence."""
+    if table == 1:
+        return (
+            "Duplicate match, table 1 of 2: table 2 deals these same cards with the seats "
+            "swapped, and the difference in points decides"
+        )
+    return "Duplicate match, table 2 of 2: the deals of table 1, the seats swapped"
+
+
+def duplicate_lines(result: DuplicateResult) -> list[str]:
+    """A duplicate match's result, then each hand as both players played it."""
+    lines = [result.text + "."]
+    you = result.you
+    for hand in result.hands:
+        lines.append(hand_line(hand, result.names, you))
+    return lines
+
+
+def hand_line(hand: HandComparison, names: tuple[str, str], you: int | None) -> str:
+    """One hand of a duplicate match: 'Game 1, deal 2 (dealer) 5H 5D ...: you ..., Bob ...'."""
+    role = "dealer" if hand.dealer else "pone"
+    cards = " ".join(str(c) for c in hand.cards)
+    parts = []
+    for player in (0, 1):
+        who = "you" if player == you else names[player]
+        away = " ".join(str(c) for c in hand.discards[player]) or "nothing"
+        parts.append(f"{who} laid away {away} and made {hand.points[player]}")
+    return f"Game {hand.game_number}, deal {hand.deal_number} ({role}) {cards}: " + "; ".join(parts)

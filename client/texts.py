@@ -7,7 +7,7 @@ from rich.text import Text
 from muggins.client.connection import LinkStatus
 from muggins.client.lobby import describe_options
 from muggins.client.prompts import turn_prompt
-from muggins.client.session import Session
+from muggins.client.session import Session, friend_url
 from muggins.shared.invocation import join_command
 from muggins.shared.protocol import Room
 
@@ -20,7 +20,7 @@ def waiting_text(session: Session, room: Room, url: str) -> Text:
     text.append(room.code, style="bold reverse")
     text.append(f"\n\nRules: {describe_options(room.options)}\n\n")
     text.append("A friend joins with:\n\n")
-    text.append(f"    {join_command(url, room.code)}\n\n", style="bold green")
+    text.append(f"    {join_command(friend_url(session, url), room.code)}\n\n", style="bold green")
     text.append("Or press B to play the computer instead.", style="dim")
     return text
 

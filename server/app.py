@@ -30,6 +30,7 @@ from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
+from muggins.server.net.readiness import Pingable, Readiness
 from muggins.server.net.static import StaticSite, same_origin
 from muggins.server.results.reviews import Reviewer
 from muggins.server.runtime.metrics import Metrics
@@ -84,6 +85,8 @@ class Server:
         connection, whose pings each woke the server on its own)."""
         self.reviewer = Reviewer(self.store, config.review_workers)
         self.site = StaticSite()
+        probe = self.store.ping if isinstance(self.store, Pingable) else None
+        self.readiness = Readiness(probe, what="Redis" if config.redis else "the store")
 
     @property
     def port(self) -> int:
@@ -130,12 +133,14 @@ class Server:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.keepalive.start()
+        self.readiness.start()
         self.lobby.matchmaker.start()
         self.reviewer.start()
         log.info(
             "listening",
             extra={
                 "url": self.url,
+                "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),
                 "build": build(),
@@ -158,6 +163,7 @@ class Server:
     async def stop(self) -> None:
         """Stop accepting at once, then close every client with 1012 (restart: come back) and
         the store, within ``config.stop_deadline`` seconds whatever hangs; always returns."""
+        self.readiness.stopping = True  # /readyz: 503 from now on
         if self._ws is not None:
             self._ws.server.close()  # the listener first: no new connection from here on
             self._ws.close(close_connections=False)
@@ -173,6 +179,7 @@ class Server:
         log.info("stopped")
 
     async def _wind_down(self) -> None:
+        await self.readiness.stop()
         await self.keepalive.stop()
         await self.reviewer.stop()
         await self.lobby.matchmaker.stop()
@@ -225,6 +232,12 @@ class Server:
             response = connection.respond(http.HTTPStatus.OK, "ok\n")
             response.headers["X-Content-Type-Options"] = "nosniff"
             return response
+        if path == "/readyz":
+            ready, said = self.readiness.answer()
+            status = http.HTTPStatus.OK if ready else http.HTTPStatus.SERVICE_UNAVAILABLE
+            response = connection.respond(status, said)
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         if path == "/metrics":
             response = connection.respond(http.HTTPStatus.OK, self.metrics.text().decode())
             del response.headers["Content-Type"]
@@ -233,6 +246,9 @@ class Server:
             return response
         if request.headers.get("Upgrade", "").lower() != "websocket":
             return self.site.respond(request)
+        if not self.readiness.answer()[0]:
+            # A balancer (docker/nginx.conf: proxy_next_upstream http_503) tries another node.
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
         origin = request.headers.get("Origin")
         if (
             origin is not None

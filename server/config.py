@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ class Option:
     exclusive: str = ""
     """Options with the same name here exclude each other (where the games are kept)."""
     choices: tuple[str, ...] = ()
+    env: str = ""
+    """An environment variable that gives the command line's default when it is set."""
 
 
 def option(default: Any, help: str, **how: Any) -> Any:
@@ -54,6 +58,16 @@ class ServerConfig:
         exclusive="where",
     )
     """A Redis URL: this node joins a cluster that keeps every game in that Redis."""
+    public_url: str | None = option(
+        None,
+        "the address players reach this server at, e.g. https://cribbage.example (behind a "
+        "proxy or on a domain): every link and command shown names it (default: "
+        "$MUGGINS_PUBLIC_URL, else the address the page was loaded from)",
+        metavar="URL",
+        env="MUGGINS_PUBLIC_URL",
+    )
+    """Where players reach this server (``https://host[:port][/path]``); None: wherever the page
+    was loaded from. Checked and trimmed by :func:`public_url`."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
@@ -145,6 +159,9 @@ class ServerConfig:
         metavar="NAME",
     )
     """Accounts made admins when the server starts (``muggins admin grant`` does it offline)."""
+    open_tournaments: bool = option(
+        False, "any signed-in account may create tournaments (else admins and moderators)"
+    )
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(
         "info",
@@ -156,6 +173,26 @@ class ServerConfig:
     @property
     def tls(self) -> bool:
         return self.certfile is not None
+
+
+PUBLIC_URL = re.compile(r"^(https?)://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(/[^\s?#]*)?$")
+
+
+def public_url(text: str) -> str:
+    """A public address as the server uses it: ``http(s)://host[:port][/path]`` without a
+    trailing slash. Raises ValueError, in words, for anything else.
+
+    >>> public_url("https://cribbage.example/")
+    'https://cribbage.example'
+    >>> public_url("cribbage.example")
+    Traceback (most recent call last):
+    ...
+    ValueError: --public-url 'cribbage.example' is not an address like https://cribbage.example
+    """
+    found = PUBLIC_URL.match(text.strip())
+    if found is None:
+        raise ValueError(f"--public-url {text!r} is not an address like https://cribbage.example")
+    return found.group(0).rstrip("/")
 
 
 def _options() -> list[tuple[dataclasses.Field[Any], Option]]:
@@ -177,6 +214,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
             )
         flag = how.flag or "--" + f.name.replace("_", "-")
         default = how.command_line_default if how.command_line_default is not None else f.default
+        if how.env and os.environ.get(how.env):
+            default = os.environ[how.env]
         if isinstance(default, int | float) and not isinstance(default, bool) and how.scale != 1:
             default = default // how.scale
         extra: dict[str, Any] = {"help": how.help, "dest": f.name}

@@ -26,3 +26,21 @@ def play_command() -> str:
 def join_command(url: str, code: str) -> str:
     """The command a friend types to join room ``code`` on ``url``."""
     return f"{play_command()} {url} --join {code}"
+
+
+def websocket_url(page_url: str) -> str:
+    """The game's address for a page's: ``https://x`` gives ``wss://x``, ``http://x`` ``ws://x``.
+
+    >>> websocket_url("https://cribbage.example")
+    'wss://cribbage.example'
+    """
+    return "ws" + page_url.removeprefix("http") if page_url.startswith("http") else page_url
+
+
+def page_url(websocket: str) -> str:
+    """The page's address for a game's: ``wss://x`` gives ``https://x``, ``ws://x`` ``http://x``.
+
+    >>> page_url("ws://192.168.1.5:8765")
+    'http://192.168.1.5:8765'
+    """
+    return "http" + websocket.removeprefix("ws") if websocket.startswith("ws") else websocket

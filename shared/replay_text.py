@@ -8,6 +8,7 @@ from typing import Any
 
 from muggins.shared.actions import Action, DealStarted, Discard, GameOptions, Outcome, Play
 from muggins.shared.cards import format_cards
+from muggins.shared.handover import HandOver, holders, players
 from muggins.shared.match import Match
 
 
@@ -42,14 +43,17 @@ def replay_steps(
     game_id: str,
     seed: bytes,
     options: GameOptions,
-    names: Sequence[str],
+    names: tuple[str, str],
     actions: Sequence[tuple[int, Action]],
     result: str | None,
     winner: int | None,
+    hand_overs: Sequence[HandOver] = (),
 ) -> Iterator[list[str]]:
-    """The lines of a finished match, one list per step (the deal, then each action, then the
-    result), every hand face up: the game is over."""
+    """The lines of a finished match, one list per step (the deal, then each action, a seat
+    changing hands, then the result), every hand face up: the game is over. Each line names
+    who held the seat then; the result, who held it at the end."""
     match = Match(seed=seed, options=options)
+    start = names
 
     def shown(events: Sequence[Any]) -> list[str]:
         lines = []
@@ -61,8 +65,12 @@ def replay_steps(
                     lines.append(f"    {names[seat]} holds {hand}")
         return lines
 
-    yield [f"Game {game_id}: {names[0]} v {names[1]}", *shown(list(match.events))]
-    for seat, action in actions:
+    yield [f"Game {game_id}: {players(names, hand_overs)}", *shown(list(match.events))]
+    for index, (seat, action) in enumerate(actions):
+        for h in hand_overs:
+            if h.at == index:
+                yield [f"  ({h.sentence()}, in seat {h.seat + 1})"]
+        names = holders(start, hand_overs, action=index)
         if isinstance(action, Discard):
             head = f"{names[seat]} lays away {format_cards(action.cards, pretty=True)}"
         elif isinstance(action, Play):
@@ -71,4 +79,5 @@ def replay_steps(
             head = f"{names[seat]}: {action.type}"
         step = shown(match.apply(seat, action))
         yield [head, *step] if head is not None else step
-    yield [f"Result: {match_words(result, winner, match.games, names)}"]
+    end = holders(start, hand_overs)
+    yield [f"Result: {match_words(result, winner, match.games, end)}"]

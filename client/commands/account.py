@@ -7,7 +7,7 @@ from typing import Any
 
 ACTIONS = (
     "register", "sign-in", "sign-out", "password", "delete", "profile", "history",
-    "leaderboard", "game",
+    "leaderboard", "game", "games",
 )  # fmt: skip
 
 
@@ -22,7 +22,8 @@ def register(commands: Any) -> None:
             "this session (--everywhere: every session); password changes it; delete removes "
             "the account. profile/history [NAME]: a player's rating, record and finished games "
             "(yours without a name); leaderboard: the established ratings; game ID: a finished "
-            "game step by step, every hand face up."
+            "game step by step, every hand face up; games: your games in progress (the "
+            "account's and the seats 'muggins play' kept), each with the command back to it."
         ),
         epilog="Example: muggins account ws://example.org:8765 register Alice",
     )

@@ -55,6 +55,12 @@ def register(commands: Any) -> None:
         "or best of three); needs a registered --name",
     )
     parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="with --rated: a duplicate match, two tables on the same deals with the seats "
+        "swapped, won by the difference in points",
+    )
+    parser.add_argument(
         "--level",
         help="the computer's level (default: the strongest); on the rating scale " + level_help(),
     )

@@ -69,7 +69,9 @@ from muggins.shared.protocol.client import NAME_MAX as NAME_SHOWN
 class Queue(Protocol):
     """The rated queue as accounts use it (server.lobby.matchmaking.Matchmaker)."""
 
-    async def seek(self, player: Player, best_of: int, *, people_only: bool = False) -> Seeking:
+    async def seek(
+        self, player: Player, best_of: int, *, people_only: bool = False, duplicate: bool = False
+    ) -> Seeking:
         """Queue a signed-in player for a rated game."""
 
     async def cancel(self, player: Player) -> Seeking:
@@ -168,7 +170,10 @@ class AccountService:
                 raise Refusal("illegal", "This server has no rated queue")
             if isinstance(message, Seek):
                 return await self.matchmaker.seek(
-                    player, message.best_of, people_only=message.people_only
+                    player,
+                    message.best_of,
+                    people_only=message.people_only,
+                    duplicate=message.duplicate,
                 )
             return await self.matchmaker.cancel(player)
         if isinstance(message, Register):

@@ -176,7 +176,9 @@ class ClusterNode:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                fresh.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
+                fresh.restore(
+                    rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
+                )
             self.lobby.rooms[code] = fresh
             self.lobby.metrics.rooms.set(len(self.lobby.rooms))
             fresh.kick_bots()

@@ -11,7 +11,8 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``rooms:vacant`` hash: since when each waiting room has had nobody connected for it (see
   :meth:`server.cluster.coordination.ClusterStore.vacant_rooms`).
 - ``player:{id}``: the room where a player was last seated (so any node can resume them).
-- ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner.
+- ``match:{code}:{n}`` hash: seed, options, names, started, finished, result, winner, and
+  ``handover:{seat}:{at}`` for each time a seat changed hands (JSON; set once, HSETNX).
 - ``log:{code}:{n}`` list: the accepted actions of match ``n``; its length is the next index.
   Each entry is JSON: seat, action, the ``seq`` its move named and the move's ``key``.
 - ``voided:{code}:{n}`` set: attempts to append that timed out and were then reported as not
@@ -63,6 +64,7 @@ from muggins.server.store.games import (
 )
 from muggins.server.store.sqlite_games import seats_from_json, seats_json
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 from muggins.shared.protocol import RoomOptions
 
 VOIDED_KEEP_MS = 86_400_000
@@ -236,6 +238,10 @@ class RedisStore(RedisAccounts):
     # --- the Store protocol --------------------------------------------------------------------
 
     async def open(self) -> None:
+        await self._call("ping", self.redis.ping)
+
+    async def ping(self) -> None:
+        """Answer once Redis has (readiness asks every second)."""
         await self._call("ping", self.redis.ping)
 
     async def close(self) -> None:
@@ -412,6 +418,11 @@ class RedisStore(RedisAccounts):
         if not done:
             raise StoreError(f"no match {code}-{number}")
 
+    async def record_hand_over(self, code: str, number: int, hand_over: HandOver) -> None:
+        key, field = self.match_key(code, number), f"handover:{hand_over.seat}:{hand_over.at}"
+        if not await self._script("hand_over", [key], [field, hand_over.model_dump_json()]):
+            raise StoreError(f"no match {code}-{number}")
+
     async def close_room(self, code: str) -> None:
         closed = await self._script(
             "close_room",
@@ -522,6 +533,16 @@ class RedisStore(RedisAccounts):
             finished=float(finished) if finished is not None else None,
             result=result,
             winner=int(winner) if winner else None,
+            hand_overs=tuple(
+                sorted(
+                    (
+                        HandOver.model_validate_json(v)
+                        for k, v in fields.items()
+                        if k.startswith("handover:")
+                    ),
+                    key=lambda h: (h.at, h.seat),
+                )
+            ),
         )
 
 

@@ -195,6 +195,14 @@ return 1
 """
 )
 
+# A seat changed hands: KEYS[1] the match; ARGV the field (handover:SEAT:AT) and its JSON.
+# Kept once (HSETNX); 0 when there is no such match.
+HAND_OVER = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
 # Defines close(KEYS, code): the end of CLOSE_ROOM and CLOSE_VACANT, whose KEYS are room,
 # open-set, watch, presence of seat 0 and 1, listed, summary, vacant, and whose ARGV start with
 # the node channel prefix, the wake-up and the writer. The room's watchers are woken, then the
@@ -384,6 +392,7 @@ SCRIPTS = {
     "append_action": APPEND_ACTION,
     "confirm_action": CONFIRM_ACTION,
     "finish_match": FINISH_MATCH,
+    "hand_over": HAND_OVER,
     "close_room": CLOSE_ROOM,
     "close_vacant": CLOSE_VACANT,
     "relist_room": RELIST_ROOM,

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from muggins.server.store.games import MatchRecord, StoreError
+    from muggins.shared.handover import players as players_text
     from muggins.shared.match import Match
     from muggins.shared.replay_text import match_words
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'ID':<12} {'finished (UTC)':<17} {'players':<36} result")
     for record in matches:
         match = Match.replay(record.options, record.seed, record.actions)
-        names = record.names
+        names = record.final_names  # who held each seat at the end
         result = match_words(record.result, record.winner, match.games, names)
         finished = time.strftime("%Y-%m-%d %H:%M", time.gmtime(record.finished or 0))
         if args.json:
@@ -74,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
                 "winner": record.winner,
                 "games": [o.model_dump() for o in match.games],
                 "actions": len(record.actions),
+                "hand_overs": [h.model_dump() for h in record.hand_overs],
             }
             print(json.dumps(row))
         else:
-            players = f"{names[0]} v {names[1]}"
+            players = players_text(record.names, record.hand_overs)
             print(f"{record.id:<12} {finished:<17} {players:<36} {result}")
     return 0

@@ -47,6 +47,7 @@ def print_game(record: MatchRecord, *, delay: float = 0.0) -> None:
             seed=record.seed,
             options=record.options,
             names=record.names,
+            hand_overs=record.hand_overs,
             actions=record.actions,
             result=record.result,
             winner=record.winner,

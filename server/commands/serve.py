@@ -43,6 +43,60 @@ def arm_watchdog(seconds: float) -> None:
     timer.start()
 
 
+def address_lines(url: str, public: str | None, host: str) -> list[str]:
+    """Where players open the page and what a friend types: the public address when there is
+    one, else this machine's real addresses when it listens on all of them, else ``url``'s."""
+    from muggins.shared.invocation import join_command, page_url, websocket_url
+
+    if public is not None:
+        pages = [public]
+    elif host in ("0.0.0.0", "::", ""):
+        port = url.rsplit(":", 1)[1]
+        scheme = page_url(url).split(":", 1)[0]
+        ipv6 = host == "::"
+        pages = [f"{scheme}://{a}:{port}" for a in machine_addresses(ipv6=ipv6)] or [page_url(url)]
+    else:
+        pages = [page_url(url)]
+    page = pages[0] + "/"
+    others = f" (or {', '.join(p + '/' for p in pages[1:])})" if len(pages) > 1 else ""
+    return [
+        f"Play in a browser: open {page}{others}; a room's link is {page}r/CODE",
+        f"A friend connects with: {join_command(websocket_url(pages[0]), 'CODE')}",
+    ]
+
+
+def machine_addresses(*, ipv6: bool = False) -> list[str]:
+    """This machine's addresses others may reach, the one its default route uses first;
+    loopback left out (127.0.0.1 is nobody else's way in)."""
+    import ipaddress
+    import socket
+
+    found: list[str] = []
+    families = [(socket.AF_INET, "192.0.2.1")] + (
+        [(socket.AF_INET6, "2001:db8::1")] if ipv6 else []
+    )
+    for family, probe in families:
+        try:  # a UDP "connect" sends nothing; it only picks the outgoing address
+            with socket.socket(family, socket.SOCK_DGRAM) as sock:
+                sock.connect((probe, 9))
+                found.append(sock.getsockname()[0])
+        except OSError:
+            pass
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+    except OSError:
+        infos = []
+    for family, *_, address in infos:
+        if family == socket.AF_INET or (ipv6 and family == socket.AF_INET6):
+            found.append(str(address[0]))
+    usable = []
+    for text in dict.fromkeys(found):
+        ip = ipaddress.ip_address(text.split("%", 1)[0])
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local):
+            usable.append(f"[{ip}]" if ip.version == 6 else str(ip))
+    return usable
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -54,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
     from muggins.server.runtime.collector import collecting
     from muggins.server.runtime.logs import configure
     from muggins.server.store.games import StoreError
-    from muggins.shared.invocation import join_command
 
     if (args.certfile is None) != (args.keyfile is None):
         print("muggins serve: give both --certfile and --keyfile for TLS")
@@ -67,8 +120,15 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"muggins serve: --trusted-proxy {proxy!r} is not an address or network")
             return 2
+    from muggins.server.config import public_url
+
+    try:
+        public = public_url(args.public_url) if args.public_url else None
+    except ValueError as error:
+        print(f"muggins serve: {error}")
+        return 2
     configure(json_lines=args.log_json, level=getattr(logging, args.log_level.upper()))
-    config = from_args(args, review_workers=max(0, args.review_workers))
+    config = from_args(args, review_workers=max(0, args.review_workers), public_url=public)
 
     async def main() -> None:
         shutdown = asyncio.Event()
@@ -83,13 +143,9 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signum, stop)
         # Young objects collected on a clock, not by CPython's count (server/runtime/collector.py).
         async with collecting(), running_server(config) as server:
-            where = server.url
-            if args.host in ("0.0.0.0", "::"):
-                where = where.replace("127.0.0.1", "THIS-MACHINE'S-ADDRESS")
-            page = where.replace("wss://", "https://").replace("ws://", "http://") + "/"
             print(f"Muggins server listening on {server.url}", flush=True)
-            print(f"Play in a browser: open {page} (a room's link is {page}r/CODE)", flush=True)
-            print(f"A friend connects with: {join_command(where, 'CODE')}", flush=True)
+            for line in address_lines(server.url, config.public_url, args.host):
+                print(line, flush=True)
             kept = "nothing is kept" if config.memory else "games are kept and resume on restart"
             print(f"Stop with Ctrl-C ({kept}).", flush=True)
             await shutdown.wait()

@@ -11,8 +11,11 @@ from muggins.server.accounts.credentials import RegistrationLimiter
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
+from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.room_index import RoomIndex
+from muggins.server.lobby.seat_holders import SeatHolders
+from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -60,6 +63,8 @@ class Lobby:
         self.players: dict[str, Player[Room]] = {}
         self.rooms: dict[str, Room] = {}
         self.index = RoomIndex(self.rooms.get)
+        self.holders = SeatHolders(self.rooms.get)
+        """The rooms where each account holds a seat (for ``my_games`` and taking a seat over)."""
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
         self.accounts.registrations = RegistrationLimiter(
@@ -71,6 +76,9 @@ class Lobby:
             clock=clock,
         )
         self.matchmaker = Matchmaker(self)
+        self.duplicates: dict[str, DuplicateTables] = {}
+        """Duplicate matches by their first table's code."""
+        self.tournaments = TournamentDirector(self)
         self.accounts.matchmaker = self.matchmaker
 
     # --- players -------------------------------------------------------------------------------
@@ -143,6 +151,8 @@ class Lobby:
 
     def _changed(self, room: Table) -> None:
         self.index.update(room)
+        if isinstance(room, Room):
+            self.holders.update(room)
 
     def allow_room(self, player: Player, address: str) -> None:
         """Refuse a room past the creation limits of the player and of its address."""
@@ -169,7 +179,9 @@ class Lobby:
             if bucket.full(now):
                 del self.rooms_by_address[address]
 
-    async def create_room(self, options: RoomOptions) -> Room:
+    async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
+        """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
+        it is that match's ``second_table``)."""
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
@@ -186,6 +198,8 @@ class Lobby:
             self.index.update(room)
             self.metrics.rooms.set(len(self.rooms))
             log.info("room created", extra={"room": room.code, "private": options.private})
+            if options.duplicate and not second_table:
+                self.duplicates[room.code] = DuplicateTables(self, room, on_result=None)
             return room
         raise Refusal("internal", "No free room code was found; try again")
 
@@ -260,7 +274,9 @@ class Lobby:
             match = snapshot.match
             if match is not None:
                 rebuilt = Match.replay(match.options, match.seed, match.actions, keep_events=False)
-                room.restore(rebuilt, match.number, snapshot.previous_actions, match.tags)
+                room.restore(
+                    rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
+                )
                 if rebuilt.over and match.finished is None:  # its finish was not recorded
                     await self.store.finish_match(
                         match.room,
@@ -273,6 +289,7 @@ class Lobby:
                     await room.settle()
             self.rooms[room.code] = room
             self.index.update(room)
+            self.holders.update(room)
             room.resume()
         self.metrics.rooms.set(len(self.rooms))
         log.info("restored %d open rooms", len(self.rooms))

@@ -4,7 +4,8 @@
 points (so ±100 at once, ±400 after 30 s, anyone after a few minutes); two players are paired
 when each accepts the other and both want the same length of match (one game or best of three).
 The longest-waiting player is served first, with the closest rating it accepts. A bot account
-is never paired with a player who asked for people only (``seek.people_only``).
+is never paired with a player who asked for people only (``seek.people_only``), and a seeker of
+a duplicate match (``seek.duplicate``, see :mod:`server.lobby.duplicate`) only with another.
 
 **Where the queue lives.** In the store (SQLite, memory, or Redis for a cluster), so it
 survives a node dying: each node confirms its own waiting players every round (``seen``); an
@@ -60,7 +61,7 @@ class Lobby(Protocol):
     @property
     def cluster(self) -> LobbyCluster: ...
 
-    async def create_room(self, options: RoomOptions) -> Room:
+    async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room with these options."""
 
 
@@ -93,6 +94,8 @@ def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, Qu
                 continue
             if (entry.people_only and other.bot) or (other.people_only and entry.bot):
                 continue
+            if other.duplicate != entry.duplicate:
+                continue
             gap = abs(entry.rating - other.rating)
             if gap > min(accepted_range(entry, now), accepted_range(other, now)):
                 continue
@@ -104,9 +107,11 @@ def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, Qu
     return pairs
 
 
-def rated_room_options(best_of: int) -> RoomOptions:
+def rated_room_options(best_of: int, *, duplicate: bool = False) -> RoomOptions:
     game = GameOptions(scheme="games", match_to=2) if best_of == 3 else GameOptions()
-    return RoomOptions(game=game, private=True, rated=True, turn_timer=RATED_MOVE_SECONDS)
+    return RoomOptions(
+        game=game, private=True, rated=True, turn_timer=RATED_MOVE_SECONDS, duplicate=duplicate
+    )
 
 
 class Matchmaker:
@@ -134,7 +139,9 @@ class Matchmaker:
 
     # --- requests ------------------------------------------------------------------------------
 
-    async def seek(self, player: Player, best_of: int, *, people_only: bool = False) -> Seeking:
+    async def seek(
+        self, player: Player, best_of: int, *, people_only: bool = False, duplicate: bool = False
+    ) -> Seeking:
         if player.account is None:
             raise Refusal("not_signed_in", "Rated games are for signed-in players: sign in first")
         room = player.room
@@ -153,6 +160,7 @@ class Matchmaker:
             seen=now,
             bot=account.bot,
             people_only=people_only,
+            duplicate=duplicate,
         )
         await self.store.queue_put(entry)
         self._wait(account.id, player)
@@ -161,6 +169,7 @@ class Matchmaker:
             active=True,
             best_of=best_of,
             people_only=people_only,
+            duplicate=duplicate,
             rating=round(entry.rating, 1),
             range=BASE_RANGE,
         )
@@ -237,7 +246,8 @@ class Matchmaker:
 
     async def _make(self, first: QueueEntry, second: QueueEntry) -> None:
         try:
-            room = await self.lobby.create_room(rated_room_options(first.best_of))
+            options = rated_room_options(first.best_of, duplicate=first.duplicate)
+            room = await self.lobby.create_room(options)
         except Refusal as refusal:
             log.warning("matchmaking: no room for a pair: %s", refusal.message)
             return

@@ -352,6 +352,7 @@ class Connection:
                 level_ratings={k: v for k, v in level_ratings().items() if k in LEVELS},
                 resumed=resumed,
                 room=room.code if room else None,
+                public_url=self.config.public_url,
             )
         )
         if room is not None:

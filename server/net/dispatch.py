@@ -9,10 +9,11 @@ A handler refuses with :class:`~server.rooms.players.Refusal`; nothing it refuse
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby, strongest_level
+from muggins.server.lobby.seat_holders import games_of
 from muggins.server.rooms.coach import hint_for
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import rated_options
@@ -31,6 +32,7 @@ from muggins.shared.protocol import (
     Leave,
     Left,
     ListRooms,
+    MyGames,
     ProposeRestart,
     Rematch,
     SeatBot,
@@ -38,6 +40,15 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.tournaments import (
+    TOURNAMENT_REQUESTS,
+    CreateTournament,
+    GetTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    TournamentReply,
+)
 
 
 class Session(Protocol):
@@ -64,6 +75,17 @@ class Session(Protocol):
     async def unwatch(self) -> None: ...
 
 
+@runtime_checkable
+class Closable(Protocol):
+    """A peer that is a connection (a replaced tab's is closed)."""
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+REPLACED = 4000
+"""The close code telling a client its seat was taken up by a newer connection."""
+
+
 Handler = Callable[[Session, Player[Room], Any], Awaitable[None]]
 
 
@@ -86,7 +108,17 @@ async def join_room(session: Session, player: Player[Room], message: JoinRoom) -
         await session.unwatch()
     else:
         session.stop_watching()
+    held = room.held_for(player)
+    older = held.player if held is not None else None
     await room.sit(player, id=message.id)
+    if older is not None and older.room is None and isinstance(older.peer, Closable):
+        older.peer.close(REPLACED, "replaced by a newer connection")
+
+
+async def my_games(session: Session, player: Player[Room], message: MyGames) -> None:
+    lobby = session.lobby
+    games = games_of(player, message.tokens, holders=lobby.holders, players=lobby.players.get)
+    session.send(games.model_copy(update={"id": message.id}))
 
 
 async def spectate(session: Session, player: Player[Room], message: Spectate) -> None:
@@ -166,6 +198,24 @@ async def account(session: Session, player: Player[Room], message: Any) -> None:
     await session.lobby.accounts.handle(player, message, peer=session, address=session.address)
 
 
+async def tournament(session: Session, player: Player[Room], message: Any) -> None:
+    director = session.lobby.tournaments
+    reply: TournamentReply
+    if isinstance(message, CreateTournament):
+        reply = await director.create(player, message)
+    elif isinstance(message, JoinTournament):
+        reply = await director.join(player, message.tournament)
+    elif isinstance(message, LeaveTournament):
+        reply = await director.leave(player, message.tournament)
+    elif isinstance(message, StartTournament):
+        reply = await director.start(player, message.tournament, finish=message.finish)
+    elif isinstance(message, GetTournament):
+        reply = director.get(player, message.tournament)
+    else:
+        reply = director.listing()
+    session.send(reply.model_copy(update={"id": message.id}))
+
+
 async def ask_hint(session: Session, player: Player[Room], message: AskHint) -> None:
     room, seat = session.seat()
     session.send(await hint_for(room, seat, message.id))
@@ -184,6 +234,8 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     Chat: chat,
     Leave: leave,
     AskHint: ask_hint,
+    MyGames: my_games,
     **{request: account for request in ACCOUNT_REQUESTS},
+    **{request: tournament for request in TOURNAMENT_REQUESTS},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

@@ -2,6 +2,9 @@
 
 Every file under ``server/www/`` is read once, when the server starts, and served from memory
 with its content type, an ``ETag`` (a hash of its bytes; ``If-None-Match`` gets 304),
+compressed with gzip once at start (text files, when that is smaller) and sent so to any browser
+whose ``Accept-Encoding`` takes gzip (``Vary: Accept-Encoding``; the compressed copy has its own
+ETag, the plain one's with ``-gz``),
 ``Cache-Control: no-cache`` (the browser revalidates, so a new version is picked up at once)
 and the security headers: a strict Content-Security-Policy (scripts, styles and images only from
 this server, no inline script, connections only to this server), ``nosniff``, no referrer (room
@@ -14,6 +17,7 @@ the path itself; ``/static/NAME`` gives a file. Anything else is a plain 404.
 from __future__ import annotations
 
 import email.utils
+import gzip
 import hashlib
 import http
 import re
@@ -55,11 +59,48 @@ def content_security_policy(host: str | None) -> str:
     )
 
 
+COMPRESSIBLE = ("text/", "image/svg+xml", "application/json")
+"""Kinds worth compressing (PNG and icons already are)."""
+
+ACCEPTS_GZIP = re.compile(
+    r"(?:^|,)\s*(?:gzip|\*)\s*(?:;\s*q\s*=\s*(?P<q>[0-9.]+))?\s*(?=,|$)", re.I
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Asset:
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes | None = None
+    """The body compressed once at start (None: not worth it)."""
+
+    @property
+    def gzip_etag(self) -> str:
+        return self.etag[:-1] + '-gz"'
+
+
+def make_asset(body: bytes, content_type: str) -> Asset:
+    """A file as served: its ETag (a hash of its bytes) and its gzip copy when that is smaller."""
+    tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+    packed = None
+    if content_type.startswith(COMPRESSIBLE):
+        packed = gzip.compress(body, compresslevel=9, mtime=0)  # mtime 0: the same bytes each start
+        if len(packed) >= len(body):
+            packed = None
+    return Asset(body, content_type, tag, packed)
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (named or ``*``, with q above 0)."""
+    for found in ACCEPTS_GZIP.finditer(accept_encoding):
+        q = found.group("q")
+        try:
+            if q is None or float(q) > 0:
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 def load_assets(root: Traversable | None = None) -> dict[str, Asset]:
@@ -77,9 +118,7 @@ def load_assets(root: Traversable | None = None) -> dict[str, Asset]:
             kind = CONTENT_TYPES.get(suffix)
             if kind is None or entry.name.endswith(".d.ts"):
                 continue
-            body = entry.read_bytes()
-            tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
-            assets[name] = Asset(body, kind, tag)
+            assets[name] = make_asset(entry.read_bytes(), kind)
 
     if root.is_dir():
         walk(root, "")
@@ -103,10 +142,17 @@ class StaticSite:
         host = request.headers.get("Host")
         if asset is None:
             return self._response(http.HTTPStatus.NOT_FOUND, b"not found\n", host)
-        headers = {"Content-Type": asset.content_type, "ETag": asset.etag}
-        if asset.etag in request.headers.get("If-None-Match", ""):
+        body, etag = asset.body, asset.etag
+        headers = {"Content-Type": asset.content_type}
+        if asset.gzipped is not None:
+            headers["Vary"] = "Accept-Encoding"
+            if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+                body, etag = asset.gzipped, asset.gzip_etag
+                headers["Content-Encoding"] = "gzip"
+        headers["ETag"] = etag
+        if etag in request.headers.get("If-None-Match", ""):
             return self._response(http.HTTPStatus.NOT_MODIFIED, b"", host, headers)
-        return self._response(http.HTTPStatus.OK, asset.body, host, headers)
+        return self._response(http.HTTPStatus.OK, body, host, headers)
 
     def _response(
         self,

@@ -93,7 +93,7 @@ def match_result(
         match=record.id,
         finished=record.finished or record.started,
         accounts=accounts,
-        names=record.names,
+        names=record.final_names,  # who held each seat at the end (the computer, if it took over)
         rated=rated,
         score=1.0 if match.winner == 0 else 0.0,
         match_points=(match.match_points[0], match.match_points[1]),

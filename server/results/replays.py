@@ -16,6 +16,7 @@ from muggins.server.store.games import Store
 from muggins.server.wire.send_cache import utf8
 from muggins.shared.actions import Action, DealRevealed, Event, GameOptions, GameOver, Seat
 from muggins.shared.game import Game
+from muggins.shared.handover import HandOver, holders
 from muggins.shared.match import Match
 from muggins.shared.protocol.accounts import GameRecord, LoggedAction, ReplayStep
 
@@ -49,16 +50,25 @@ def replay_steps(
     options: GameOptions,
     seed: bytes,
     actions: Iterable[tuple[Seat, Action]],
-    names: Sequence[str],
+    names: tuple[str, str],
+    hand_overs: Sequence[HandOver] = (),
 ) -> tuple[ReplayStep, ...]:
     """The opening (cut and first deal), then the table after each action.
 
     A step that ends a deal shows its show as counted, and one that ends a game that game's last
-    table; the next deal (or game) is then a step of its own, with no seat and no action.
+    table; the next deal (or game) is then a step of its own, with no seat and no action. So is
+    a seat changing hands (the computer taking over): a step with the sentence that says so, the
+    table unchanged. Each step's sentences name who held the seats then.
     """
+    start = names
     match = Match(seed=seed, options=options)
     steps = [_step(match.game, None, None, match.events, names)]
-    for seat, action in actions:
+    for index, (seat, action) in enumerate(actions):
+        for h in hand_overs:
+            if h.at == index:
+                opening = _step(match.game, None, None, (), names)
+                steps.append(opening.model_copy(update={"texts": (h.sentence(),)}))
+        names = holders(start, hand_overs, action=index)
         game = match.game
         deal, discards = game.deal_number, (tuple(game.discards[0]), tuple(game.discards[1]))
         events = match.apply(seat, action)
@@ -111,12 +121,15 @@ class ReplayCache:
         options: GameOptions,
         seed: bytes,
         actions: Iterable[tuple[Seat, Action]],
-        names: Sequence[str],
+        names: tuple[str, str],
+        hand_overs: Sequence[HandOver] = (),
     ) -> tuple[ReplayStep, ...]:
         found = self._steps.get(match_id)
         if found is None:
             # Off the event loop: a long match takes tens of milliseconds to replay.
-            found = await asyncio.to_thread(replay_steps, options, seed, tuple(actions), names)
+            found = await asyncio.to_thread(
+                replay_steps, options, seed, tuple(actions), names, tuple(hand_overs)
+            )
             self._steps[match_id] = found
             if len(self._steps) > self.size:
                 self._steps.popitem(last=False)
@@ -189,6 +202,7 @@ class GameRecords:
         record = GameRecord(
             game=match.id,
             names=match.names,
+            hand_overs=match.hand_overs,
             options=match.options,
             seed=match.seed.hex(),
             actions=tuple(LoggedAction(seat=s, action=a) for s, a in match.actions),
@@ -197,7 +211,7 @@ class GameRecords:
             result=match.result,
             winner=match.winner,
             steps=await self.replays.steps(
-                match.id, match.options, match.seed, match.actions, match.names
+                match.id, match.options, match.seed, match.actions, match.names, match.hand_overs
             )
             if steps
             else (),

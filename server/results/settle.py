@@ -11,6 +11,7 @@ import logging
 from dataclasses import replace
 
 from muggins.server.results.records import match_result
+from muggins.server.store.accounts import MatchResult
 from muggins.server.store.games import Store, StoreError
 from muggins.shared.glicko2 import Rating, rate_game
 
@@ -77,27 +78,33 @@ async def settle_match(
         result = match_result(record, accounts, rated=rated)
         if result is None:
             return ""
-        why = None
-        if result.rated:
-            why = await unrated_because(
-                store, accounts, finished=result.finished, shared_address=shared_address
-            )
-            if why is not None:
-                result = replace(result, rated=False)
-        settled = await store.record_result(result, rate)
-        if not settled:
-            return ""
+        return await settle_result(store, result, shared_address=shared_address)
+    except StoreError as error:
+        log.warning("match %s-%d: could not settle: %s", code, number, error)
+        return ""
+
+
+async def settle_result(store: Store, result: MatchResult, *, shared_address: bool = False) -> str:
+    """Record ``result`` once (see :func:`settle_match`, which it ends); a duplicate match's
+    result, made of both its tables, comes here directly. A rated result that
+    :func:`unrated_because` rules out is recorded unrated. Raises StoreError."""
+    why = None
+    if result.rated:
+        why = await unrated_because(
+            store, result.accounts, finished=result.finished, shared_address=shared_address
+        )
+        if why is not None:
+            result = replace(result, rated=False)
+    if await store.record_result(result, rate):
         log.info("match settled", extra={"match": result.match, "rated": result.rated})
         if why is not None:
             return f"Not rated: {why}"
         parts = []
-        for account_id in accounts:
+        for account_id in result.accounts:
             found = await store.find_account(id=account_id) if account_id else None
             history = await store.account_history(found.id, limit=5) if found else []
             entry = next((e for e in history if e.match == result.match), None)
             if found and entry and entry.rating_before is not None:
                 parts.append(f"{found.name} {entry.rating_before:.0f} -> {entry.rating_after:.0f}")
         return "Ratings: " + ", ".join(parts) if parts else "Recorded"
-    except StoreError as error:
-        log.warning("match %s-%d: could not settle: %s", code, number, error)
-        return ""
+    return ""

@@ -24,10 +24,12 @@ from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
 from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     GAME_MOVES,
     GameMove,
+    Notice,
     State,
     to_action,
 )
@@ -153,7 +155,10 @@ class Room(Table):
     async def _sit(self, player: Player, *, id: MessageId) -> int:
         async with self.lock:
             index = self.seat_of(player)
-            if index is None:
+            held = self.held_for(player) if index is None else None
+            if held is not None:
+                index = await self._take_over(held, player)
+            elif index is None:
                 empty = [s for s in self.seats if s.kind == "empty"]
                 if not empty:
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
@@ -168,6 +173,7 @@ class Room(Table):
                     raise
                 index = seat.index
                 self.notice("joined", f"{player.name} sits down", skip=player.peer)
+                await self.note_hand_over(seat)
             seat = self.seats[index]
             seat.gone_since = None
             player.room = self
@@ -181,6 +187,24 @@ class Room(Table):
                     player.peer.send(state)
             return index
 
+    async def _take_over(self, seat: SeatState, player: Player) -> int:
+        """The same account on another tab or device takes its seat back: the seat is
+        ``player``'s from now on, and its older holder is told it was replaced."""
+        old = seat.player
+        seat.player = player
+        try:
+            await self._save_seats()
+        except Refusal:
+            seat.player = old
+            raise
+        if old is not None:
+            if old.peer is not None and old.room is self:
+                old.peer.send(
+                    Notice(code="replaced", text="This seat was taken up in another tab or device")
+                )
+            old.room = None
+        return seat.index
+
     async def seat_bot(self, level: str, *, by: Player, id: MessageId = None) -> None:
         async def change() -> None:
             await self._seat_bot(level, by=by, id=id)
@@ -191,8 +215,10 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
-            if self.options.rated:
-                raise Refusal("illegal", "Rated rooms are for two people: no computer")
+            if self.options.rated or self.options.duplicate:
+                raise Refusal(
+                    "illegal", "Rated and duplicate rooms are for two people: no computer"
+                )
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
                 raise Refusal("no_seat_free", "Both seats are taken")
@@ -204,6 +230,7 @@ class Room(Table):
                 empty[0].kind, empty[0].level, empty[0].bot = "empty", None, None
                 raise
             self.notice("bot_seated", f"{empty[0].name} takes seat {empty[0].index}")
+            await self.note_hand_over(empty[0])
             if self.match is None:
                 await self._start_match(origin=by.peer, id=id)
             else:
@@ -311,8 +338,8 @@ class Room(Table):
     async def settle(self) -> None:
         """Record a finished match in its players' ratings and records (once; see ratings);
         in a rated room, tell the room how the ratings moved."""
-        if self.match is None or not self.match.over:
-            return
+        if self.match is None or not self.match.over or self.options.duplicate:
+            return  # a duplicate match is settled once both its tables are over
         await self.cluster.settling(self.match)
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
@@ -359,12 +386,31 @@ class Room(Table):
         self.match = Match(seed=seed, options=self.options.game, keep_events=False)
         self.move_tags = []
         self.match_number = number
+        self.holders = record.names
         log.info("match started", extra={"room": self.code, "match": number, "names": record.names})
         self.restart_by, self.rematch = None, [False, False]
         if self.turn_clock is not None:
             self.turn_clock.reset()
         self.send_room(origin=origin, id=id)
         self.broadcast(list(self.match.events), origin=None, id=None)
+
+    async def note_hand_over(self, seat: SeatState) -> None:
+        """``seat`` of a match under way changed hands (the computer took over, or someone sat
+        in a seat left empty): keep who took it from whom and from which action, so records and
+        replays name who held it. A store failure is logged: only the record is late."""
+        if self.match is None or self.match.over or seat.kind == "empty":
+            return
+        before, after = self.holders[seat.index], self.names()[seat.index]
+        if before == after:
+            return
+        held = list(self.holders)
+        held[seat.index] = after
+        self.holders = (held[0], held[1])
+        hand_over = HandOver(seat=seat.index, at=len(self.match.log), before=before, after=after)
+        try:
+            await self.store.record_hand_over(self.code, self.match_number, hand_over)
+        except StoreError as error:
+            log.warning("room %s: could not keep a hand-over: %s", self.code, error)
 
     async def record_finish(self, store: Store, match: Match) -> None:
         """Record a match that is over as won in ``store``; a failure is logged, not raised (the
@@ -386,9 +432,12 @@ class Room(Table):
         number: int,
         previous_actions: int,
         tags: tuple[tuple[int | None, str | None], ...] = (),
+        holders: tuple[str, str] | None = None,
     ) -> None:
-        """Take a match rebuilt from the store (start-up), with its actions' tags if known."""
+        """Take a match rebuilt from the store (start-up), with its actions' tags if known and
+        who held each seat at the last hand-over (the seats' names if None)."""
         self.match, self.match_number = match, number
+        self.holders = holders or self.names()
         self.seq_base = previous_actions
         self.move_tags = [*tags, *[(None, None)] * (len(match.log) - len(tags))]
 
@@ -549,7 +598,7 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
-            if self.options.rated:
+            if self.options.rated or self.options.duplicate:
                 raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
@@ -630,6 +679,8 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
+            if self.options.duplicate:
+                raise Refusal("illegal", "A duplicate match's tables are played once each")
             self.rematch[seat] = True
             if self._other(seat).kind == "bot" or all(self.rematch):
                 self.notice("restarted", "Rematch: a new match begins")
@@ -668,6 +719,7 @@ class Room(Table):
 
                 self.put_bot(other, list(LEVELS)[-1])
                 await self._save_seats()
+                await self.note_hand_over(other)
                 self.notice("replaced", f"{other.name} takes over from {gone}")
                 self.send_room(origin=origin, id=id)
                 self.kick_bots()

@@ -68,6 +68,9 @@ class Table:
         self.spectators: set[Peer] = set()
         self.match: Match | None = None
         self.match_number = 0
+        self.holders: tuple[str, str] = ("", "")
+        """Who holds each seat of the current match as stored: its names at the start, then
+        each hand-over (see :meth:`Room.note_hand_over`)."""
         self.seq_base = 0
         self.move_tags: list[tuple[int | None, str | None]] = []
         """Each action of the current match: the seq it named and its key (see
@@ -75,6 +78,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.duplicate_table: Literal[1, 2] | None = None
+        """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
         self.closed = False
         self._turn_timer: asyncio.TimerHandle | None = None
@@ -161,6 +166,19 @@ class Table:
                 return seat.index
         return None
 
+    def held_for(self, player: Player) -> SeatState | None:
+        """A seat ``player``'s account holds through another connection (another tab or
+        device), which ``player`` may take over; one whose holder is gone first."""
+        if player.account is None or self.seat_of(player) is not None:
+            return None
+        held = [
+            s
+            for s in self.seats
+            if s.kind == "human" and s.account == player.account and s.player is not player
+        ]
+        held.sort(key=lambda s: s.peer is not None)
+        return held[0] if held else None
+
     def claimable_in(self, seat: SeatState) -> float | None:
         if seat.kind != "human" or seat.gone_since is None:
             return None
@@ -197,6 +215,7 @@ class Table:
             restart_proposed_by=self.restart_by,
             rematch_wanted=(self.rematch[0], self.rematch[1]),
             bank=self.turn_clock.left() if self.turn_clock else None,
+            duplicate_table=self.duplicate_table,
         )
 
     def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:

@@ -37,8 +37,50 @@ class TextFormatter(logging.Formatter):
         return text + "".join(f" {k}={v}" for k, v in extra.items())
 
 
-def configure(*, json_lines: bool, level: int = logging.INFO) -> None:
-    handler = logging.StreamHandler(sys.stderr)
+class OutageFilter(logging.Filter):
+    """While the store is down (see ``server/net/readiness.py``), the node's log lines other than
+    readiness's own are let through at most one per ``every`` seconds, and the others counted:
+    without it each failed call to Redis logs its own line, several a second."""
+
+    def __init__(self, every: float = 30.0) -> None:
+        super().__init__()
+        self.every = every
+        self.active = False
+        self.held = 0
+        self._passed = 0.0
+
+    def begin(self) -> None:
+        self.active, self.held, self._passed = True, 0, time.monotonic()
+
+    def held_back(self) -> int:
+        return self.held
+
+    def end(self) -> int:
+        """The outage is over: let everything through again; the count held back."""
+        held, self.active, self.held = self.held, False, 0
+        return held
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.active or record.name == "muggins.readiness":
+            return True
+        now = time.monotonic()
+        if now - self._passed >= self.every:
+            self._passed = now
+            return True
+        self.held += 1
+        return False
+
+
+OUTAGE = OutageFilter()
+"""The one outage filter, on the handler :func:`configure` makes."""
+
+
+def configure(
+    *, json_lines: bool, level: int = logging.INFO, handler: logging.Handler | None = None
+) -> None:
+    """Send the ``muggins`` loggers' lines to ``handler`` (default: stderr)."""
+    handler = handler or logging.StreamHandler(sys.stderr)
+    handler.addFilter(OUTAGE)
     handler.setFormatter(
         JsonFormatter() if json_lines else TextFormatter("%(asctime)s %(levelname)s %(message)s")
     )

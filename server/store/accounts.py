@@ -55,7 +55,7 @@ class HistoryEntry:
     seat: int
     opponent: str
     opponent_account: str | None
-    result: Literal["won", "lost", "abandoned"]
+    result: Literal["won", "lost", "drawn", "abandoned"]
     rated: bool
     match_points: tuple[int, int]
     """(this player, the opponent)"""
@@ -73,7 +73,8 @@ class MatchResult:
     names: tuple[str, str]
     rated: bool
     score: float | None
-    """Seat 0's score (1 a win, 0 a loss); None for a match without a winner (abandoned)."""
+    """Seat 0's score (1 a win, 0 a loss, 0.5 a duplicate match drawn); None for a match without
+    a winner (abandoned)."""
     match_points: tuple[int, int]
     stats: tuple[Stats, Stats]
 
@@ -197,8 +198,10 @@ def settle(
             )
         )
         score = result.score
-        outcome: Literal["won", "lost", "abandoned"] = "abandoned"
-        if score is not None:
+        outcome: Literal["won", "lost", "drawn", "abandoned"] = "abandoned"
+        if score == 0.5:
+            outcome = "drawn"  # a duplicate match can end level
+        elif score is not None:
             outcome = "won" if (score == 1.0) == (seat == 0) else "lost"
         entries.append(
             (
@@ -284,6 +287,8 @@ class QueueEntry:
     """A bot account."""
     people_only: bool = False
     """Never paired with a bot account."""
+    duplicate: bool = False
+    """Wants a duplicate match (paired only with another who does)."""
 
 
 def queue_json(entry: QueueEntry) -> str:

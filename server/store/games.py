@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 from muggins.server.store.accounts import AccountStore
 from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.handover import HandOver, holders
 from muggins.shared.protocol import RoomOptions
 
 SeatKind = Literal["empty", "human", "bot"]
@@ -73,10 +74,17 @@ class MatchRecord:
     finished: float | None = None
     result: MatchResult | None = None
     winner: Seat | None = None
+    hand_overs: tuple[HandOver, ...] = ()
+    """Each time a seat changed hands during the match (the computer taking over), in order."""
 
     @property
     def id(self) -> str:
         return match_id(self.room, self.number)
+
+    @property
+    def final_names(self) -> tuple[str, str]:
+        """Who held each seat at the end: ``names`` with the hand-overs applied."""
+        return holders(self.names, self.hand_overs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +163,11 @@ class Store(AccountStore, Protocol):
     async def finish_match(
         self, code: str, number: int, *, finished: float, result: MatchResult, winner: Seat | None
     ) -> None: ...
+
+    async def record_hand_over(self, code: str, number: int, hand_over: HandOver) -> None:
+        """Keep that a seat of match ``number`` changed hands (see :mod:`shared.handover`);
+        loaded matches carry their hand-overs in order. Idempotent: the same seat and ``at``
+        again is kept once."""
 
     async def close_room(self, code: str) -> None:
         """The room is gone for good; its finished matches stay for history."""

@@ -24,6 +24,7 @@ from muggins.server.store.games import (
 )
 from muggins.server.store.memory_accounts import MemoryAccounts
 from muggins.shared.actions import Action, Seat
+from muggins.shared.handover import HandOver
 
 
 class MemoryStore(MemoryAccounts):
@@ -116,6 +117,16 @@ class MemoryStore(MemoryAccounts):
                     self._finished.append((code, number))
                 matches[i] = replace(match, finished=finished, result=result, winner=winner)
                 self._trim()
+                return
+        raise StoreError(f"no match {code}-{number}")
+
+    async def record_hand_over(self, code: str, number: int, hand_over: HandOver) -> None:
+        matches = self.matches.get(code, [])
+        for i, match in enumerate(matches):
+            if match.number == number:
+                if all((h.seat, h.at) != (hand_over.seat, hand_over.at) for h in match.hand_overs):
+                    kept = sorted((*match.hand_overs, hand_over), key=lambda h: (h.at, h.seat))
+                    matches[i] = replace(match, hand_overs=tuple(kept))
                 return
         raise StoreError(f"no match {code}-{number}")
 

@@ -4,7 +4,7 @@ A file written before accounts existed has ``user_version`` 0; :func:`migrate` b
 :data:`VERSION` on start, one numbered step at a time, each in one transaction, so an
 interrupted upgrade leaves the file at a version it can resume from. Rooms and games are left
 as they were; step 3 only adds two columns to the actions (their ``seq`` and move key), step 4
-the review queue.
+the review queue, step 5 the hand-overs of seats during a match.
 """
 
 from __future__ import annotations
@@ -87,6 +87,18 @@ MIGRATIONS: Final = (
         until REAL NOT NULL
     );
     CREATE INDEX review_pending_queued ON review_pending(queued);
+    """,
+    # 5: a seat changing hands during a match (the computer taking over), for true records
+    """
+    CREATE TABLE handovers (
+        room TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        before TEXT NOT NULL,
+        after TEXT NOT NULL,
+        PRIMARY KEY (room, number, seat, at)
+    );
     """,
 )
 VERSION: Final = len(MIGRATIONS)

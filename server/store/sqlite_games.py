@@ -27,6 +27,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -41,8 +42,10 @@ from muggins.server.store.games import (
     StoreConflict,
     StoreError,
 )
-from muggins.server.store.sqlite_accounts import SqliteAccounts, migrate
+from muggins.server.store.sqlite_accounts import VERSION, SqliteAccounts, migrate
+from muggins.server.store.sqlite_file import check_known, create_private, upgrade_copy
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 from muggins.shared.protocol import RoomOptions
 
 T = TypeVar("T")
@@ -52,6 +55,10 @@ log = logging.getLogger("muggins.store")
 CHECKPOINT_EVERY = 256
 """Group commits of moves between two checkpoints of the log into the database (on the store's
 thread; the moves' own connection never checkpoints, so the event loop never waits on a flush)."""
+
+QUIET = 5.0
+"""Seconds without a write after which the log is emptied into the database file
+(``wal_checkpoint(TRUNCATE)``), so that a plain copy of a quiet server's file holds every game."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -120,6 +127,10 @@ class SqliteStore(SqliteAccounts):
         """Moves waiting for the next group commit (at the loop's next turn)."""
         self._groups = 0
         """Group commits since the last checkpoint was asked for."""
+        self.quiet = QUIET
+        self._written = 0.0
+        """The loop's time of the last write; a quiet spell after it empties the log."""
+        self._quiet_timer: asyncio.TimerHandle | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def call() -> T:
@@ -130,7 +141,37 @@ class SqliteStore(SqliteAccounts):
             except sqlite3.Error as error:
                 raise _store_error(error) from error
 
+        self._wrote()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def ping(self) -> None:
+        """Answer once the store's thread has read from the file (readiness asks every second;
+        it does not count as a write for the quiet checkpoint)."""
+
+        def read() -> None:
+            if self._db is None:
+                raise StoreError("the store is not open")
+            self._db.execute("SELECT 1").fetchone()
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, read)
+
+    def _wrote(self) -> None:
+        """Note a write (or a read: the cost is the same); arm the quiet checkpoint."""
+        loop = asyncio.get_running_loop()
+        self._written = loop.time()
+        if self._quiet_timer is None:
+            self._quiet_timer = loop.call_later(self.quiet, self._quiet_check)
+
+    def _quiet_check(self) -> None:
+        """Empty the log if nothing was written for ``quiet`` seconds; else look again then."""
+        loop = asyncio.get_running_loop()
+        wait = self._written + self.quiet - loop.time()
+        if wait > 0:
+            self._quiet_timer = loop.call_later(wait, self._quiet_check)
+            return
+        self._quiet_timer = None
+        if self._db is not None:
+            self._executor.submit(self._checkpoint, "TRUNCATE")
 
     async def _move(self, write: Callable[[sqlite3.Connection], None]) -> None:
         """Run ``write`` in the next group commit; return once that is committed.
@@ -174,27 +215,42 @@ class SqliteStore(SqliteAccounts):
             said = str(error) if isinstance(error, StoreError) else f"SQLite: {error}"
             outcomes = [StoreError(said) for _ in group]  # one each: each gets its traceback
         _settle(group, outcomes)
+        self._wrote()
         self._groups += 1
         if self._groups >= CHECKPOINT_EVERY:
             self._groups = 0
             self._executor.submit(self._checkpoint)
 
-    def _checkpoint(self) -> None:
+    def _checkpoint(self, mode: str = "PASSIVE") -> None:
         """On the store's thread: copy the log's committed pages into the database, without
-        waiting for readers or holding up writers (``PASSIVE``)."""
+        waiting for readers or holding up writers (``PASSIVE``); when quiet, all of them and
+        the log emptied (``TRUNCATE``)."""
         try:
             if self._db is not None:
-                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._db.execute(f"PRAGMA wal_checkpoint({mode})")
         except sqlite3.Error:
             log.exception("checkpoint of %s failed (the next one tries again)", self.path)
 
     async def open(self) -> None:
         def connect() -> None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)
             db = _connect(self.path, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
-            migrate(db)
+            try:
+                check_known(db, self.path)
+                db.execute("PRAGMA journal_mode=WAL")
+                copy = upgrade_copy(db, self.path)
+                db.executescript(SCHEMA)
+                start = migrate(db)
+            except BaseException:
+                db.close()
+                raise
+            if copy is not None:
+                log.warning(
+                    "database upgraded from %d to %d",
+                    start,
+                    VERSION,
+                    extra={"file": str(self.path), "copy_before": str(copy)},
+                )
             self._db = db
 
         try:
@@ -207,12 +263,16 @@ class SqliteStore(SqliteAccounts):
             raise StoreError(f"cannot open {self.path}: {error}") from error
 
     async def close(self) -> None:
+        if self._quiet_timer is not None:
+            self._quiet_timer.cancel()
+            self._quiet_timer = None
         if self._moves_db is not None:
             self._moves_db.close()
             self._moves_db = None
 
         def disconnect() -> None:
             if self._db is not None:
+                self._checkpoint("TRUNCATE")  # the file alone holds everything once stopped
                 self._db.close()
                 self._db = None
 
@@ -314,6 +374,24 @@ class SqliteStore(SqliteAccounts):
             )
         )
 
+    async def record_hand_over(self, code: str, number: int, hand_over: HandOver) -> None:
+        h = hand_over
+
+        def keep(db: sqlite3.Connection) -> bool:
+            found = db.execute(
+                "SELECT 1 FROM matches WHERE room = ? AND number = ?", (code, number)
+            ).fetchone()
+            if found is not None:
+                db.execute(
+                    "INSERT OR IGNORE INTO handovers (room, number, seat, at, before, after) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (code, number, h.seat, h.at, h.before, h.after),
+                )
+            return found is not None
+
+        if not await self._run(keep):
+            raise StoreError(f"no match {code}-{number}")
+
     async def close_room(self, code: str) -> None:
         await self._run(
             lambda db: db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
@@ -350,7 +428,10 @@ class SqliteStore(SqliteAccounts):
                 "ORDER BY finished DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-            return [_match(row, ()) for row in rows]
+            return [
+                replace(m, hand_overs=_hand_overs(db, m.room, m.number))
+                for m in map(_match_row, rows)
+            ]
 
         return await self._run(load)
 
@@ -432,7 +513,21 @@ def _load_match(db: sqlite3.Connection, code: str, number: int) -> MatchRecord |
         (code, number),
     ).fetchall()
     actions = tuple((seat, ACTION.validate_json(text)) for seat, text, _, _ in rows)
-    return _match(row, actions, tuple((seq, key) for _, _, seq, key in rows))
+    match = _match(row, actions, tuple((seq, key) for _, _, seq, key in rows))
+    return replace(match, hand_overs=_hand_overs(db, code, number))
+
+
+def _match_row(row: Any) -> MatchRecord:
+    return _match(row, ())
+
+
+def _hand_overs(db: sqlite3.Connection, code: str, number: int) -> tuple[HandOver, ...]:
+    rows = db.execute(
+        "SELECT seat, at, before, after FROM handovers WHERE room = ? AND number = ? "
+        "ORDER BY at, seat",
+        (code, number),
+    ).fetchall()
+    return tuple(HandOver(seat=s, at=at, before=b, after=a) for s, at, b, a in rows)
 
 
 def seats_json(seats: tuple[SeatRecord, SeatRecord]) -> str:

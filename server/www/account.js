@@ -8,6 +8,7 @@ import { byId, el, fill } from "./dom.js";
 import { say } from "./session.js";
 import { RequestError, listen, request } from "./requests.js";
 import { saveName } from "./storage.js";
+import { askMyGames } from "./lobby.js";
 /** @typedef {import("./session.js").Table} Table */
 
 const SESSION = "muggins.session";
@@ -87,6 +88,7 @@ function signedIn(t, account) {
   saveName(account.name);
   const nameInput = /** @type {HTMLInputElement} */ (byId("name"));
   nameInput.value = account.name;
+  if (t.s.goal.kind === "lobby") askMyGames(t.link);
   refresh(t);
 }
 
@@ -142,9 +144,9 @@ function signOut(t, everywhere) {
   });
 }
 
-/** @param {Table} t @param {1 | 3} bestOf @param {boolean} peopleOnly */
-function seek(t, bestOf, peopleOnly) {
-  request(t.link, { type: "seek", best_of: bestOf, people_only: peopleOnly }).then((reply) => {
+/** @param {Table} t @param {1 | 3} bestOf @param {boolean} peopleOnly @param {boolean} duplicate */
+function seek(t, bestOf, peopleOnly, duplicate) {
+  request(t.link, { type: "seek", best_of: bestOf, people_only: peopleOnly, duplicate }).then((reply) => {
     if (reply.type === "seeking") queued(t, reply);
   }, (error) => {
     A.error = error.message;
@@ -282,6 +284,7 @@ function ratedPanel(t) {
   const length = el("select", { id: "rated-length" },
     el("option", { value: "1" }, "One game"), el("option", { value: "3" }, "Best of three"));
   const people = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "people-only" }));
+  const duplicate = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "duplicate" }));
   return [
     el("p", {}, `You: ${account.name}, rated ${ratingText(account.rating)}. `,
       el("a", { href: `#/player/${encodeURIComponent(account.name)}` }, "Your profile"), " · ",
@@ -289,8 +292,9 @@ function ratedPanel(t) {
     el("p", { class: "small" }, "Counted automatically (no muggins), 30 s a move plus a 180 s bank; the computer cannot sit."),
     el("label", { for: "rated-length" }, "Length"), " ", length, " ",
     people, " ", el("label", { for: "people-only" }, "People only (no bot accounts)"), " ",
+    duplicate, " ", el("label", { for: "duplicate" }, "Duplicate (two tables, the same cards, seats swapped)"), " ",
     el("button", { type: "button", class: "primary", id: "seek",
-      onclick: () => seek(t, /** @type {HTMLSelectElement} */ (length).value === "3" ? 3 : 1, people.checked) }, "Play a rated game"),
+      onclick: () => seek(t, /** @type {HTMLSelectElement} */ (length).value === "3" ? 3 : 1, people.checked, duplicate.checked) }, "Play a rated game"),
     A.error ? el("p", { class: "error", role: "alert" }, A.error) : null,
   ];
 }

@@ -7,10 +7,10 @@
 
 import { byId, el, fill } from "./dom.js";
 import { Link } from "./net.js";
-import { loadToken, saveToken } from "./storage.js";
+import { forgetToken, loadToken, saveToken } from "./storage.js";
 import { checkDeal } from "./fair.js";
 import { turnPrompt } from "./table.js";
-import { askRooms, describeOptions, fillLevels, showRooms } from "./lobby.js";
+import { askMyGames, askRooms, describeOptions, fillLevels, showMyGames, showRooms } from "./lobby.js";
 import { event, logLine, names, newSession, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
@@ -24,7 +24,7 @@ const S = newSession();
 const link = new Link(receive, (state) => {
   S.link = state;
   if (state === "reconnecting") say("Connection lost: reconnecting…");
-  if (state === "replaced") say("This seat was opened in another tab or window.");
+  if (state === "replaced") say("This seat was taken up in another tab or on another device.");
   redraw();
 }, () => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
@@ -46,6 +46,7 @@ function receive(msg) {
     case "welcome": return welcome(msg);
     case "room": return enterRoom(msg);
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
+    case "games": return showMyGames(msg);
     case "state": return newState(whole(msg));
     case "chat":
       logLine(S, `💬 ${msg.sender}: ${msg.text}`);
@@ -62,7 +63,13 @@ function receive(msg) {
         link.send({ type: "spectate", code: S.goal.code });
         return;
       }
-      if (msg.code === "bad_token") return;
+      if (msg.code === "bad_token") {
+        // The server no longer knows this room's token (the room closed, or it expired): forget
+        // it and say hello afresh.
+        if (S.goal.code) forgetToken(S.goal.code);
+        link.restart();
+        return;
+      }
       if (msg.code === "unconfirmed" && typeof msg.id === "number") {
         // The store did not say whether the move was saved: the same id and seq learn it (a
         // retry is answered once and never applied twice). A few tries, then tell the player.
@@ -90,6 +97,11 @@ function receive(msg) {
     case "hint":
       takeHint(msg);
       break;
+    case "duplicate_result":
+      S.duplicate = msg;
+      logLine(S, msg.text);
+      say(msg.text);
+      break;
     default:
       return;
   }
@@ -99,6 +111,7 @@ function receive(msg) {
 /** @param {MugginsServer.Welcome} msg */
 function welcome(msg) {
   S.levels = [...msg.levels];
+  S.publicUrl = msg.public_url ?? "";
   fillLevels(S.levels);
   S.token = msg.token;
   S.helloName = msg.name;
@@ -118,7 +131,10 @@ function welcome(msg) {
   const goal = S.goal;
   if (goal.kind === "join") link.send({ type: "join_room", code: goal.code });
   else if (goal.kind === "spectate") link.send({ type: "spectate", code: goal.code });
-  else askRooms(link, null);
+  else {
+    askRooms(link, null);
+    askMyGames(link);
+  }
   redraw();
 }
 
@@ -132,6 +148,12 @@ function goTo(code, kind) {
 /** @param {MugginsServer.Room} room */
 function enterRoom(room) {
   const first = !S.room || S.room.code !== room.code;
+  if (first && S.room) {
+    // Another room (a duplicate match's second table): its seqs start again.
+    S.state = null;
+    S.gameOver = null;
+    S.selected = [];
+  }
   S.room = room;
   if (first) {
     logLine(S, `Room ${room.code} (${describeOptions(room.options)})`);

@@ -1,7 +1,8 @@
 // @ts-check
 // The front page: your name, play the computer, invite a friend, join by code, open rooms.
 
-import { el, fill } from "./dom.js";
+import { byId, el, fill } from "./dom.js";
+import { storedTokens } from "./storage.js";
 
 /** "to 121, muggins" @param {MugginsServer.RoomOptions | MugginsClient.RoomOptions} options */
 export function describeOptions(options) {
@@ -73,4 +74,27 @@ export function chosenOptions(prefix) {
     private: prefix === "cpu" ? true : Boolean(hidden && hidden.checked),
   };
   return options;
+}
+
+/** Ask for this player's games in progress: the account's, and those this browser's tokens hold.
+ * @param {import("./net.js").Link} link */
+export function askMyGames(link) {
+  link.send({ type: "my_games", tokens: storedTokens() });
+}
+
+/** "Your games": each game in progress with the opponent, the score and whose move, one click
+ * away. @param {MugginsServer.Games} answer */
+export function showMyGames(answer) {
+  const box = byId("my-games-box");
+  box.hidden = answer.games.length === 0;
+  fill("my-games", el("ul", { class: "room-list" }, ...answer.games.map((game) => {
+    const me = game.scores[game.seat];
+    const them = game.scores[1 - game.seat];
+    const against = game.opponent ? `against ${game.opponent}` : "waiting for an opponent";
+    const turn = game.status === "waiting" ? "" : game.your_move ? " · your move" : " · their move";
+    return el("li", { "data-room": game.room, class: game.your_move ? "yours" : "" },
+      el("span", { class: "mono" }, game.room), ` ${against}${game.rated ? " (rated)" : ""}: `,
+      el("strong", {}, `${me}–${them}`), turn, " ",
+      el("a", { href: `/r/${game.room}`, class: "button", "aria-label": `Go back to room ${game.room}` }, "Go back"));
+  })));
 }

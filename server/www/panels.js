@@ -6,6 +6,7 @@ import { el } from "./dom.js";
 import { faceUp } from "./table.js";
 import { symbol } from "./cards.js";
 import { settlement } from "./muggins.js";
+import { siteAddress } from "./links.js";
 
 const PART_NAMES = /** @type {Record<string, string>} */ ({
   fifteen: "Fifteen", pair: "Pair", run: "Run", flush: "Flush", nobs: "His nobs",
@@ -66,12 +67,13 @@ export function gameOverPanel(outcome, names, matchPoints, matchOver, buttons) {
  * @param {MugginsServer.Room} room @param {boolean} computer
  * @param {(text: string, button: HTMLElement) => void} copy
  * @param {() => void} seatBot
+ * @param {string} publicUrl the server's public address ("" when it has none)
  */
-export function waitingPanel(room, computer, copy, seatBot) {
+export function waitingPanel(room, computer, copy, seatBot, publicUrl) {
   if (computer) return el("section", { class: "waiting", id: "waiting" }, el("p", {}, "Seating the computer…"));
-  const link = `${location.origin}/r/${room.code}`;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const command = `muggins play ${scheme}://${location.host} --join ${room.code}`;
+  const where = siteAddress(publicUrl);
+  const link = `${where.page}/r/${room.code}`;
+  const command = `muggins play ${where.game} --join ${room.code}`;
   const copyButton = el("button", { type: "button", id: "copy-link" }, "Copy link");
   copyButton.addEventListener("click", () => copy(link, copyButton));
   return el("section", { class: "waiting", id: "waiting", "aria-label": "Invite a friend" },
@@ -80,6 +82,10 @@ export function waitingPanel(room, computer, copy, seatBot) {
     el("p", { class: "invite" }, el("input", {
       id: "invite-link", readonly: true, value: link, "aria-label": "Invite link",
     }), " ", copyButton),
+    where.loopback ? el("p", { class: "warning", id: "loopback-warning" },
+      `This link names ${location.hostname}, this computer's own address: it works only on this computer. `,
+      "For a friend elsewhere, open the page by an address they can reach, or start the server with ",
+      el("code", {}, "--public-url"), " (or ", el("code", {}, "MUGGINS_PUBLIC_URL"), ").") : null,
     el("p", {}, "Room code ", el("strong", { id: "room-code" }, room.code),
       ". From a terminal: ", el("code", { id: "invite-command" }, command)),
     el("p", {}, el("button", { type: "button", id: "seat-bot", onclick: seatBot }, "Play the computer instead")));

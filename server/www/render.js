@@ -11,6 +11,7 @@ import { describeOptions } from "./lobby.js";
 import { againstComputer, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
 import { renderPages } from "./pages.js";
+import { duplicatePanel, tableFacts } from "./duplicate.js";
 
 /** @param {import("./session.js").Table} t @param {string} [focusCard] */
 export function render(t, focusCard) {
@@ -25,7 +26,7 @@ export function render(t, focusCard) {
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
   showIf("link-status", s.link !== "connected");
   byId("link-status").textContent = s.link === "reconnecting" ? "reconnecting…"
-    : s.link === "replaced" ? "This seat is open in another tab; this page has stopped."
+    : s.link === "replaced" ? "This seat was taken up in another tab or on another device; this page has stopped (reload to take it back here)."
       : s.link === "connecting" ? "connecting…" : "";
   if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
@@ -41,11 +42,12 @@ function renderTable(t) {
   const view = state?.view ?? null;
   fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
     view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
-    room && room.you === null ? " · watching" : "");
+    room && room.you === null ? " · watching" : "",
+    room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
   fill("prompt", s.error ? el("span", { class: "error", role: "alert" }, s.error) : turnPrompt(view, who));
   const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
-  fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" })) : null);
+  fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" }), s.publicUrl) : null);
   if (!state || !view) {
     fill("board-area"); fill("middle-area"); fill("hand-area"); fill("actions"); fill("show-area");
     return;
@@ -62,7 +64,8 @@ function renderTable(t) {
     type: "button", id: "continue", class: "primary",
     onclick: () => { s.showSeen = show.key; t.render(); },
   }, "Continue (Enter)") : null);
-  fill("over-area", overPanel(t, view, who));
+  const duplicate = s.duplicate && room && s.duplicate.games.some((g) => g.startsWith(`${room.code}-`));
+  fill("over-area", duplicate && s.duplicate ? duplicatePanel(s.duplicate) : overPanel(t, view, who));
   const showKey = show ? `${show.key}|${show.shown.length}` : "";
   if (show && showKey !== s.showScrolled) byId("show-area").scrollIntoView({ block: "start" });
   s.showScrolled = showKey;
@@ -105,7 +108,7 @@ function overPanel(t, view, who) {
   if (!outcome) return null;
   const matchOver = view.phase === "match_over";
   const buttons = [];
-  if (matchOver && room && room.you !== null) {
+  if (matchOver && room && room.you !== null && !room.options.duplicate) {
     const asked = room.rematch_wanted[room.you];
     buttons.push(el("button", { type: "button", id: "rematch", class: "primary", disabled: asked,
       onclick: () => t.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));

@@ -34,16 +34,19 @@ export async function replayPage(link, id) {
   R.record = record;
   R.at = 0;
   const steps = record.steps ?? [];
-  const names = record.names;
+  const names = holders(record, steps.length - 1);
   const result = record.winner === null || record.winner === undefined
     ? `Ended: ${record.result ?? "unfinished"}`
     : `${names[record.winner]} won the match`;
+  const player = (/** @type {number} */ seat) => names[seat] === record.names[seat]
+    ? playerLink(names[seat])
+    : el("span", {}, names[seat], " (took over from ", playerLink(record.names[seat]), ")");
   const slider = el("input", {
     type: "range", id: "replay-slider", min: 0, max: Math.max(0, steps.length - 1), value: 0,
     "aria-label": "Step", oninput: (/** @type {Event} */ ev) => go(Number(/** @type {HTMLInputElement} */ (ev.target).value)),
   });
   fill("page-body",
-    el("h2", { id: "page-title", tabindex: "-1" }, `Game ${record.game}: `, playerLink(names[0]), " v ", playerLink(names[1])),
+    el("h2", { id: "page-title", tabindex: "-1" }, `Game ${record.game}: `, player(0), " v ", player(1)),
     el("p", { id: "replay-facts" }, `${result} · ${describeOptions({ game: record.options, private: false })}`,
       record.finished ? ` · ${new Date(record.finished * 1000).toLocaleString()}` : "",
       " · every card face up: the match is over"),
@@ -57,6 +60,25 @@ export async function replayPage(link, id) {
     backLinks());
   draw();
   byId("page-title").focus();
+}
+
+/**
+ * Who held each seat at step ``index`` of the replay: the names the match began with, then each
+ * hand-over (the computer taking a seat) from the first action its new holder made. A step
+ * with a seat is an action; one without (a new deal, a hand-over) comes between actions.
+ * @param {MugginsServer.GameRecord} record @param {number} index
+ * @returns {[string, string]}
+ */
+function holders(record, index) {
+  const steps = record.steps ?? [];
+  let actions = 0;
+  for (let i = 0; i <= index && i < steps.length; i++) if (steps[i].seat !== null && steps[i].seat !== undefined) actions++;
+  const step = steps[index];
+  const action = step && step.seat !== null && step.seat !== undefined ? actions - 1 : actions;
+  /** @type {[string, string]} */
+  const held = [record.names[0], record.names[1]];
+  for (const h of record.hand_overs ?? []) if (h.at <= action) held[h.seat] = h.after;
+  return held;
 }
 
 /** @param {number} at */
@@ -73,9 +95,7 @@ function draw() {
   const area = document.getElementById("replay-step");
   if (!record || !area) return;
   const steps = record.steps ?? [];
-  const names = record.names;
-  /** @type {[string, string]} */
-  const who = [names[0], names[1]];
+  const who = holders(record, R.at);
   const step = steps[R.at];
   const slider = /** @type {HTMLInputElement | null} */ (document.getElementById("replay-slider"));
   if (slider) slider.value = String(R.at);

@@ -22,6 +22,8 @@ export function newSession() {
       : { kind: "lobby", code: "" },
     name: loadName(),
     /** @type {string[]} */ levels: [],
+    /** The address the server says others reach it at (its --public-url); "": none given. */
+    publicUrl: "",
     /** @type {MugginsServer.Room | null} */ room: null,
     /** @type {import("./unpack.js").WholeState | null} */ state: null,
     /** @type {string[]} */ log: [],
@@ -48,6 +50,8 @@ export function newSession() {
     sentName: "",
     /** @type {(() => void) | null} a request to send once the next welcome arrives */
     after: null,
+    /** @type {MugginsServer.DuplicateResult | null} the latest duplicate match's result */
+    duplicate: null,
   };
 }
 

@@ -1,7 +1,8 @@
 // @ts-check
-// What the browser keeps. The name is remembered for every tab (localStorage). A resume token is
-// kept per room and per tab (sessionStorage): it survives a reload and a dropped network, never
-// goes in the URL, and two tabs playing different seats never share one.
+// What the browser keeps, in localStorage: the name, and a resume token per room. So a closed tab
+// or a restarted browser comes back to its seat by the room's link or the front page's "Your
+// games"; a token never goes in the URL. (Two tabs opening one room's link share its seat: the
+// newer one takes it, and the older is told so.)
 
 const NAME = "muggins.name";
 
@@ -29,7 +30,7 @@ const tokenKey = (room) => `muggins.token.${room.toUpperCase()}`;
 /** @param {string} room @returns {string | null} */
 export function loadToken(room) {
   try {
-    return sessionStorage.getItem(tokenKey(room));
+    return localStorage.getItem(tokenKey(room)) ?? sessionStorage.getItem(tokenKey(room));
   } catch {
     return null;
   }
@@ -39,7 +40,7 @@ export function loadToken(room) {
  * @param {string} room @param {string} token */
 export function saveToken(room, token) {
   try {
-    sessionStorage.setItem(tokenKey(room), token);
+    localStorage.setItem(tokenKey(room), token);
   } catch {
     /* storage off: a reload starts as a new player */
   }
@@ -48,8 +49,26 @@ export function saveToken(room, token) {
 /** @param {string} room */
 export function forgetToken(room) {
   try {
+    localStorage.removeItem(tokenKey(room));
     sessionStorage.removeItem(tokenKey(room));
   } catch {
     /* nothing kept */
+  }
+}
+
+/** Every room's token this browser keeps (the latest 20), for the front page's "Your games".
+ * @returns {string[]} */
+export function storedTokens() {
+  try {
+    /** @type {string[]} */
+    const found = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      const token = key && key.startsWith("muggins.token.") ? localStorage.getItem(key) : null;
+      if (token) found.push(token);
+    }
+    return found.slice(-20);
+  } catch {
+    return [];
   }
 }

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.cards import Card
+from muggins.shared.handover import HandOver
 from muggins.shared.view import PlayedCard, ShowResult
 
 MessageId = Annotated[
@@ -122,6 +123,9 @@ class Seek(_Message):
     type: Literal["seek"] = "seek"
     best_of: Literal[1, 3] = Field(default=1, description="one game, or best of three")
     people_only: bool = Field(default=False, description="never pair me with a bot account")
+    duplicate: bool = Field(
+        default=False, description="a duplicate match: two tables on the same deals, seats swapped"
+    )
 
 
 class CancelSeek(_Message):
@@ -232,7 +236,7 @@ class HistoryItem(_Part):
     seat: Seat
     opponent: str
     opponent_account: str | None
-    result: Literal["won", "lost", "abandoned"]
+    result: Literal["won", "lost", "drawn", "abandoned"]
     rated: bool
     match_points: tuple[int, int] = Field(description="(this player, the opponent)")
     rating_before: float | None
@@ -291,7 +295,12 @@ class GameRecord(_Message):
 
     type: Literal["game"] = "game"
     game: str
-    names: tuple[str, str]
+    names: tuple[str, str] = Field(description="who held each seat when the match began")
+    hand_overs: tuple[HandOver, ...] = Field(
+        default=(),
+        description="each time a seat changed hands (the computer taking over from a player "
+        "who left), in order; the last holder of a seat is the one its record names",
+    )
     options: GameOptions
     seed: str = Field(description="hex; Match.replay(options, seed, actions) rebuilds it")
     actions: tuple[LoggedAction, ...]
@@ -313,6 +322,7 @@ class Seeking(_Message):
     active: bool
     best_of: Literal[1, 3] = 1
     people_only: bool = False
+    duplicate: bool = False
     rating: float | None = None
     range: float | None = Field(
         default=None, description="rating points accepted now; widens by 10 a second"

@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.tournaments import TournamentRequest
 
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=64)] | None,
@@ -60,6 +61,11 @@ class RoomOptions(BaseModel):
         default=False,
         description="a rated room: two signed-in people, automatic counting, a turn clock; "
         "the result changes both ratings",
+    )
+    duplicate: bool = Field(
+        default=False,
+        description="a duplicate match: this table, then a second one on the same deals with "
+        "the seats swapped; scored by the difference in points (docs/tournaments.md)",
     )
 
 
@@ -246,6 +252,16 @@ class Ping(ClientModel):
     type: Literal["ping"] = "ping"
 
 
+class MyGames(ClientModel):
+    """Ask for your games in progress (answered with ``games``): the signed-in account's seats,
+    and the seats these resume tokens hold (a browser keeps one per room). Nothing changes."""
+
+    type: Literal["my_games"] = "my_games"
+    tokens: tuple[Annotated[str, Field(max_length=200)], ...] = Field(
+        default=(), max_length=20, description="resume tokens from earlier welcomes"
+    )
+
+
 class AskHint(ClientModel):
     """Against the computer: ask the coach for your best move now (answered with ``hint``)."""
 
@@ -279,7 +295,9 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
-    | AskHint,
+    | TournamentRequest
+    | AskHint
+    | MyGames,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)

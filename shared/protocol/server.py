@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from muggins.shared.actions import Action, Event, Outcome, Seat
 from muggins.shared.construct import unvalidated
+from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
 
 
@@ -41,6 +43,11 @@ class Welcome(ServerModel):
     )
     resumed: bool = Field(description="whether the token put you back where you were")
     room: str | None = Field(default=None, description="the room you are back in, if any")
+    public_url: str | None = Field(
+        default=None,
+        description="the address players reach this server at (https://host[/path]), for links "
+        "and commands a client shows; None: the address the client used",
+    )
 
 
 class SeatInfo(BaseModel):
@@ -77,6 +84,11 @@ class Room(ServerModel):
         default=None,
         description="rated rooms: seconds left in each seat's time bank, beyond the per-move "
         "limit (options.turn_timer)",
+    )
+    duplicate_table: Literal[1, 2] | None = Field(
+        default=None,
+        description="a duplicate match's table: the second deals the first's cards, the seats "
+        "swapped",
     )
 
 
@@ -254,6 +266,7 @@ class Notice(ServerModel):
         "replaced",
         "shutdown",
         "rating",
+        "duplicate",
     ]
     text: str
 
@@ -277,8 +290,75 @@ class Hint(ServerModel):
     text: str = Field(description="the reason, in a sentence or two")
 
 
+class GameInProgress(BaseModel):
+    """One of your games: where it is, against whom, the score, and whether it waits for you."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    room: str
+    seat: Seat = Field(description="your seat")
+    opponent: str | None = Field(description="None while the other seat is empty")
+    scores: tuple[int, int] = Field(description="the current game's scores, by seat")
+    your_move: bool
+    status: Literal["waiting", "playing", "over"]
+    rated: bool = False
+
+
+class Games(ServerModel):
+    """The answer to ``my_games``: your games in progress, the latest first."""
+
+    type: Literal["games"] = "games"
+    games: tuple[GameInProgress, ...]
+
+
+class Story(ServerModel):
+    """The current match so far, sent to whoever enters or comes back to a room (after its
+    ``state``): every step's sentence and event since the match began, and the latest chat."""
+
+    type: Literal["story"] = "story"
+    room: str
+    match_number: int
+    lines: tuple[EventLine, ...]
+    chat: tuple[ChatLine, ...] = ()
+
+
+class DuplicateResult(ServerModel):
+    """A duplicate match is over: both tables played on the same deals, seats swapped.
+
+    Sent to the two players once both tables are over (never while the second is played, so no
+    table hears of the other's cards before it has played them).
+    """
+
+    type: Literal["duplicate_result"] = "duplicate_result"
+    games: tuple[str, str] = Field(description="each table's game id, to replay or review")
+    names: tuple[str, str] = Field(
+        description="the first player (seat 0 at the first table), then the second"
+    )
+    you: Seat | None = Field(description="which of names you are")
+    margin: int = Field(description="the first player's points less the second's, both tables")
+    rated: bool
+    text: str = Field(description="'You won by 14 points on the same cards'")
+    hands: tuple[HandComparison, ...] = Field(
+        description="each hand both tables played: what each player laid away and scored with it"
+    )
+
+
 ServerMessage = Annotated[
-    Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | AccountReply,
+    Welcome
+    | Room
+    | Rooms
+    | State
+    | Error
+    | ChatLine
+    | Notice
+    | Left
+    | Pong
+    | Hint
+    | Games
+    | Story
+    | DuplicateResult
+    | TournamentReply
+    | AccountReply,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)

@@ -84,6 +84,23 @@ declare namespace MugginsClient {
     type?: "create_room";
     options?: RoomOptions;
   }
+  /** Make a tournament (an admin or a moderator; anyone, if the server allows it). */
+  interface CreateTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "create_tournament";
+    name: string;
+    kind: "arena" | "swiss";
+    /** an arena: how long it runs once started */
+    minutes?: number;
+    /** a Swiss: how many rounds */
+    rounds?: number;
+    /** on duplicate deals: in a Swiss every pairing of a round plays the same deals; in an arena each pairing plays a duplicate match (two tables, seats swapped) */
+    duplicate?: boolean;
+    /** bot accounts may join */
+    bots?: boolean;
+    target?: 121 | 61;
+  }
   /** Delete the signed-in account, its sessions, rating and history; the name is free again. */
   interface DeleteAccount {
     /** chosen by the client; the answer to this message carries it back */
@@ -140,6 +157,13 @@ declare namespace MugginsClient {
     type?: "profile";
     name?: string | null;
   }
+  /** A tournament's standings and games. */
+  interface GetTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "get_tournament";
+    tournament: string;
+  }
   /** The first message on a connection. With a resume token it takes back your seat. */
   interface Hello {
     /** chosen by the client; the answer to this message carries it back */
@@ -159,11 +183,25 @@ declare namespace MugginsClient {
     type?: "join_room";
     code: string;
   }
+  /** Join (or come back to) a tournament; an arena pairs you as soon as you are free. */
+  interface JoinTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "join_tournament";
+    tournament: string;
+  }
   /** Leave the room. A seated player's seat stays theirs until the grace period ends. */
   interface Leave {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "leave";
+  }
+  /** Stop being paired (an arena keeps your points; come back with ``join_tournament``). */
+  interface LeaveTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "leave_tournament";
+    tournament: string;
   }
   /** Ask for the public rooms with an empty seat, then the games one may watch, a page at a time: the answer's ``next`` (if not null) asks for the page after it. */
   interface ListRooms {
@@ -174,6 +212,19 @@ declare namespace MugginsClient {
     after?: string | null;
     /** rooms on this page at most */
     limit?: number;
+  }
+  interface ListTournaments {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "list_tournaments";
+  }
+  /** Ask for your games in progress (answered with ``games``): the signed-in account's seats, and the seats these resume tokens hold (a browser keeps one per room). Nothing changes. */
+  interface MyGames {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "my_games";
+    /** resume tokens from earlier welcomes */
+    tokens?: string[];
   }
   interface Ping {
     /** chosen by the client; the answer to this message carries it back */
@@ -233,6 +284,8 @@ declare namespace MugginsClient {
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
     rated?: boolean;
+    /** a duplicate match: this table, then a second one on the same deals with the seats swapped; scored by the difference in points (docs/tournaments.md) */
+    duplicate?: boolean;
   }
   /** Seat the computer in your room's empty (or abandoned) seat. */
   interface SeatBot {
@@ -251,6 +304,8 @@ declare namespace MugginsClient {
     best_of?: 1 | 3;
     /** never pair me with a bot account */
     people_only?: boolean;
+    /** a duplicate match: two tables on the same deals, seats swapped */
+    duplicate?: boolean;
   }
   /** Sign in with the name and password, or with a session token from an earlier ``account``. */
   interface SignIn {
@@ -275,8 +330,16 @@ declare namespace MugginsClient {
     type?: "spectate";
     code: string;
   }
+  /** Its maker (or a moderator) starts it now, or (``finish``) ends it: no new pairings. */
+  interface StartTournament {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "start_tournament";
+    tournament: string;
+    finish?: boolean;
+  }
   /** Muggins client-to-server message */
-  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | AskHint;
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
 }
 
 declare namespace MugginsServer {
@@ -482,6 +545,25 @@ declare namespace MugginsServer {
     type?: "discarded";
     seat: number;
   }
+  /** A duplicate match is over: both tables played on the same deals, seats swapped. Sent to the two players once both tables are over (never while the second is played, so no table hears of the other's cards before it has played them). */
+  interface DuplicateResult {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "duplicate_result";
+    /** each table's game id, to replay or review */
+    games: [string, string];
+    /** the first player (seat 0 at the first table), then the second */
+    names: [string, string];
+    /** which of names you are */
+    you: number | null;
+    /** the first player's points less the second's, both tables */
+    margin: number;
+    rated: boolean;
+    /** 'You won by 14 points on the same cards' */
+    text: string;
+    /** each hand both tables played: what each player laid away and scored with it */
+    hands: HandComparison[];
+  }
   /** A refusal. Nothing changed. ``code`` is stable; ``message`` is a sentence for a person. */
   interface Error {
     /** chosen by the client; the answer to this message carries it back */
@@ -496,6 +578,19 @@ declare namespace MugginsServer {
   interface EventLine {
     event: CutForDeal | DealStarted | Discarded | StarterCut | Scored | CardPlayed | Go | CountReset | HandShown | CountClaimed | CountAnswered | HandScored | DealRevealed | Resigned | ActionsGameOver;
     text: string;
+  }
+  /** One of your games: where it is, against whom, the score, and whether it waits for you. */
+  interface GameInProgress {
+    room: string;
+    /** your seat */
+    seat: number;
+    /** None while the other seat is empty */
+    opponent: string | null;
+    /** the current game's scores, by seat */
+    scores: [number, number];
+    your_move: boolean;
+    status: "waiting" | "playing" | "over";
+    rated?: boolean;
   }
   /** How a match is played. */
   interface GameOptions {
@@ -512,7 +607,10 @@ declare namespace MugginsServer {
     id?: number | string | null;
     type?: "game";
     game: string;
+    /** who held each seat when the match began */
     names: [string, string];
+    /** each time a seat changed hands (the computer taking over from a player who left), in order; the last holder of a seat is the one its record names */
+    hand_overs?: HandOver[];
     options: GameOptions;
     /** hex; Match.replay(options, seed, actions) rebuilds it */
     seed: string;
@@ -524,9 +622,38 @@ declare namespace MugginsServer {
     /** when asked for: the match replayed by the server, the opening, then one step per action */
     steps?: ReplayStep[];
   }
+  /** The answer to ``my_games``: your games in progress, the latest first. */
+  interface Games {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "games";
+    games: GameInProgress[];
+  }
   interface Go {
     type?: "go";
     seat: number;
+  }
+  /** One hand of one deal, as each player played it at their table. */
+  interface HandComparison {
+    game_number: number;
+    deal_number: number;
+    /** the hand was the dealer's */
+    dealer: boolean;
+    /** the six cards dealt */
+    cards: string[];
+    /** what each player (the match's first, then second) laid away from them */
+    discards: [string[], string[]];
+    /** what each player scored in that deal with them */
+    points: [number, number];
+  }
+  interface HandOver {
+    seat: number;
+    /** the index of the first action of the match made by the new holder */
+    at: number;
+    /** who held the seat until then */
+    before: string;
+    /** who holds it from then on */
+    after: string;
   }
   /** The true breakdown of a shown hand or crib, once it is settled. */
   interface HandScored {
@@ -569,7 +696,7 @@ declare namespace MugginsServer {
     seat: number;
     opponent: string;
     opponent_account: string | null;
-    result: "won" | "lost" | "abandoned";
+    result: "won" | "lost" | "drawn" | "abandoned";
     rated: boolean;
     /** (this player, the opponent) */
     match_points: [number, number];
@@ -612,7 +739,7 @@ declare namespace MugginsServer {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "notice";
-    code: "joined" | "left" | "disconnected" | "returned" | "claimable" | "claimed" | "bot_seated" | "restart_proposed" | "restart_declined" | "restarted" | "rematch_wanted" | "timeout" | "replaced" | "shutdown" | "rating";
+    code: "joined" | "left" | "disconnected" | "returned" | "claimable" | "claimed" | "bot_seated" | "restart_proposed" | "restart_declined" | "restarted" | "rematch_wanted" | "timeout" | "replaced" | "shutdown" | "rating" | "duplicate";
     text: string;
   }
   /** How a game ended. */
@@ -718,6 +845,8 @@ declare namespace MugginsServer {
     rematch_wanted?: [boolean, boolean];
     /** rated rooms: seconds left in each seat's time bank, beyond the per-move limit (options.turn_timer) */
     bank?: [number, number] | null;
+    /** a duplicate match's table: the second deals the first's cards, the seats swapped */
+    duplicate_table?: (1 | 2) | null;
   }
   /** How a room is set up: the match rules plus who may find and watch it. */
   interface RoomOptions {
@@ -730,6 +859,8 @@ declare namespace MugginsServer {
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
     rated?: boolean;
+    /** a duplicate match: this table, then a second one on the same deals with the seats swapped; scored by the difference in points (docs/tournaments.md) */
+    duplicate?: boolean;
   }
   interface RoomSummary {
     code: string;
@@ -824,6 +955,7 @@ declare namespace MugginsServer {
     active: boolean;
     best_of?: 1 | 3;
     people_only?: boolean;
+    duplicate?: boolean;
     rating?: number | null;
     /** rating points accepted now; widens by 10 a second */
     range?: number | null;
@@ -864,6 +996,22 @@ declare namespace MugginsServer {
     /** the account was deleted */
     deleted?: boolean;
   }
+  interface Standing {
+    rank: number;
+    /** as shown: a bot account's carries [bot] */
+    name: string;
+    points: number;
+    games: number;
+    wins: number;
+    draws: number;
+    losses: number;
+    /** an arena: wins in a row (after 2, a win counts double) */
+    streak: number;
+    /** a Swiss: the tiebreak */
+    buchholz?: number | null;
+    /** in the tournament now (an arena: not withdrawn) */
+    active: boolean;
+  }
   interface StarterCut {
     type?: "starter_cut";
     card: string;
@@ -883,6 +1031,57 @@ declare namespace MugginsServer {
     events?: EventLine[];
     /** a game ended in this step */
     game_over?: ServerGameOver | null;
+  }
+  /** The current match so far, sent to whoever enters or comes back to a room (after its ``state``): every step's sentence and event since the match began, and the latest chat. */
+  interface Story {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "story";
+    room: string;
+    match_number: number;
+    lines: EventLine[];
+    chat?: ChatLine[];
+  }
+  interface TournamentGame {
+    /** a game id (ABCDEF-1), to replay or review once finished */
+    game: string;
+    names: [string, string];
+    round?: number | null;
+    /** the first player's score: 1, 0.5 or 0; None while it is being played */
+    result: number | null;
+  }
+  /** A tournament's facts, standings and games: the answer to a request about it, and sent again to everyone in it whenever its standings change. */
+  interface TournamentInfo {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "tournament";
+    summary: TournamentSummary;
+    standings: Standing[];
+    games: TournamentGame[];
+    /** you are in it */
+    joined?: boolean;
+  }
+  interface TournamentSummary {
+    tournament: string;
+    name: string;
+    kind: "arena" | "swiss";
+    status: "waiting" | "playing" | "finished";
+    duplicate: boolean;
+    bots: boolean;
+    players: number;
+    /** a Swiss: rounds in all */
+    rounds?: number | null;
+    /** a Swiss: the round being played (0: none yet) */
+    round?: number;
+    /** an arena that is playing: seconds until it ends */
+    ends_in?: number | null;
+  }
+  /** The answer to ``list_tournaments``: those waiting or playing first, then finished. */
+  interface Tournaments {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "tournaments";
+    tournaments: TournamentSummary[];
   }
   /** The answer to ``hello``. Keep ``token``: it is the only way back to your seat. */
   interface Welcome {
@@ -906,7 +1105,9 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
+    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    public_url?: string | null;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
 }

@@ -119,9 +119,20 @@ class Browser:
             raise CdpError(f"{method}: {reply['error']}")
         return reply.get("result", {})
 
-    async def new_page(self, width: int = 1280, height: int = 800, *, mobile: bool = False) -> Page:
-        """A tab in a fresh browser context: its own storage, as a separate person's browser."""
-        context = (await self.call("Target.createBrowserContext"))["browserContextId"]
+    async def new_page(
+        self,
+        width: int = 1280,
+        height: int = 800,
+        *,
+        mobile: bool = False,
+        beside: Page | None = None,
+    ) -> Page:
+        """A tab in a fresh browser context: its own storage, as a separate person's browser;
+        or, ``beside`` another page, a new tab of that same browser (its storage shared)."""
+        if beside is not None:
+            context = beside.context
+        else:
+            context = (await self.call("Target.createBrowserContext"))["browserContextId"]
         target = (
             await self.call("Target.createTarget", url="about:blank", browserContextId=context)
         )["targetId"]
@@ -129,6 +140,7 @@ class Browser:
             "sessionId"
         ]
         page = Page(self, session, target)
+        page.context = context
         self.pages[session] = page
         for domain in ("Page", "Runtime", "Log"):
             await page.call(f"{domain}.enable")
@@ -146,6 +158,8 @@ class Page:
         self.console: list[str] = []
         """Everything the page wrote with console.log and friends, and every log entry."""
         self.loaded = asyncio.Event()
+        self.context = ""
+        """The browser context (a person's browser: its storage) this tab is in."""
 
     def on_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Log.entryAdded":
@@ -169,6 +183,11 @@ class Page:
 
     async def call(self, method: str, **params: Any) -> Any:
         return await self.browser.call(method, self.session, **params)
+
+    async def close(self) -> None:
+        """Close the tab, as a person closing it would (its page is gone, not cached)."""
+        await self.browser.call("Target.closeTarget", targetId=self.target)
+        self.browser.pages.pop(self.session, None)
 
     async def viewport(self, width: int, height: int, *, mobile: bool = False) -> None:
         await self.call(

@@ -26,12 +26,13 @@ STEP = 0.02
 
 @asynccontextmanager
 async def real_server(
-    *, db: Path | None = None, port: int = 0, grace: float = 30.0
+    *, db: Path | None = None, port: int = 0, grace: float = 30.0, public_url: str | None = None
 ) -> AsyncIterator[Server]:
     config = ServerConfig(
         port=port, memory=db is None, db=db, bot_delay=0.0, grace=grace, rate=1000.0, burst=1000,
         max_per_address=10_000, rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
         registrations_per_hour=1e6, reads_per_second=1e6,
+        public_url=public_url,
     )  # fmt: skip
     async with running_server(config) as server:
         yield server

@@ -169,3 +169,37 @@ async def test_the_record_shows_the_points_given_away_per_deal(
     status, out = await account(tmp_path, monkeypatch, capsys, url, "profile")
     assert status == 0
     assert "points given away per deal 0.28: discards 0.15, play 0.12 (8 deals reviewed)" in out
+
+
+async def test_games_lists_the_kept_seats_with_the_way_back(
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A seat kept in seats.json is listed with its opponent, score and `muggins play --join`."""
+    from websockets.asyncio.client import connect
+
+    from muggins.shared.protocol import PROTOCOL_VERSION
+
+    url = server.url
+    async with connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "name": "Ann", "protocol": PROTOCOL_VERSION}))
+        token = json.loads(await ws.recv())["token"]
+        await ws.send(json.dumps({"type": "create_room", "id": 1}))
+        room = ""
+        while not room:
+            frame = json.loads(await ws.recv())
+            room = frame["code"] if frame["type"] == "room" else ""
+        await ws.send(json.dumps({"type": "seat_bot", "level": "random"}))
+        while json.loads(await ws.recv())["type"] != "state":
+            pass
+    seats = {url: [{"token": token, "room": room, "seat": 0, "name": "Ann"}]}
+    (tmp_path / "seats.json").write_text(json.dumps(seats))
+    status, out = await account(tmp_path, monkeypatch, capsys, url, "games")
+    assert status == 0, out
+    assert f"{room}  against Computer (random): 0-0" in out
+    assert f"(muggins play {url} --join {room})" in out
+    (tmp_path / "seats.json").write_text("{}")
+    status, out = await account(tmp_path, monkeypatch, capsys, url, "games")
+    assert status == 0 and "no games in progress" in out

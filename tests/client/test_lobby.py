@@ -162,3 +162,36 @@ async def test_play_a_rated_game_pairs_two_signed_in_players() -> None:
             assert {s.name for s in room.seats} == {"Ann", "Bea"}
             await lines.put(None)
             await task
+
+
+async def test_the_friends_command_names_the_servers_public_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Behind a public address, the waiting room (and the plain client's line) give the friend
+    the command with that address's wss:// twin, not the address this client used."""
+    monkeypatch.setenv("MUGGINS_DEV", "/srv/muggins/dev")
+    async with real_server(public_url="https://cribbage.example") as server:
+        app = MugginsApp(url=server.url, name="Ann", goal=Goal("lobby"), hint=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.session.token)
+            await pilot.click("#create")
+            await until(pilot, lambda: app.session.room is not None)
+            room = app.session.room
+            assert room is not None
+            waiting = plain(app.query_one("#waiting"), 100)
+            assert f"/srv/muggins/dev play wss://cribbage.example --join {room.code}" in waiting
+        out = io.StringIO()
+        client = PlainClient(url=server.url, name="Bo", goal=Goal("lobby"), out=out)
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+
+        async def said(words: str) -> None:
+            while words not in out.getvalue():
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(said("* connected as Bo"), 10)
+        await lines.put("create")
+        await asyncio.wait_for(said("a friend joins with"), 10)
+        await lines.put(None)
+        await asyncio.wait_for(task, 10)
+        assert "play wss://cribbage.example --join " in out.getvalue()

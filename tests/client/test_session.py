@@ -170,3 +170,46 @@ def test_the_play_s_last_call_is_kept_for_the_show() -> None:
         session.receive(StepStates(match, seq, events, ("Ann", "Bob"))(0))
     call = session.last_calls[(1, 1)]
     assert call.endswith(("one for last card", "thirty-one for two")) or "thirty-one" in call
+
+
+def test_a_duplicate_match_moves_to_its_second_table_and_tells_the_result() -> None:
+    """The second table's states are taken though their seqs start again; the result and each
+    hand, as both played it, go to the log from this player's side."""
+    from muggins.shared.cards import parse_card
+    from muggins.shared.duplicate import HandComparison
+    from muggins.shared.protocol import DuplicateResult
+
+    session = Session(name="Ann")
+    session.receive(ROOM.model_copy(update={"duplicate_table": 1}))
+    assert "table 1 of 2" in session.log[-1]
+    finished_deal(session)
+    session.receive(ROOM.model_copy(update={"code": "GHIJKL", "duplicate_table": 2, "you": 1}))
+    assert "table 2 of 2" in session.log[-1]
+    match = Match(seed=9)
+    session.receive(State(seq=0, view=match.view(1)))
+    assert session.view is not None and session.view.seat == 1
+    cards = tuple(parse_card(c) for c in ("5H", "5D", "JS", "4C", "6C", "KD"))
+    hand = HandComparison(
+        game_number=1,
+        deal_number=1,
+        dealer=False,
+        cards=cards,
+        discards=((cards[2], cards[5]), (cards[0], cards[1])),
+        points=(14, 6),
+    )
+    session.receive(
+        DuplicateResult(
+            games=("ABCDEF-1", "GHIJKL-1"),
+            names=("Ann", "Bob"),
+            you=0,
+            margin=9,
+            rated=True,
+            text="You won by 9 points on the same cards",
+            hands=(hand,),
+        )
+    )
+    assert session.log[-2] == "You won by 9 points on the same cards."
+    assert session.log[-1] == (
+        "Game 1, deal 1 (pone) 5H 5D JS 4C 6C KD: you laid away JS KD and made 14; "
+        "Bob laid away 5H 5D and made 6"
+    )

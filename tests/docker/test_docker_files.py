@@ -60,13 +60,13 @@ def test_redis_runs_with_aof_on_a_volume() -> None:
 
 
 def test_server_nodes_join_the_cluster_after_redis_is_healthy() -> None:
-    """Each server node serves 0.0.0.0 with --redis, waits for a healthy redis, checks /healthz."""
+    """Each server node serves 0.0.0.0 with --redis, waits for a healthy redis, checks /readyz."""
     for name, svc in _servers(_compose()).items():
         command = svc["command"]
         assert command[command.index("--host") + 1] == "0.0.0.0", name
         assert command[command.index("--redis") + 1] == "redis://redis:6379/0", name
         assert svc["depends_on"]["redis"]["condition"] == "service_healthy", name
-        assert any("/healthz" in str(part) for part in svc["healthcheck"]["test"]), name
+        assert any("/readyz" in str(part) for part in svc["healthcheck"]["test"]), name
         assert svc["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}, name
 
 
@@ -106,7 +106,7 @@ def test_nginx_upgrades_websockets_and_keeps_them_open() -> None:
 
 
 def test_dockerfile_is_multistage_non_root_with_healthcheck() -> None:
-    """The image builds in one stage, runs in a slim one as a non-root user, and checks /healthz."""
+    """The image builds in one stage, runs in a slim one as a non-root user, and checks /readyz."""
     dockerfile = (DOCKER / "Dockerfile").read_text()
     stages = re.findall(r"^FROM\s+(\S+)", dockerfile, re.M)
     assert len(stages) >= 2
@@ -114,7 +114,7 @@ def test_dockerfile_is_multistage_non_root_with_healthcheck() -> None:
     assert "COPY --from=build" in dockerfile
     [user] = re.findall(r"^USER\s+(\S+)", dockerfile, re.M)
     assert not user.startswith(("root", "0:", "0"))
-    assert re.search(r"^HEALTHCHECK .*\n?.*/healthz", dockerfile, re.M)
+    assert re.search(r"^HEALTHCHECK .*\n?.*/readyz", dockerfile, re.M)
     for needed in ("pyproject.toml", "shared", "server", "client"):
         assert re.search(rf"^COPY .*\b{needed}\b", dockerfile, re.M), needed
 
@@ -136,3 +136,13 @@ def test_hadolint_passes() -> None:
         [HADOLINT, str(DOCKER / "Dockerfile")], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_health_checks_ask_whether_the_node_is_ready() -> None:
+    """The image's HEALTHCHECK and compose's nodes ask /readyz (store and Redis answer), not
+    /healthz (the process is alive), so a node whose Redis is gone is taken out."""
+    dockerfile = (DOCKER / "Dockerfile").read_text()
+    [check] = re.findall(r"HEALTHCHECK[^\n]*\n[^\n]*", dockerfile)
+    assert "/readyz" in check
+    for name, svc in _servers(_compose()).items():
+        assert "/readyz" in " ".join(svc["healthcheck"]["test"]), name

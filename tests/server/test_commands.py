@@ -181,3 +181,72 @@ def test_history_and_replay_read_a_clusters_redis(
     assert "muggins history: Redis" in capsys.readouterr().out
     assert main(["replay", game, "--redis", "localhost:6379"]) == 1
     assert "not a Redis URL" in capsys.readouterr().out
+
+
+def serve_lines(*flags: str, env: dict[str, str] | None = None) -> list[str]:
+    """What `muggins serve FLAGS` prints before it waits (then it is stopped)."""
+    import os
+
+    command = [sys.executable, "-m", "muggins.client.cli", "serve", "--memory", "--port", "0"]
+    server = subprocess.Popen(
+        [*command, *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    lines: list[str] = []
+    try:
+        assert server.stdout is not None
+        while not lines or not lines[-1].startswith("Stop with Ctrl-C"):
+            line = server.stdout.readline()
+            assert line, lines
+            lines.append(line.strip())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return lines
+
+
+def test_serve_on_all_addresses_prints_this_machines_real_addresses() -> None:
+    """Bound to 0.0.0.0, the page and a friend's command name an address others reach (the
+    machine's own), not a placeholder and not 127.0.0.1."""
+    from muggins.server.commands.serve import machine_addresses
+
+    lines = serve_lines("--host", "0.0.0.0")
+    shown = "\n".join(lines)
+    assert "THIS-MACHINE" not in shown
+    page, friend = lines[1], lines[2]
+    addresses = machine_addresses()
+    if not addresses:
+        pytest.skip("this machine has no address but loopback")
+    assert page.startswith(f"Play in a browser: open http://{addresses[0]}:")
+    assert f" ws://{addresses[0]}:" in friend and "127.0.0.1" not in page + friend
+
+
+def test_serve_names_its_public_url_from_the_flag_or_the_environment() -> None:
+    """--public-url (or MUGGINS_PUBLIC_URL) is the address printed for the page and the room
+    links, and its wss:// twin in the friend's command; a malformed one is refused."""
+    for flags, env in (
+        (("--public-url", "https://cribbage.example/"), None),
+        ((), {"MUGGINS_PUBLIC_URL": "https://cribbage.example"}),
+    ):
+        page, friend = serve_lines(*flags, env=env)[1:3]
+        assert page.startswith("Play in a browser: open https://cribbage.example/;")
+        assert "https://cribbage.example/r/CODE" in page
+        assert friend.endswith(" wss://cribbage.example --join CODE")
+    command = [sys.executable, "-m", "muggins.client.cli", "serve", "--memory"]
+    done = subprocess.run(
+        [*command, "--public-url", "cribbage.example"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and "is not an address like" in done.stdout
+
+
+async def test_the_welcome_names_the_public_url() -> None:
+    """The welcome tells every client the public address, for the links it shows."""
+    async with running_server(replace(CONFIG, public_url="https://cribbage.example")) as server:
+        alice = await WireClient.open(server.url, hello=False)
+        assert (await alice.hello("Alice"))["public_url"] == "https://cribbage.example"
+    async with running_server(CONFIG) as server:
+        bob = await WireClient.open(server.url, hello=False)
+        assert (await bob.hello("Bob"))["public_url"] is None

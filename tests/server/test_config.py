@@ -51,3 +51,37 @@ def test_every_field_is_an_option_or_deliberately_internal() -> None:
         "sweep_interval", "max_message", "flood_close_after", "hello_timeout",
         "idle_timeout", "socket_buffer", "extra_levels",
     }  # fmt: skip
+
+
+def test_the_public_url_comes_from_its_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--public-url sets the address players reach the server at; MUGGINS_PUBLIC_URL does when
+    the flag is not given; the flag wins over the variable."""
+    assert parse().public_url is None
+    assert parse("--public-url", "https://a.example").public_url == "https://a.example"
+    monkeypatch.setenv("MUGGINS_PUBLIC_URL", "https://env.example")
+    assert parse().public_url == "https://env.example"
+    assert parse("--public-url", "https://a.example").public_url == "https://a.example"
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("https://cribbage.example/", "https://cribbage.example"),
+        ("http://10.0.0.5:8765", "http://10.0.0.5:8765"),
+        ("https://example.org/cribbage/", "https://example.org/cribbage"),
+    ],
+)
+def test_a_public_url_is_kept_without_its_last_slash(given: str, kept: str) -> None:
+    from muggins.server.config import public_url
+
+    assert public_url(given) == kept
+
+
+@pytest.mark.parametrize("given", ["cribbage.example", "ftp://x.example", "https://a b", ""])
+def test_a_public_url_that_is_no_address_is_refused_in_words(given: str) -> None:
+    from muggins.server.config import public_url
+
+    with pytest.raises(ValueError, match="is not an address like https://"):
+        public_url(given)

@@ -101,3 +101,32 @@ async def test_the_page_of_this_server_may_connect_with_allowed_origins_set() ->
         with pytest.raises(InvalidStatus) as refused:
             await connect(server.url, origin="http://127.0.0.1:1")  # type: ignore[arg-type]
         assert refused.value.response.status_code == 403
+
+
+async def test_text_files_are_served_gzipped_to_a_browser_that_takes_gzip(server: Server) -> None:
+    """A browser sending Accept-Encoding: gzip gets the page, its modules and its style
+    compressed (smaller, the same bytes once unpacked, Vary set); each copy has its own ETag and
+    revalidates to 304."""
+    import gzip
+
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        _, plain_headers, plain = await get(server, path)
+        status, headers, body = await get(server, path, **{"Accept-Encoding": "gzip, deflate, br"})
+        assert status == 200 and headers["content-encoding"] == "gzip"
+        assert gzip.decompress(body) == plain and len(body) < len(plain) / 2
+        assert headers["vary"] == "Accept-Encoding" == plain_headers["vary"]
+        assert "content-encoding" not in plain_headers
+        assert headers["etag"] != plain_headers["etag"]
+        again, _, empty = await get(
+            server, path, **{"Accept-Encoding": "gzip", "If-None-Match": headers["etag"]}
+        )
+        assert (again, empty) == (304, b"")
+
+
+@pytest.mark.parametrize("accept", ["identity", "gzip;q=0", "br", "deflate, gzip ; q=0.0"])
+async def test_no_gzip_to_a_client_that_refuses_it(server: Server, accept: str) -> None:
+    """gzip is sent only when the client takes it: not named, or named with q=0, gives the
+    plain bytes."""
+    _, _, plain = await get(server, "/static/app.js")
+    _, headers, body = await get(server, "/static/app.js", **{"Accept-Encoding": accept})
+    assert "content-encoding" not in headers and body == plain

@@ -286,3 +286,29 @@ async def test_confirm_action_tells_whether_a_move_is_stored(store: Store) -> No
     assert await store.confirm_action("ABCDEF", 1, 0, "0:7") is True
     assert await store.confirm_action("ABCDEF", 1, 0, "0:8") is False
     assert await store.confirm_action("ABCDEF", 1, 1, "0:7") is False
+
+
+async def test_a_hand_over_is_kept_once_in_order_with_its_match(store: Store) -> None:
+    """record_hand_over keeps who took a seat from whom and from which action; the match loads
+    with its hand-overs in order (in history too), the same one twice is kept once, and a match
+    that does not exist is an error."""
+    from muggins.shared.handover import HandOver
+
+    await store.create_room(room())
+    await store.start_match(match())
+    for index, entry in enumerate(moves(b"\x01" * 32, 3)):
+        await store.append_action("ABCDEF", 1, index, *entry)
+    later = HandOver(seat=1, at=3, before="Computer (expert)", after="Cy")
+    first = HandOver(seat=1, at=2, before="Bob", after="Computer (expert)")
+    for hand_over in (later, first, first):
+        await store.record_hand_over("ABCDEF", 1, hand_over)
+    loaded = await store.load_match("ABCDEF", 1)
+    assert loaded is not None and loaded.hand_overs == (first, later)
+    assert loaded.names == ("Alice", "Bob") and loaded.final_names == ("Alice", "Cy")
+    [snapshot] = await store.open_rooms()
+    assert snapshot.match is not None and snapshot.match.hand_overs == (first, later)
+    await store.finish_match("ABCDEF", 1, finished=3000.0, result="won", winner=1)
+    [done] = await store.finished_matches()
+    assert done.hand_overs == (first, later)
+    with pytest.raises(StoreError):
+        await store.record_hand_over("ABCDEF", 9, first)

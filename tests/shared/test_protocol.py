@@ -226,12 +226,14 @@ CLIENT_TYPES = {
     "count", "muggins", "challenge", "accept", "resign", "propose_restart", "answer_restart",
     "rematch", "claim", "chat", "leave", "ping",
     "register", "sign_in", "sign_out", "change_password", "delete_account", "profile", "history",
-    "leaderboard", "game", "seek", "cancel_seek", "hint",
+    "leaderboard", "game", "seek", "cancel_seek", "hint", "my_games",
+    "create_tournament", "join_tournament", "leave_tournament", "start_tournament",
+    "list_tournaments", "get_tournament",
 }  # fmt: skip
 SERVER_TYPES = {
     "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
-    "hint",
+    "hint", "duplicate_result", "tournaments", "tournament", "games", "story",
 }  # fmt: skip
 
 

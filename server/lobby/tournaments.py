@@ -1,0 +1,395 @@
+"""The tournament director: arenas and Swiss events on this server, their rooms and standings.
+
+A tournament is made by an admin or a moderator (any signed-in account with ``muggins serve
+--open-tournaments``). Signed-in players join it; bot accounts only if it admits bots. Its
+arithmetic is :mod:`shared.tournament`; this module pairs the players it names, makes a private
+room for each pairing (recorded like any game, so each is replayable and reviewable), seats both
+players, and takes the result when the room's match is over.
+
+- **Arena**: starts when made and runs for its minutes. A joined player who is connected and
+  not at a table is *free*; free players are paired as soon as there are two. Leaving stops
+  the pairing (the points stay); joining again resumes it. At the end no new pairs are made,
+  and the tournament is finished when the last game is.
+- **Swiss**: its maker starts it; each round pairs the joined players by score, and the next
+  round is paired when every game of the round is over.
+
+On duplicate deals a Swiss round gives every pairing the same match seed (and its tables take
+no spectators while the round is played, so no table can watch another's cards); an arena pairing
+plays a duplicate match (:mod:`server.lobby.duplicate`). Tournaments live in this process: a
+restart ends them (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from muggins.server.accounts.roles import may_moderate
+from muggins.server.config import ServerConfig
+from muggins.server.lobby.duplicate import DuplicateTables
+from muggins.server.rooms.players import Player, Refusal
+from muggins.server.store.accounts import AccountRecord
+from muggins.server.store.games import Store, match_id
+from muggins.shared.actions import GameOptions
+from muggins.shared.protocol import DuplicateResult, RoomOptions
+from muggins.shared.protocol.tournaments import (
+    CreateTournament,
+    Standing,
+    TournamentGame,
+    TournamentInfo,
+    TournamentKind,
+    Tournaments,
+    TournamentStatus,
+    TournamentSummary,
+)
+from muggins.shared.tournament import Arena, Record, Swiss
+
+if TYPE_CHECKING:
+    from muggins.server.rooms.room import Room
+    from muggins.server.rooms.seating import Table
+
+log = logging.getLogger("muggins.tournaments")
+
+MOVE_SECONDS = 60
+"""The turn timer of a tournament table."""
+
+
+class Lobby(Protocol):
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def config(self) -> ServerConfig: ...
+
+    @property
+    def duplicates(self) -> dict[str, DuplicateTables]: ...
+
+    async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
+        """A new room."""
+
+
+@dataclass(eq=False)
+class Member:
+    account: str
+    name: str
+    player: Player
+    active: bool = True
+
+
+@dataclass(eq=False)
+class Pairing:
+    first: str
+    second: str
+    """Account ids; the first sits in seat 0."""
+    room: Room
+    round: int | None
+    result: float | None = None
+
+
+@dataclass(eq=False)
+class Tournament:
+    id: str
+    name: str
+    kind: TournamentKind
+    duplicate: bool
+    bots: bool
+    target: int
+    minutes: int
+    rounds: int
+    maker: str
+    members: dict[str, Member] = field(default_factory=dict)
+    followers: dict[str, Player] = field(default_factory=dict)
+    """Players who asked for the standings (by player id): they hear each change too."""
+    pairings: list[Pairing] = field(default_factory=list)
+    status: TournamentStatus | Literal["ending"] = "waiting"
+    """"ending": an arena past its time, waiting for its last games."""
+    ends_at: float | None = None
+    round: int = 0
+    arena: Arena = field(default_factory=Arena)
+    swiss: Swiss | None = None
+    round_seed: bytes = b""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while pairing: two pairings never take one free player."""
+
+    def records(self) -> list[Record]:
+        if self.swiss is not None:
+            return self.swiss.standings()
+        return self.arena.standings()
+
+    def busy(self) -> set[str]:
+        return {a for p in self.pairings if p.result is None for a in (p.first, p.second)}
+
+
+class TournamentDirector:
+    """Every tournament on this server (see the module doc)."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.tournaments: dict[str, Tournament] = {}
+
+    # --- requests ------------------------------------------------------------------------------
+
+    async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
+        account = await self._account(player)
+        if not (self.lobby.config.open_tournaments or may_moderate(account)):
+            raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
+        t = Tournament(
+            id=f"T{secrets.token_hex(3).upper()}",
+            name=message.name.strip(),
+            kind=message.kind,
+            duplicate=message.duplicate,
+            bots=message.bots,
+            target=message.target,
+            minutes=message.minutes,
+            rounds=message.rounds,
+            maker=account.id,
+        )
+        self.tournaments[t.id] = t
+        log.info("tournament created", extra={"tournament": t.id, "kind": t.kind})
+        if t.kind == "arena":
+            self._start_arena(t)
+        return self.info(t, player)
+
+    async def join(self, player: Player, tournament: str) -> TournamentInfo:
+        t = self._find(tournament)
+        account = await self._account(player)
+        if t.status == "finished":
+            raise Refusal("illegal", f"{t.name} is over")
+        if account.bot and not t.bots:
+            raise Refusal("illegal", f"{t.name} is for people: it admits no bot accounts")
+        member = t.members.get(account.id)
+        if member is None:
+            if t.kind == "swiss" and t.status != "waiting":
+                raise Refusal("illegal", f"{t.name} has begun; a Swiss is joined before it starts")
+            t.members[account.id] = Member(account.id, player.name, player)
+            t.arena.add(account.id)
+        else:
+            member.player, member.active = player, True
+        self._changed(t)
+        return self.info(t, player)
+
+    async def leave(self, player: Player, tournament: str) -> TournamentInfo:
+        t = self._find(tournament)
+        member = t.members.get(player.account or "")
+        if member is None:
+            raise Refusal("illegal", f"You are not in {t.name}")
+        member.active = False
+        self._changed(t)
+        return self.info(t, player)
+
+    async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo:
+        t = self._find(tournament)
+        account = await self._account(player)
+        if account.id != t.maker and not may_moderate(account):
+            raise Refusal("illegal", "Only its maker or a moderator starts or ends a tournament")
+        if finish:
+            self._finish(t)
+        elif t.kind == "swiss" and t.status == "waiting":
+            if len(t.members) < 2:
+                raise Refusal("illegal", "A Swiss needs two players at least")
+            t.status = "playing"
+            t.swiss = Swiss(t.members)
+            await self._next_round(t)
+        return self.info(t, player)
+
+    def listing(self) -> Tournaments:
+        order = {"playing": 0, "waiting": 1, "finished": 2}
+        ts = sorted(self.tournaments.values(), key=lambda t: (order[t.status], t.name))
+        return Tournaments(tournaments=tuple(self.summary(t) for t in ts))
+
+    def get(self, player: Player, tournament: str) -> TournamentInfo:
+        """Its standings now; and (the standings page) each change from now on."""
+        t = self._find(tournament)
+        t.followers[player.id] = player
+        return self.info(t, player)
+
+    # --- pairing -------------------------------------------------------------------------------
+
+    def _start_arena(self, t: Tournament) -> None:
+        t.status = "playing"
+        t.ends_at = time.time() + 60 * t.minutes
+        asyncio.get_running_loop().call_later(60 * t.minutes, self._finish, t)
+
+    def _finish(self, t: Tournament) -> None:
+        if t.status == "finished":
+            return
+        t.ends_at = time.time()
+        if t.kind == "arena":
+            t.status = "ending"
+        elif t.status == "playing" and t.busy():
+            t.round = t.rounds  # the round goes on; no round after it
+        else:
+            t.status = "finished"
+        self._changed(t)
+
+    def _changed(self, t: Tournament) -> None:
+        """Pair whoever can be paired, finish what is over, tell everyone in it."""
+        if t.status == "playing" and t.kind == "arena":
+            asyncio.get_running_loop().create_task(self._pair_arena(t))
+        if t.status == "ending" and not t.busy():
+            t.status = "finished"
+        told = {m.player.id: m.player for m in t.members.values()} | t.followers
+        for player in told.values():
+            if player.peer is not None:
+                player.peer.send(self.info(t, player))
+
+    def _free(self, t: Tournament) -> list[str]:
+        busy = t.busy()
+        free = []
+        for account, member in t.members.items():
+            room = member.player.room
+            seated = room is not None and room.status != "over"
+            here = member.active and member.player.peer is not None
+            if here and account not in busy and not seated:
+                free.append(account)
+        return free
+
+    async def _pair_arena(self, t: Tournament) -> None:
+        async with t.lock:
+            if t.status != "playing":
+                return
+            for first, second in t.arena.pair(self._free(t)):
+                await self._play(t, first, second, None)
+
+    async def _next_round(self, t: Tournament) -> None:
+        assert t.swiss is not None
+        if t.round >= t.rounds:
+            t.status = "finished"
+            self._changed(t)
+            return
+        t.round += 1
+        t.round_seed = secrets.token_bytes(32)
+        present = [a for a, m in t.members.items() if m.active]
+        pairs = t.swiss.pair_round(present)
+        log.info("swiss round", extra={"tournament": t.id, "round": t.round})
+        for first, second in pairs:
+            await self._play(t, first, second, t.round)
+        self._changed(t)
+
+    async def _play(self, t: Tournament, first: str, second: str, round: int | None) -> None:
+        duplicate_tables = t.duplicate and t.kind == "arena"
+        options = RoomOptions(
+            game=GameOptions(target=121 if t.target == 121 else 61),
+            private=True,
+            turn_timer=MOVE_SECONDS,
+            spectators=not (t.duplicate and t.kind == "swiss"),
+            duplicate=duplicate_tables,
+        )
+        try:
+            room = await self.lobby.create_room(options)
+        except Refusal as refusal:
+            log.warning("tournament %s: no room: %s", t.id, refusal.message)
+            return
+        if t.duplicate and t.kind == "swiss":
+            seed = t.round_seed
+            room.new_seed = lambda: seed
+        pairing = Pairing(first, second, room, round)
+        t.pairings.append(pairing)
+        if duplicate_tables:
+            tables = self.lobby.duplicates[room.code]
+            tables.on_result = lambda result: self._duplicate_over(t, pairing, result)
+        else:
+            self._watch(t, pairing)
+        for account in (first, second):
+            player = t.members[account].player
+            if player.room is not None and player.room is not room and player.room.status == "over":
+                await player.room.leave(player)
+            try:
+                await room.sit(player)
+            except Refusal as refusal:
+                log.warning("tournament %s: could not seat a player: %s", t.id, refusal.message)
+
+    def _watch(self, t: Tournament, pairing: Pairing) -> None:
+        room = pairing.room
+        told = room.on_change
+
+        def changed(table: Table) -> None:
+            if told is not None:
+                told(table)
+            match = room.match
+            if pairing.result is None and match is not None and match.over:
+                self._over(t, pairing, 1.0 if match.winner == 0 else 0.0)
+
+        room.on_change = changed
+
+    def _duplicate_over(self, t: Tournament, pairing: Pairing, result: DuplicateResult) -> None:
+        score = 0.5 if result.margin == 0 else 1.0 if result.margin > 0 else 0.0
+        self._over(t, pairing, score)
+
+    def _over(self, t: Tournament, pairing: Pairing, score: float) -> None:
+        pairing.result = score
+        if t.swiss is not None:
+            t.swiss.record(pairing.first, pairing.second, score)
+            if t.status == "playing" and not t.busy():
+                asyncio.get_running_loop().create_task(self._next_round(t))
+        else:
+            t.arena.record(pairing.first, pairing.second, score)
+        self._changed(t)
+
+    # --- what is told --------------------------------------------------------------------------
+
+    def summary(self, t: Tournament) -> TournamentSummary:
+        ends_in = None
+        if t.kind == "arena" and t.status == "playing" and t.ends_at is not None:
+            ends_in = round(max(0.0, t.ends_at - time.time()), 1)
+        return TournamentSummary(
+            tournament=t.id,
+            name=t.name,
+            kind=t.kind,
+            status="playing" if t.status == "ending" else t.status,
+            duplicate=t.duplicate,
+            bots=t.bots,
+            players=len(t.members),
+            rounds=t.rounds if t.kind == "swiss" else None,
+            round=t.round,
+            ends_in=ends_in,
+        )
+
+    def info(self, t: Tournament, player: Player | None) -> TournamentInfo:
+        swiss = t.swiss
+        standings = tuple(
+            Standing(
+                rank=rank,
+                name=t.members[r.player].name,
+                points=r.points,
+                games=r.games,
+                wins=r.wins,
+                draws=r.draws,
+                losses=r.losses,
+                streak=r.streak,
+                buchholz=swiss.buchholz(r.player) if swiss is not None else None,
+                active=t.members[r.player].active,
+            )
+            for rank, r in enumerate(t.records(), 1)
+        )
+        games = tuple(
+            TournamentGame(
+                game=match_id(p.room.code, max(1, p.room.match_number)),
+                names=(t.members[p.first].name, t.members[p.second].name),
+                round=p.round,
+                result=p.result,
+            )
+            for p in t.pairings
+        )
+        joined = player is not None and player.account in t.members
+        return TournamentInfo(
+            summary=self.summary(t), standings=standings, games=games, joined=joined
+        )
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _find(self, tournament: str) -> Tournament:
+        t = self.tournaments.get(tournament.strip().upper())
+        if t is None:
+            raise Refusal("illegal", f"There is no tournament {tournament!r} here")
+        return t
+
+    async def _account(self, player: Player) -> AccountRecord:
+        account = await self.lobby.store.find_account(id=player.account) if player.account else None
+        if account is None:
+            raise Refusal("not_signed_in", "Tournaments are for signed-in players: sign in first")
+        return account

@@ -1,0 +1,81 @@
+"""The seat is the player's, not the tab's: a closed tab comes back to its seat from the front
+page's "Your games" or the room's link; the same account on another device takes the seat over
+and the older page says it was replaced."""
+
+from __future__ import annotations
+
+from cdp import Browser, Page
+from site_helpers import page_url
+from table_driver import read_table, room_code
+from test_sign_in import PASSWORD, front_page, signed_in_as, use_form
+
+from muggins.server.app import Server
+
+DEALT = "!!document.querySelector('#lay-away')"
+
+
+async def against_computer(page: Page) -> tuple[str, list[str]]:
+    """Start a game against the random computer; the room code and the dealt hand."""
+    await page.js("document.getElementById('level').value = 'random'")
+    await page.click("#start-computer")
+    await page.wait(DEALT, what="a dealt hand")
+    table = await read_table(page)
+    return room_code(table), sorted(h["card"] for h in table["hand"])
+
+
+def listed(code: str) -> str:
+    return f"document.querySelector('#my-games li[data-room={code}]')"
+
+
+async def test_a_closed_tab_comes_back_to_its_seat(browser: Browser, site: Server) -> None:
+    """Closing the tab mid-game and opening the front page in a new tab lists the game (the
+    opponent, the score, your move) with one click back to the same seat and hand; the room's
+    link in yet another tab gets the seat back too."""
+    first = await front_page(browser, site)
+    await first.type("#name", "Ada")
+    code, hand = await against_computer(first)
+    second = await browser.new_page(beside=first)
+    await first.close()
+    await second.goto(page_url(site))
+    text = await second.wait(f"{listed(code)}?.textContent", what="the game in Your games")
+    assert "against Computer (random)" in text and "0–0" in text and "your move" in text
+    await second.click(f"#my-games li[data-room={code}] a")
+    await second.wait(DEALT, what="the seat again")
+    table = await read_table(second)
+    assert room_code(table) == code
+    assert sorted(h["card"] for h in table["hand"]) == hand
+    assert site.lobby.rooms[code].seats[0].name == "Ada"
+    third = await browser.new_page(beside=second)
+    await second.close()
+    await third.goto(page_url(site, f"/r/{code}"))
+    await third.wait(DEALT, what="the seat by the room's link")
+    assert sorted(h["card"] for h in (await read_table(third))["hand"]) == hand
+    assert third.errors == []
+
+
+async def test_the_same_account_on_another_device_takes_the_seat(
+    browser: Browser, site: Server
+) -> None:
+    """Alice plays on her laptop; on her phone (another browser, signed in) Your games lists
+    the game and one click seats her with the same hand; the laptop says it was replaced."""
+    laptop = await front_page(browser, site)
+    await use_form(laptop, "Alice", PASSWORD, "#register")
+    await laptop.wait(signed_in_as("Alice"), what="registered")
+    await laptop.js("document.getElementById('account-dialog').close()")
+    code, hand = await against_computer(laptop)
+    phone = await front_page(browser, site)
+    assert await phone.js(f"{listed(code)} === null")  # not signed in: nothing of Alice's
+    await use_form(phone, "Alice", PASSWORD, "#sign-in")
+    await phone.wait(signed_in_as("Alice"), what="signed in on the phone")
+    await phone.js("document.getElementById('account-dialog').close()")
+    await phone.wait(f"{listed(code)}?.textContent", what="Alice's game on the phone")
+    await phone.click(f"#my-games li[data-room={code}] a")
+    await phone.wait(DEALT, what="the seat on the phone")
+    assert sorted(h["card"] for h in (await read_table(phone))["hand"]) == hand
+    status = await laptop.wait(
+        "!document.getElementById('link-status').hidden"
+        " && document.getElementById('link-status').textContent",
+        what="the laptop told it was replaced",
+    )
+    assert "another tab or on another device" in status
+    assert phone.errors == [] and laptop.errors == []
