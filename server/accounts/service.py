@@ -30,6 +30,7 @@ from muggins.server.accounts.credentials import (
     session_hash,
     verify_password,
 )
+from muggins.server.accounts.game_reviews import GameReviews
 from muggins.server.results.records import counts
 from muggins.server.results.replays import GameRecords
 from muggins.server.rooms.players import Peer, Player, Refusal
@@ -64,6 +65,7 @@ from muggins.shared.protocol.accounts import (
     SignOut,
 )
 from muggins.shared.protocol.client import NAME_MAX as NAME_SHOWN
+from muggins.shared.protocol.review import GameReview, GetReview
 
 
 class Queue(Protocol):
@@ -146,12 +148,14 @@ class AccountService:
         """Expensive reads (games, histories, the leaderboard) per connection and address."""
         self.registrations = RegistrationLimiter()
         """Accounts made per address an hour (on this node)."""
+        self.replays = self.records.replays
+        self.reviews = GameReviews(store)
 
     async def handle(
-        self, player: Player, message: AccountRequest, *, peer: Peer, address: str
+        self, player: Player, message: AccountRequest | GetReview, *, peer: Peer, address: str
     ) -> None:
         try:
-            if isinstance(message, GetGame | GetHistory | GetLeaderboard):
+            if isinstance(message, GetGame | GetHistory | GetLeaderboard | GetReview):
                 self.budget.take(player, address)
             if isinstance(message, GetGame):
                 await self._game(player, message, peer, address)
@@ -164,7 +168,9 @@ class AccountService:
             raise Refusal("storage", "The account store is unreachable; try again") from error
         peer.send(reply.model_copy(update={"id": message.id}))
 
-    async def _handle(self, player: Player, message: AccountRequest, address: str) -> AccountReply:
+    async def _handle(
+        self, player: Player, message: AccountRequest | GetReview, address: str
+    ) -> AccountReply | GameReview:
         if isinstance(message, Seek | CancelSeek):
             if self.matchmaker is None:
                 raise Refusal("illegal", "This server has no rated queue")
@@ -186,6 +192,8 @@ class AccountService:
             return await self._history(player, message)
         if isinstance(message, GetLeaderboard):
             return await self._leaderboard(message.limit)
+        if isinstance(message, GetReview):
+            return await self.reviews.review(player, message)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)
