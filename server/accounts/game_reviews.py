@@ -17,7 +17,6 @@ from muggins.server.store.games import Store, parse_match_id
 from muggins.shared.bots.review_page import review_page
 from muggins.shared.protocol.review import GameReview, GetReview
 
-
 WAITING_MOST = 8
 """Reviews that may wait for the reviewer at once; past it a request is refused (rate_limited)."""
 
