@@ -236,6 +236,10 @@ wirePages(table);
 startClock(S);
 redraw();
 link.open();
+// Leaving by a link or the Back button keeps the page in the back/forward cache: close the socket
+// as it goes (the opponent sees it and the grace period runs), and resume when it comes back.
+window.addEventListener("pagehide", () => link.sleep());
+window.addEventListener("pageshow", (event) => { if (event.persisted) link.wake(); });
 let shownWait = -1;
 window.setInterval(() => {
   // The countdown to the claim, redrawn only when its number changes (so a click on the claim
