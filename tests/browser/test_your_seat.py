@@ -110,3 +110,22 @@ async def test_leaving_by_a_link_closes_the_socket_and_back_resumes(
     assert seat.peer is not None and seat.gone_since is None
     assert sorted(h["card"] for h in (await read_table(bob))["hand"]) == hand
     assert bob.errors == [] and alice.errors == []
+
+
+async def test_a_reload_keeps_the_chat_and_the_log(browser: Browser, site: Server) -> None:
+    """After a reload the chat and the log are there again (the server tells the story)."""
+    alice, link = await invite(browser, site, "Alice")
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    await bob.wait(DEALT, what="Bob's hand")
+    await alice.type("#chat-input", "good luck")
+    await alice.click("#chat-send")
+    chat = "document.getElementById('chat-lines').textContent"
+    await bob.wait(f"{chat}.includes('good luck')", what="the chat line")
+    await bob.reload()
+    await bob.wait(DEALT, what="Bob's hand after the reload")
+    await bob.wait(f"{chat}.includes('Alice: good luck')", what="the chat after the reload")
+    await bob.wait(
+        "document.getElementById('log-lines').textContent.includes('deals (deal 1)')",
+        what="the first deal in the log after the reload",
+    )

@@ -125,7 +125,9 @@ async def test_a_claim_forfeits_the_whole_rated_match(server: Server) -> None:
     ann, bob, _ = await rated_pair(server.url, options)
     await ann.expect("state")
     await bob.close()
-    await asyncio.sleep(0.4)
+    while (told := await ann.expect("notice"))["code"] != "claimable":
+        pass
+    assert "computer" not in told["text"], told  # it cannot sit in a rated room
     reply = await ann.request(type="claim", take="win")
     assert reply["type"] in ("state", "room"), reply
     await rating_notice(ann)
