@@ -85,7 +85,11 @@ class ServerConfig:
     abandon_after: float = option(
         3600.0, "close a room after this long with nobody connected", metavar="SECONDS"
     )
-    sweep_interval: float = 30.0
+    sweep_interval: float = option(
+        30.0,
+        "seconds between sweeps for abandoned rooms (and, in a cluster, unsettled matches)",
+        metavar="SECONDS",
+    )
     bot_delay: float = option(0.6, "the computer's pause", metavar="SECONDS")
     """The computer's thinking pause in seconds, so a person can follow its moves."""
     max_message: int = MAX_MESSAGE_BYTES
@@ -152,6 +156,12 @@ class ServerConfig:
     """Accounts made admins when the server starts (``muggins admin grant`` does it offline)."""
     open_tournaments: bool = option(
         False, "any signed-in account may create tournaments (else admins and moderators)"
+    )
+    metrics_port: int | None = option(
+        None,
+        "serve /metrics (and /healthz, /readyz) on this port too, for Prometheus on an internal "
+        "network; the public port answers /metrics only to this machine (loopback, not proxied)",
+        metavar="PORT",
     )
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(

@@ -28,6 +28,7 @@ from muggins.server.accounts.credentials import (
     session_hash,
     verify_password,
 )
+from muggins.server.accounts.game_reviews import GameReviews
 from muggins.server.results.records import counts
 from muggins.server.results.replays import ReplayCache
 from muggins.server.rooms.players import Peer, Player, Refusal
@@ -62,6 +63,7 @@ from muggins.shared.protocol.accounts import (
     SignIn,
     SignOut,
 )
+from muggins.shared.protocol.review import GameReview, GetReview
 
 
 class Queue(Protocol):
@@ -139,9 +141,10 @@ class AccountService:
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
         self.replays = ReplayCache()
+        self.reviews = GameReviews(store)
 
     async def handle(
-        self, player: Player, message: AccountRequest, *, peer: Peer, address: str
+        self, player: Player, message: AccountRequest | GetReview, *, peer: Peer, address: str
     ) -> None:
         try:
             reply = await self._handle(player, message, address)
@@ -152,7 +155,9 @@ class AccountService:
             raise Refusal("storage", "The account store is unreachable; try again") from error
         peer.send(reply.model_copy(update={"id": message.id}))
 
-    async def _handle(self, player: Player, message: AccountRequest, address: str) -> AccountReply:
+    async def _handle(
+        self, player: Player, message: AccountRequest | GetReview, address: str
+    ) -> AccountReply | GameReview:
         if isinstance(message, Seek | CancelSeek):
             if self.matchmaker is None:
                 raise Refusal("illegal", "This server has no rated queue")
@@ -176,6 +181,8 @@ class AccountService:
             return await self._leaderboard(message.limit)
         if isinstance(message, GetGame):
             return await self._game(message.game, steps=message.steps)
+        if isinstance(message, GetReview):
+            return await self.reviews.review(player, message)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)

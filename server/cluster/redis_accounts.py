@@ -232,6 +232,7 @@ class RedisAccounts:
                         updated, entries = settle(result, (found[0], found[1]), rate)
                         pipe.multi()  # type: ignore[no-untyped-call]
                         pipe.set(settled, "1")
+                        pipe.zrem(self._k("unsettled"), result.match)
                         board = self._k("leaderboard")
                         for account in updated:
                             pipe.set(self._k("account", account.id), account_json(account))

@@ -18,6 +18,9 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``voided:{code}:{n}`` set: attempts to append that timed out and were then reported as not
   stored (:meth:`RedisStore.confirm_action`); if such a write reaches Redis late, it is refused.
 - ``finished`` sorted set: ``{code}-{n}`` of finished matches by finish time (history).
+- ``unsettled`` sorted set: ``{code}-{n}`` of every match started and not settled yet, by its
+  start time; a settlement removes it, and the sweep settles what a dead node left (see
+  :mod:`server.cluster.settling`).
 - ``watch:{code}`` set: the nodes that keep the room cached (they hold, or held lately, one of
   its connections); a change wakes only them.
 - channel ``node:{node}``: a node's wake-ups, one channel per node. Each names its room; an
@@ -216,6 +219,10 @@ class RedisStore(RedisAccounts):
     def finished_key(self) -> str:
         return f"{self.prefix}finished"
 
+    @property
+    def unsettled_key(self) -> str:
+        return f"{self.prefix}unsettled"
+
     # --- plumbing ------------------------------------------------------------------------------
 
     async def _call(self, what: str, make: Callable[[], Awaitable[Any]]) -> Any:
@@ -310,6 +317,7 @@ class RedisStore(RedisAccounts):
                 self.watch_key(match.room),
                 self.listed_key,
                 self.summary_key,
+                self.unsettled_key,
             ],
             [
                 *self._waking(match.room, "match", number=match.number),

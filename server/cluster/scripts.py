@@ -114,8 +114,8 @@ return 1
 """
 )
 
-# KEYS: room, match, watch, listed, summary. ARGV: node channel prefix, wake-up, writer, number,
-# seed, options, names, started, code.
+# KEYS: room, match, watch, listed, summary, unsettled. ARGV: node channel prefix, wake-up, writer,
+# number, seed, options, names, started, code.
 START_MATCH = (
     WAKE
     + RELIST
@@ -124,6 +124,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[2], 'seed', ARGV[5], 'options', ARGV[6], 'names', ARGV[7],
            'started', ARGV[8])
+redis.call('ZADD', KEYS[6], ARGV[8], ARGV[9] .. '-' .. ARGV[4])
 if tonumber(redis.call('HGET', KEYS[1], 'match') or '0') < tonumber(ARGV[4]) then
     redis.call('HSET', KEYS[1], 'match', ARGV[4], 'status', 'playing')
     relist(KEYS[1], KEYS[4], KEYS[5], ARGV[9])

@@ -234,6 +234,10 @@ class Connection:
                 if isinstance(message, Hello):
                     self._rearm()  # from the hello timeout to the (usually longer) idle one
             except Refusal as refusal:
+                if message.type == "sign_in":
+                    self.metrics.sign_ins_refused.labels(
+                        "locked_out" if refusal.code == "rate_limited" else refusal.code
+                    ).inc()
                 self.error(refusal.code, refusal.message, message.id, seq=refusal.seq)
             except Exception:
                 log.exception("failed to handle %s", message.type)
@@ -257,6 +261,8 @@ class Connection:
             return True
         self.refused += 1
         if self.refused > self.config.flood_close_after:
+            if not self.closing:
+                self.metrics.rate_limit_closes.inc()
             self.close(CloseCode.POLICY_VIOLATION, "rate limit")
         else:
             id = salvage_id(frame) if isinstance(frame, str) else None

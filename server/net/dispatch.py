@@ -40,6 +40,7 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.review import GetReview
 from muggins.shared.protocol.tournaments import (
     TOURNAMENT_REQUESTS,
     CreateTournament,
@@ -235,7 +236,7 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     Leave: leave,
     AskHint: ask_hint,
     MyGames: my_games,
-    **{request: account for request in ACCOUNT_REQUESTS},
+    **{request: account for request in (*ACCOUNT_REQUESTS, GetReview)},
     **{request: tournament for request in TOURNAMENT_REQUESTS},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

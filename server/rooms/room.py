@@ -101,6 +101,10 @@ class StepStates:
         )
 
 
+OFFERS: set[asyncio.Task[None]] = set()
+"""Claim offers being checked (kept here so a running check is not collected)."""
+
+
 class Room(Table):
     """A room of two seats: every change is checked, persisted, then sent (see module doc).
 
@@ -283,15 +287,33 @@ class Room(Table):
                 f"{player.name} lost the connection; you may claim the game in "
                 f"{self.grace:.0f} s if they do not return",
             )
-            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+            self.count_grace(index)
         self.send_room()
         self.cluster.present(index, here=False)
 
+    def count_grace(self, index: int) -> None:
+        """Seat ``index``'s player is gone (since ``gone_since``): after the grace period the
+        opponent is offered the claim, unless they are back by then."""
+        since = self.seats[index].gone_since
+        if since is not None:
+            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+
     def _claimable(self, index: int, since: float) -> None:
-        """The grace period is over: tell the opponent, if the seat is still empty-handed."""
+        if self._still_gone(index, since):
+            task = asyncio.get_running_loop().create_task(self._offer_claim(index, since))
+            OFFERS.add(task)
+            task.add_done_callback(OFFERS.discard)
+
+    def _still_gone(self, index: int, since: float) -> bool:
         seat = self.seats[index]
-        if self.closed or seat.gone_since != since or self.status != "playing":
+        return not self.closed and seat.gone_since == since and self.status == "playing"
+
+    async def _offer_claim(self, index: int, since: float) -> None:
+        """The grace period is over: tell the opponent, if the seat is still empty-handed and
+        its player is not connected anywhere (in a cluster: to no other node either)."""
+        if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
+        seat = self.seats[index]
         offer = "claim the game" if self.options.rated else (
             "claim the game, or give the seat to the computer"
         )
@@ -435,10 +457,9 @@ class Room(Table):
         self.arm_turn_timer()
         if self.status != "playing":
             return
-        loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.kind == "human" and seat.gone_since is not None:
-                loop.call_later(self.grace, self._claimable, seat.index, seat.gone_since)
+                self.count_grace(seat.index)
 
     async def act(
         self,

@@ -1,5 +1,6 @@
-"""The expert level: discards that value the play, a searched play against a read opponent, and
-every point weighed by the board.
+"""The previous expert (``expert-2``), kept as a baseline and as the base of the expert:
+discards that value the play, a searched play against a read opponent, and every point weighed
+by the board.
 
 - **Discards**: each keep's expected hand over the 46 starters, plus (dealer) or minus (pone) the
   crib table's value of the two cards laid away, plus the keep's expected pegging balance in this
@@ -398,7 +399,7 @@ class ExpertStrategy:
     """Discards for hand, crib and the play; searches the play against a read opponent; plays to
     the board at every score."""
 
-    level = "expert"
+    level = "expert-2"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

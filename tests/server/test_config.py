@@ -48,7 +48,7 @@ def test_every_field_is_an_option_or_deliberately_internal() -> None:
     """A new field is either on the command line or in this list of internal ones."""
     internal = {f.name for f in dataclasses.fields(ServerConfig) if "option" not in f.metadata}
     assert internal == {
-        "sweep_interval", "max_message", "flood_close_after", "hello_timeout",
+        "max_message", "flood_close_after", "hello_timeout",
         "idle_timeout", "socket_buffer", "extra_levels",
     }  # fmt: skip
 

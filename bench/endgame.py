@@ -1,0 +1,91 @@
+"""Benchmark: a level against a baseline from fixed endgame scores, on the same cards.
+
+    nice -n 19 python bench/endgame.py expert expert-2 --pairs 1000 --seed 360000 --workers 2
+
+For each fixture (the level's score first: 90-90, 100-110, 110-110, 115-115, 118-118, 120-120,
+119-115) and each role (the level deals, or it is pone), pair ``i`` deals one seed twice from
+those scores: once with the level in that seat against the baseline, once with the baseline in
+that seat against itself. Both games get the same cards and the same seeded bots in the other
+seat, so the difference of the two results (+1, 0 or -1 a pair) is what the level's own
+decisions in that seat change. Prints the level's win rate, the baseline's in the same seat and
+the difference with its 95 % interval. The seed chooses only the deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from muggins.shared.bots.arena import game_seed
+from muggins.shared.bots.base import make_strategy
+from muggins.shared.bots.duplicate import mean_ci
+from muggins.shared.match import Match
+
+FIXTURES = ((90, 90), (100, 110), (110, 110), (115, 115), (118, 118), (120, 120), (119, 115))
+
+
+def play_from(levels: tuple[str, str], scores: tuple[int, int], *, deals: bool, seed: int) -> bool:
+    """Whether ``levels[0]`` wins from ``scores`` (its own first), dealing first or not, against
+    ``levels[1]`` in the other seat; the match from ``seed`` decides the cards."""
+    match = Match(seed=seed, keep_events=False)
+    game = match.game
+    mine = game.dealer if deals else 1 - game.dealer
+    game.scores[mine], game.scores[1 - mine] = scores
+    game.previous_scores = list(game.scores)
+    seat_level = {mine: levels[0], 1 - mine: levels[1]}
+    bots = [make_strategy(seat_level[s], seed=seed ^ (s + 1)) for s in (0, 1)]
+    while not match.games:
+        seat = match.waiting_for()[0]
+        match.apply(seat, bots[seat].choose(match.view(seat)))
+    return match.games[-1].winner == mine
+
+
+def _pair(job: tuple[str, str, int, int, int, bool, int]) -> tuple[int, int]:
+    level, base, seed, a, b, deals, index = job
+    s = game_seed(seed, index) ^ (a << 8 | b) ^ (0x454E44 if deals else 0x504F4E)
+    return (
+        int(play_from((level, base), (a, b), deals=deals, seed=s)),
+        int(play_from((base, base), (a, b), deals=deals, seed=s)),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("level")
+    parser.add_argument("baseline")
+    parser.add_argument("--pairs", type=int, default=500, help="pairs per fixture and role")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    print(f"{args.level} against {args.baseline}, {args.pairs} pairs each, seed {args.seed}")
+    print("fixture  role    level wins  baseline wins  difference (95 % CI)")
+    pool = None
+    if args.workers > 1:
+        from multiprocessing import get_context
+
+        pool = get_context().Pool(args.workers)
+    for a, b in FIXTURES:
+        for deals in (True, False):
+            jobs = [
+                (args.level, args.baseline, args.seed, a, b, deals, i) for i in range(args.pairs)
+            ]
+            results = pool.map(_pair, jobs, chunksize=10) if pool else [_pair(job) for job in jobs]
+            diffs = [x - y for x, y in results]
+            d, low, high = mean_ci(sum(diffs), sum(x * x for x in diffs), len(diffs))
+            mine = sum(x for x, _ in results) / len(results)
+            theirs = sum(y for _, y in results) / len(results)
+            print(
+                f"{a}-{b:<4} {'dealer' if deals else 'pone':<7} {mine:10.3f}  {theirs:13.3f}"
+                f"  {d:+.4f} ({low:+.4f} to {high:+.4f})",
+                flush=True,
+            )
+    if pool is not None:
+        pool.close()
+    print(f"{time.perf_counter() - start:.0f} s on {args.workers} worker(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

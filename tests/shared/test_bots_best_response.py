@@ -1,0 +1,115 @@
+"""The best-response tool (``tools/best_response.py``): its exact solve on cases worked by hand,
+and its play of the rules against the engine's."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from muggins.shared.cards import parse_cards
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+def tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("best_response", TOOLS / "best_response.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["best_response"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+br = tool()
+
+
+def lowest(peg: object) -> object:
+    """A policy: the lowest card it may play."""
+    return min(peg.legal(), key=lambda c: (c.rank, c.suit))  # type: ignore[attr-defined]
+
+
+def worlds(adversary: str, *hands: str) -> list[tuple[object, float]]:
+    """The adversary to lead ``adversary`` against each of the level's ``hands``, as likely."""
+    mine = parse_cards(adversary)
+    return [(br.Peg(hands=(parse_cards(h), mine), turn=br.ADVERSARY), 1.0) for h in hands]
+
+
+def test_worked_case_the_adversary_cannot_see_the_hand() -> None:
+    """Worked by hand: the adversary holds 4-9 and leads; the level holds a 6 or a 4.
+
+    Lead 4: against the 6 (count 10) the 9 makes 19 and last card, +1; against the 4 the level
+    pairs (2) and the 9 takes last card, -1. Mean 0.
+    Lead 9: against the 6 the level makes fifteen (2), the 4 takes last card, -1; against the 4
+    (count 13) the adversary's 4 pairs it (2) and takes last card, +3. Mean +1.
+    So the best response leads the 9 for +1, while an adversary who saw the hand would get
+    (1 + 3) / 2 = 2; the lowest-card player leads the 4 for 0.
+    """
+    both = worlds("4H 9S", "6D", "4C")
+    assert br.best_response(both, lowest) == pytest.approx(1.0)
+    assert [br.best_response([w], lowest) for w in both] == [pytest.approx(1.0), 3.0]
+    assert [br.follow(p, lowest, lowest) for p, _ in both] == [1, -1]
+
+
+def test_a_go_tells_the_worlds_apart() -> None:
+    """Worked by hand: at count 20 (the level's Q-Q) the adversary holds 9-K; the level holds an
+    ace or a ten, and only the ace can follow. So in one world the level plays on and in the
+    other it says go, and the adversary sees which.
+
+    9 (29): the ace makes 30; the king does not fit, so the go is the level's (+1), and the king
+    led anew is the last card (+1): 0. Against the ten the level cannot play, the go is the
+    adversary's (+1); the level leads the ten, the king (20) is the last card (+1): +2.
+    K (30): the ace makes 31 (2 to the level); the 9 led anew is the last card (+1): -1. Against
+    the ten: go to the adversary (+1), the ten led, the 9 (19) last (+1): +2.
+    Best: the 9, (0 + 2) / 2 = 1 (the king gives (-1 + 2) / 2 = 0.5).
+    """
+    mine = parse_cards("9S KS")
+    pile = tuple((br.LEVEL, c) for c in parse_cards("QD QH"))
+    both = [
+        (br.Peg(hands=(parse_cards(h), mine), pile=pile, count=20, turn=br.ADVERSARY), 1.0)
+        for h in ("AD", "10C")
+    ]
+    assert [br.best_response([w], lowest) for w in both] == [0.0, 2.0]
+    assert br.best_response(both, lowest) == pytest.approx(1.0)
+
+
+def test_the_best_response_does_at_least_as_well_as_the_level() -> None:
+    """Playing as the level does is one of the adversary's strategies, so the best response is
+    never worse (on real deals, the level being expert-2 with a few worlds)."""
+    for index in range(3):
+        result = br.solve_deal("expert-2", seed=3, index=index, worlds=3)
+        assert result.best >= result.own - 1e-9
+
+
+def test_the_tool_scores_the_play_as_the_engine_does() -> None:
+    """Random hands played out card by card: the tool's points, goes and last cards are the
+    rules engine's."""
+    from muggins.shared.actions import CardPlayed, Discard, Play, Scored
+    from muggins.shared.match import Match
+
+    rng = random.Random(5)
+    for seed in range(30):
+        match = Match(seed=seed)
+        game = match.game
+        for seat in (0, 1):
+            hand = sorted(game.hands[seat], key=lambda c: (c.rank, c.suit))
+            match.apply(seat, Discard(cards=(hand[0], hand[1])))
+        if game.phase != "play":  # his heels ended it
+            continue
+        pegged = [0, 0]
+        peg = br.Peg(hands=(tuple(game.hands[0]), tuple(game.hands[1])), turn=game.turn)
+        while game.phase == "play":
+            assert peg.turn == game.turn
+            card = rng.choice(peg.legal())
+            for event in match.apply(game.turn, Play(card=card)):
+                if isinstance(event, CardPlayed) or (
+                    isinstance(event, Scored) and event.reason in ("go", "last_card")
+                ):
+                    pegged[event.seat] += event.points
+            peg = peg.play(card)
+        assert peg.over
+        assert peg.points == (pegged[0], pegged[1])
