@@ -314,8 +314,10 @@ class Room(Table):
         if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
         seat = self.seats[index]
-        offer = "claim the game" if self.options.rated else (
-            "claim the game, or give the seat to the computer"
+        offer = (
+            "claim the game"
+            if self.options.rated
+            else ("claim the game, or give the seat to the computer")
         )
         self.notice("claimable", f"{seat.name} has not come back: {offer}")
         self.send_room()

@@ -10,7 +10,10 @@ from test_friend_game import invite, named_page
 from muggins.server.app import Server
 
 DEALT = "!!document.querySelector('#lay-away')"
-SHOWN = "(id) => !document.getElementById(id).hidden && document.getElementById(id).offsetParent !== null"
+SHOWN = (
+    "(id) => { const e = document.getElementById(id);"
+    " return !e.hidden && e.offsetParent !== null; }"
+)
 
 
 def visible(id: str) -> str:
