@@ -196,7 +196,7 @@ async def leave(session: Session, player: Player[Room], message: Leave) -> None:
 
 
 async def account(session: Session, player: Player[Room], message: Any) -> None:
-    await session.lobby.accounts.handle(player, message, peer=session, address=session.peer_address)
+    await session.lobby.accounts.handle(player, message, peer=session, address=session.address)
 
 
 async def tournament(session: Session, player: Player[Room], message: Any) -> None:

@@ -20,6 +20,7 @@ import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
 import { tellStory } from "./story.js";
+import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
 const link = new Link(receive, (state) => {
@@ -149,6 +150,7 @@ function welcome(msg) {
     askRooms(link, null);
     askMyGames(link);
   }
+  loadTournaments(table);
   redraw();
 }
 
@@ -245,6 +247,7 @@ function takeHint(msg) {
 wire(table);
 wireAccount(table);
 wirePages(table);
+wireTournaments();
 startClock(S);
 redraw();
 link.open();

@@ -45,7 +45,7 @@ def test_compose_has_redis_servers_and_balancer() -> None:
     assert len(_servers(compose)) >= 2
     for name, svc in services.items():
         assert "image" in svc or "build" in svc, name
-    assert set(compose["volumes"]) == {"redis-data"}
+    assert set(compose["volumes"]) == {"redis-data", "prometheus-data", "grafana-data"}
 
 
 def test_redis_runs_with_aof_on_a_volume() -> None:
