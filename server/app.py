@@ -39,6 +39,7 @@ from muggins.server.store.datafiles import default_db
 from muggins.server.store.games import Store, StoreError
 from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
+from muggins.server.wire.ws_internals import GetOnlyConnection
 from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")
@@ -180,12 +181,13 @@ class Server:
             compression=None,
             open_timeout=10,
             ping_interval=None,  # self.keepalive pings instead (same interval and timeout)
+            create_connection=GetOnlyConnection,  # 405 for other methods, not a silent close
             max_queue=16,
         )
         if self.config.metrics_port is not None:
             self._metrics_ws = await ws_serve(
                 self._refuse, self.config.host, self.config.metrics_port,
-                process_request=self._internal,
+                process_request=self._internal, create_connection=GetOnlyConnection,
             )  # fmt: skip
         for sock in self._ws.sockets:
             # Accepted sockets inherit it: the kernel keeps at most this much for a reader that
@@ -306,11 +308,15 @@ class Server:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return connection.respond(http.HTTPStatus.OK, "ok\n")
+            response = connection.respond(http.HTTPStatus.OK, "ok\n")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         if path == "/readyz":
             ready, said = self.readiness.answer()
             status = http.HTTPStatus.OK if ready else http.HTTPStatus.SERVICE_UNAVAILABLE
-            return connection.respond(status, said)
+            response = connection.respond(status, said)
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         if path == "/metrics":
             if not local_request(connection, request):
                 return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
@@ -346,6 +352,7 @@ class Server:
         response = connection.respond(http.HTTPStatus.OK, self.metrics.text().decode())
         del response.headers["Content-Type"]
         response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+        response.headers["X-Content-Type-Options"] = "nosniff"
         return response
 
     def _internal(self, connection: ServerConnection, request: Request) -> Response:

@@ -125,6 +125,15 @@ class ServerConfig:
     rooms_per_minute_per_address: float = option(
         30.0, "rooms the players of one address may create a minute", metavar="N"
     )
+    registrations_per_hour: float = option(
+        3.0, "accounts the players of one address may register an hour", metavar="N"
+    )
+    reads_per_second: float = option(
+        2.0,
+        "finished games, histories and leaderboards one connection may ask for a second "
+        "(an address: three times that)",
+        metavar="N",
+    )
     max_spectators: int = option(50, "spectators one room may have", metavar="N")
     """Spectators one room may have (on this node, in a cluster)."""
     send_buffer: int = option(

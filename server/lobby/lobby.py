@@ -6,6 +6,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from muggins.server.accounts.budget import ReadBudget
+from muggins.server.accounts.credentials import RegistrationLimiter
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
@@ -65,6 +67,14 @@ class Lobby:
         """The rooms where each account holds a seat (for ``my_games`` and taking a seat over)."""
         self.rooms_by_address: dict[str, TokenBucket] = {}
         self.accounts = AccountService(store, players=lambda: list(self.players.values()))
+        self.accounts.registrations = RegistrationLimiter(
+            per_address=int(config.registrations_per_hour), clock=clock
+        )
+        self.accounts.budget = ReadBudget(
+            per_connection=config.reads_per_second,
+            per_address=3 * config.reads_per_second,
+            clock=clock,
+        )
         self.matchmaker = Matchmaker(self)
         self.duplicates: dict[str, DuplicateTables] = {}
         """Duplicate matches by their first table's code."""

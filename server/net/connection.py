@@ -336,12 +336,14 @@ class Connection:
             resumed = True
         else:
             player, token = self.lobby.new_player(message.name)
+            player.name = await self.lobby.accounts.guest_name(player.name)
             resumed = False
         old = player.peer
         if isinstance(old, Connection) and old is not self:
             old.player = None
             old.close(4000, "replaced by a newer connection")
         player.peer, player.gone_since = self, None
+        player.address = self.address
         self.player = player
         room = player.room
         self.send(

@@ -40,6 +40,7 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.review import GetReview
 from muggins.shared.protocol.tournaments import (
     TOURNAMENT_REQUESTS,
     CreateTournament,
@@ -195,7 +196,7 @@ async def leave(session: Session, player: Player[Room], message: Leave) -> None:
 
 
 async def account(session: Session, player: Player[Room], message: Any) -> None:
-    await session.lobby.accounts.handle(player, message, peer=session, address=session.peer_address)
+    await session.lobby.accounts.handle(player, message, peer=session, address=session.address)
 
 
 async def tournament(session: Session, player: Player[Room], message: Any) -> None:
@@ -235,7 +236,7 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     Leave: leave,
     AskHint: ask_hint,
     MyGames: my_games,
-    **{request: account for request in ACCOUNT_REQUESTS},
+    **{request: account for request in (*ACCOUNT_REQUESTS, GetReview)},
     **{request: tournament for request in TOURNAMENT_REQUESTS},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

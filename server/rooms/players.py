@@ -59,6 +59,10 @@ class Player(Generic[R]):
     """The account this player is signed in to (None: a guest)."""
     session_hash: str | None = None
     """The hash of this player's session token, to end it on sign-out."""
+    reads: TokenBucket | None = None
+    """How many more expensive reads this player may ask for now (server.accounts.budget)."""
+    address: str | None = None
+    """The client address of this player's latest connection (for the rated-result rule)."""
 
 
 @dataclass(eq=False)

@@ -8,6 +8,7 @@ It knows nothing of sockets: it sends to :class:`~server.rooms.players.Peer` obj
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import secrets
 import time
@@ -98,6 +99,15 @@ class StepStates:
         return built_state(
             id=id, seq=self.seq, brief=self.short, view=view, events=self.lines, game_over=self.over
         )
+
+
+def public_address(address: str | None) -> bool:
+    """Whether an address tells players apart: not unknown and not this machine's loopback (a
+    proxy in front of a server without ``--trusted-proxy`` makes every player 127.0.0.1)."""
+    try:
+        return address is not None and not ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 OFFERS: set[asyncio.Task[None]] = set()
@@ -356,7 +366,11 @@ class Room(Table):
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
         rated = self.options.rated
-        moved = await settle_match(self.store, self.code, self.match_number, accounts, rated=rated)
+        addresses = [s.player.address if s.player else None for s in self.seats]
+        shared = addresses[0] == addresses[1] and public_address(addresses[0])
+        moved = await settle_match(
+            self.store, self.code, self.match_number, accounts, rated=rated, shared_address=shared
+        )
         if moved and rated:
             self.notice("rating", moved)
 

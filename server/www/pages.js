@@ -9,13 +9,15 @@ import { request } from "./requests.js";
 import { ratingFigure, ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
+import { reviewPage } from "./review.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
 const HISTORY_FIRST = 20;
 const HISTORY_MOST = 100;
 
-/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}} Route */
+/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}
+ *   | {kind: "review", id: string, seat: number | null}} Route */
 
 /** The page the address names, or null for the front page. @returns {Route | null} */
 export function currentRoute() {
@@ -31,6 +33,8 @@ export function currentRoute() {
   if (/^#\/leaderboard\/?$/.test(hash)) return { kind: "leaderboard" };
   m = hash.match(/^#\/game\/([A-Za-z]{4,12}-\d{1,6})$/);
   if (m) return { kind: "game", id: m[1].toUpperCase() };
+  m = hash.match(/^#\/review\/([A-Za-z]{4,12}-\d{1,6})(?:\/([01]))?$/);
+  if (m) return { kind: "review", id: m[1].toUpperCase(), seat: m[2] === undefined ? null : Number(m[2]) };
   return null;
 }
 
@@ -65,9 +69,10 @@ export function renderPages(t, onTable) {
 
 /** @param {Table} t @param {Route} route */
 function load(t, route) {
-  if (route.kind !== "game") fill("page-body", el("p", {}, "Loading…"));
+  if (route.kind !== "game" && route.kind !== "review") fill("page-body", el("p", {}, "Loading…"));
   if (route.kind === "player") return loadProfile(t, route.name);
   if (route.kind === "leaderboard") return loadLeaderboard(t);
+  if (route.kind === "review") return reviewPage(t.link, route.id, route.seat);
   return replayPage(t.link, route.id);
 }
 
@@ -124,6 +129,9 @@ async function loadProfile(t, name) {
       ["As pone", two(a.pone_pegging), two(a.pone_hand), "–", two(a.pone_total), n("deals_pone")],
     ], "averages"),
     el("p", { id: "hand-crib" }, `Average hand ${two(a.hand)} (${n("hands")} shown) · average crib ${two(a.crib)} (${n("cribs")} shown)`),
+    el("p", { id: "given-away" }, a.given_away === null || a.given_away === undefined
+      ? "Points given away per deal: not reviewed yet."
+      : `Points given away per deal, as the expert reviewer sees it: ${two(a.given_away)} (discards ${two(a.given_away_discards ?? 0)}, play ${two(a.given_away_play ?? 0)}; ${n("reviewed_deals")} deals reviewed).`),
     el("h3", {}, "Finished games, newest first"),
     historyList(history),
     history.games.length >= P.historyLimit && P.historyLimit < HISTORY_MOST
@@ -148,7 +156,8 @@ function historyList(history) {
       " against ", g.opponent_account ? playerLink(g.opponent) : g.opponent,
       ` ${g.match_points[0]}–${g.match_points[1]}`,
       g.rated ? el("span", { class: "tag" }, ` rated${change}`) : el("span", { class: "tag" }, " casual"), " ",
-      el("a", { href: `#/game/${g.game}`, class: "button", "aria-label": `Replay game ${g.game}` }, "Replay"));
+      el("a", { href: `#/game/${g.game}`, class: "button", "aria-label": `Replay game ${g.game}` }, "Replay"), " ",
+      el("a", { href: `#/review/${g.game}/${g.seat}`, class: "button", "aria-label": `Review game ${g.game}` }, "Review"));
   }));
 }
 

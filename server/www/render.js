@@ -115,6 +115,11 @@ function overPanel(t, view, who) {
   } else if (!matchOver) {
     buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { s.gameOver = null; t.render(); } }, "Next game"));
   }
+  if (matchOver && room) {
+    const game = `${room.code}-${room.match_number}`;
+    buttons.push(el("a", { href: `/#/review/${game}/${room.you ?? 0}`, class: "button", id: "review-link",
+      target: "_blank", rel: "noopener" }, "Review the match"));
+  }
   buttons.push(el("a", { href: "/", class: "button" }, "Front page"));
   return gameOverPanel(outcome, who, over ? over.match_points : view.match_points, matchOver, buttons);
 }

@@ -16,6 +16,7 @@ from muggins.shared.construct import unvalidated
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.review import GameReview
 from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
 
@@ -358,7 +359,8 @@ ServerMessage = Annotated[
     | Story
     | DuplicateResult
     | TournamentReply
-    | AccountReply,
+    | AccountReply
+    | GameReview,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)

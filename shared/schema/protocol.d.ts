@@ -157,6 +157,16 @@ declare namespace MugginsClient {
     type?: "profile";
     name?: string | null;
   }
+  /** Grade one seat's decisions in a finished match against the expert's. */
+  interface GetReview {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "review";
+    /** a game id such as ABCDEF-1 */
+    game: string;
+    /** the seat to review; None: yours if you played it signed in, else seat 0 */
+    seat?: number | null;
+  }
   /** A tournament's standings and games. */
   interface GetTournament {
     /** chosen by the client; the answer to this message carries it back */
@@ -339,7 +349,7 @@ declare namespace MugginsClient {
     finish?: boolean;
   }
   /** Muggins client-to-server message */
-  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | GetReview | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
 }
 
 declare namespace MugginsServer {
@@ -503,6 +513,14 @@ declare namespace MugginsServer {
     rounds: [string, string][];
     dealer: number;
   }
+  /** The points the seat gave away in one deal, by kind of decision. */
+  interface DealLoss {
+    game: number;
+    deal: number;
+    discards: number;
+    play: number;
+    counts: number;
+  }
   /** The deck order and salt behind a finished deal's commitment. */
   interface DealReveal {
     deal_number: number;
@@ -621,6 +639,26 @@ declare namespace MugginsServer {
     winner: number | null;
     /** when asked for: the match replayed by the server, the opening, then one step per action */
     steps?: ReplayStep[];
+  }
+  /** One seat's decisions in a finished match, graded by the expert. */
+  interface GameReview {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "game_review";
+    game: string;
+    seat: number;
+    /** who held each seat at the end */
+    names: [string, string];
+    target: number;
+    decisions: ReviewedDecision[];
+    /** indexes in decisions of the costliest, worst first */
+    worst: number[];
+    deals: DealLoss[];
+    win_chance: WinPoint[];
+    /** points given away in the match: discards, play, counts */
+    given_away: [number, number, number];
+    /** decisions the same as the expert's */
+    agreed: number;
   }
   /** The answer to ``my_games``: your games in progress, the latest first. */
   interface Games {
@@ -825,6 +863,24 @@ declare namespace MugginsServer {
   interface Resigned {
     type?: "resigned";
     seat: number;
+  }
+  /** One decision of the reviewed seat. */
+  interface ReviewedDecision {
+    game: number;
+    deal: number;
+    kind: "discard" | "play" | "count";
+    /** the seat's score, then the opponent's, then */
+    scores: [number, number];
+    /** what the seat did: the cards laid away, the card, the count */
+    chosen: string;
+    /** what the expert would have done */
+    best: string;
+    /** expected points given away against the expert's move */
+    loss: number;
+    /** the same as a share of the chance to win the game */
+    win_loss: number;
+    /** a sentence on a big loss, else empty */
+    explanation: string;
   }
   /** A room's public facts. Sent on entering a room and whenever they change. */
   interface Room {
@@ -1108,6 +1164,18 @@ declare namespace MugginsServer {
     /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
     public_url?: string | null;
   }
+  /** The seat's chance to win the game at the start of a deal (or at the game's end). */
+  interface WinPoint {
+    game: number;
+    /** 0 for the end of the game */
+    deal: number;
+    /** the seat's score, then the opponent's */
+    scores: [number, number];
+    /** whether the seat deals this deal */
+    dealer: boolean;
+    /** the chance to win the game, 0 to 1 */
+    chance: number;
+  }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord | GameReview;
 }
