@@ -45,7 +45,12 @@ def test_compose_has_redis_servers_and_balancer() -> None:
     assert len(_servers(compose)) >= 2
     for name, svc in services.items():
         assert "image" in svc or "build" in svc, name
-    assert set(compose["volumes"]) == {"redis-data", "postgres-data", "prometheus-data", "grafana-data"}
+    assert set(compose["volumes"]) == {
+        "redis-data",
+        "postgres-data",
+        "prometheus-data",
+        "grafana-data",
+    }
 
 
 def test_postgres_keeps_finished_games_on_a_volume() -> None:
