@@ -106,6 +106,9 @@ class AccountStore(Protocol):
     async def set_role(self, id: str, role: Role | None) -> None:
         """Grant ``role`` to the account (None: take its role away)."""
 
+    async def set_bot(self, id: str) -> None:
+        """Flag the account a bot account, for ever (an admin's act; nothing clears it)."""
+
     async def delete_account(self, id: str) -> None:
         """The account, its sessions and its history go; its name is free again."""
 

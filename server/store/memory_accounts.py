@@ -60,6 +60,11 @@ class MemoryAccounts:
         if account is not None:
             self.accounts[id] = replace(account, role=role)
 
+    async def set_bot(self, id: str) -> None:
+        account = self.accounts.get(id)
+        if account is not None:
+            self.accounts[id] = replace(account, bot=True)
+
     async def delete_account(self, id: str) -> None:
         account = self.accounts.pop(id, None)
         if account is not None:

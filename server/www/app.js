@@ -19,6 +19,7 @@ import { signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
+import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
 const link = new Link(receive, (state) => {
@@ -135,6 +136,7 @@ function welcome(msg) {
     askRooms(link, null);
     askMyGames(link);
   }
+  loadTournaments(table);
   redraw();
 }
 
@@ -233,6 +235,7 @@ function takeHint(msg) {
 wire(table);
 wireAccount(table);
 wirePages(table);
+wireTournaments();
 startClock(S);
 redraw();
 link.open();

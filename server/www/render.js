@@ -20,7 +20,8 @@ export function render(t, focusCard) {
   const keep = focusCard || active?.dataset?.card;
   const keepId = active?.id;
   const onTable = s.goal.kind !== "lobby" || s.room !== null;
-  showIf("front", !onTable && !renderPages(t, onTable));
+  const paged = renderPages(t, onTable); // (called at a table too: it hides a page left open)
+  showIf("front", !onTable && !paged);
   const arriving = onTable && byId("table").hidden;
   showIf("table", onTable);
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table

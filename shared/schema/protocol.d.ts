@@ -1114,7 +1114,7 @@ declare namespace MugginsServer {
     summary: TournamentSummary;
     standings: Standing[];
     games: TournamentGame[];
-    /** you are in it */
+    /** you are in it (and have not left it) */
     joined?: boolean;
   }
   interface TournamentSummary {
