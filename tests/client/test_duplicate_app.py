@@ -13,8 +13,6 @@ from muggins.client.app import MugginsApp
 from muggins.client.screens import GameOverScreen
 from muggins.client.session import Goal
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-
 
 async def play_patiently(client: WireClient, rng: random.Random) -> None:
     frame = client.state
