@@ -36,6 +36,7 @@ from muggins.server.store.accounts import (
     reviewed,
     settle,
 )
+from muggins.server.store.sqlite_moderation import MIGRATION as MODERATION
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION
 
 T = TypeVar("T")
@@ -100,6 +101,8 @@ MIGRATIONS: Final = (
         PRIMARY KEY (room, number, seat, at)
     );
     """,
+    # 6: moderation: bans, mutes, reports and blocks by key; the moderation log and rooms' chat
+    MODERATION,
 )
 VERSION: Final = len(MIGRATIONS)
 
