@@ -146,6 +146,16 @@ class Sanctions:
         mine = mine | {other} if on else mine - {other}
         await self.store.record_put("block", account, json.dumps(sorted(mine)) if mine else None)
 
+    async def hidden(self, account: str) -> set[str]:
+        """The accounts whose chat ``account`` hides."""
+        text = await self.store.record_get("hide", account)
+        return set(json.loads(text)) if text else set()
+
+    async def hide(self, account: str, other: str, *, on: bool) -> None:
+        mine = await self.hidden(account)
+        mine = mine | {other} if on else mine - {other}
+        await self.store.record_put("hide", account, json.dumps(sorted(mine)) if mine else None)
+
     async def apart(self) -> set[frozenset[str]]:
         """Every pair of accounts one of which blocks the other."""
         return {
