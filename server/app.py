@@ -196,6 +196,7 @@ class Server:
             "listening",
             extra={
                 "url": self.url,
+                "host": self.config.host,  # 0.0.0.0: every address, not only 127.0.0.1
                 "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),

@@ -23,7 +23,9 @@ def register(commands: Any) -> None:
             "a person's client. --create opens a room and prints its code for a friend to join; "
             "--join CODE takes the empty seat of a room; --seek signs in to a bot account "
             "(--account NAME, made with --register; the password is read from the environment "
-            "variable MUGGINS_BOT_PASSWORD) and plays rated games from the queue. "
+            "variable MUGGINS_BOT_PASSWORD) and plays rated games from the queue. In a room, a "
+            "lost connection is made again with growing pauses and the seat resumed, on any "
+            "node behind the balancer. "
             "Example: muggins bot ws://localhost:8765 --level expert --create"
         ),
     )
@@ -44,6 +46,13 @@ def register(commands: Any) -> None:
     parser.add_argument("--target", type=int, choices=(121, 61), default=121, help="with --create")
     parser.add_argument("--muggins", action="store_true", help="with --create: count your own")
     parser.add_argument("--private", action="store_true", help="with --create: join by code only")
+    parser.add_argument(
+        "--claim",
+        choices=("wait", "win", "bot"),
+        default="wait",
+        help="when the opponent has been gone past the server's grace: keep waiting (default), "
+        "claim the game (win), or hand their seat to the computer (bot)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.set_defaults(handler=run)
 
@@ -89,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
                 code=args.join,
                 on_room=show_room,
                 on_event=show_event,
+                claim=args.claim,
             )
         )
     except OSError as error:

@@ -17,11 +17,16 @@ from muggins.server.store.games import Store, parse_match_id
 from muggins.shared.bots.review_page import review_page
 from muggins.shared.protocol.review import GameReview, GetReview
 
+WAITING_MOST = 8
+"""Reviews that may wait for the reviewer at once; past it a request is refused (rate_limited)."""
+
 
 class GameReviews:
-    def __init__(self, store: Store, *, size: int = 64) -> None:
+    def __init__(self, store: Store, *, size: int = 64, waiting_most: int = WAITING_MOST) -> None:
         self.store = store
         self.size = size
+        self.waiting_most = waiting_most
+        self.waiting = 0
         self._kept: OrderedDict[tuple[str, int], GameReview] = OrderedDict()
         self._one_at_a_time = asyncio.Lock()
 
@@ -37,18 +42,24 @@ class GameReviews:
         key = (match.id, seat)
         found = self._kept.get(key)
         if found is None:
-            async with self._one_at_a_time:
-                found = self._kept.get(key)
-                if found is None:
-                    found = await asyncio.to_thread(
-                        review_page,
-                        game=match.id,
-                        options=match.options,
-                        seed=match.seed,
-                        log=match.actions,
-                        seat=seat,
-                        names=match.final_names,
-                    )
+            if self.waiting >= self.waiting_most:
+                raise Refusal("rate_limited", "The reviewer is busy; try again in a moment")
+            self.waiting += 1
+            try:
+                async with self._one_at_a_time:
+                    found = self._kept.get(key)
+                    if found is None:
+                        found = await asyncio.to_thread(
+                            review_page,
+                            game=match.id,
+                            options=match.options,
+                            seed=match.seed,
+                            log=match.actions,
+                            seat=seat,
+                            names=match.final_names,
+                        )
+            finally:
+                self.waiting -= 1
             self._kept[key] = found
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)

@@ -207,6 +207,16 @@ class RedisAccounts:
         if not done:
             raise StoreConflict(f"the name {name!r} is taken")
 
+    async def set_bot(self, id: str) -> None:
+        async def change(pipe: Any) -> None:
+            text = await pipe.get(self._k("account", id))
+            if text:
+                account = replace(account_from_json(text), bot=True)
+                pipe.multi()
+                pipe.set(self._k("account", id), account_json(account))
+
+        await self._call("bot", lambda: self.redis.transaction(change, self._k("account", id)))
+
     async def delete_account(self, id: str) -> None:
         account = await self.find_account(id=id)
         key = account.key if account else ""

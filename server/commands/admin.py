@@ -31,13 +31,17 @@ def register(commands: Any) -> None:
             )
         add_options(sub)
         sub.set_defaults(handler=run)
+    sub = actions.add_parser("bot", help="flag NAME a bot account, for ever")
+    sub.add_argument("name", metavar="NAME", help="the account's name")
+    add_options(sub)
+    sub.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from muggins.server.accounts.credentials import AccountError
-    from muggins.server.accounts.roles import grant
+    from muggins.server.accounts.roles import flag_bot, grant
     from muggins.server.store.datafiles import default_db
     from muggins.server.store.games import Store, StoreError
     from muggins.server.store.sqlite_games import SqliteStore
@@ -58,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
     async def change() -> str:
         await store.open()
         try:
-            account = await grant(store, args.name, role)
+            if args.admin_action == "bot":
+                account = await flag_bot(store, args.name)
+            else:
+                account = await grant(store, args.name, role)
         finally:
             await store.close()
         return account.name
@@ -68,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     except (AccountError, StoreError) as error:
         print(f"muggins admin: {error}")
         return 1
+    if args.admin_action == "bot":
+        print(f"{name} is now a bot account (shown as {name} [bot]), for ever")
+        return 0
     what = {"admin": "an admin", "moderator": "a moderator", None: "a player"}[role]
     print(f"{name} is now {what}")
     return 0

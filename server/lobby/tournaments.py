@@ -68,6 +68,9 @@ class Lobby(Protocol):
     @property
     def duplicates(self) -> dict[str, DuplicateTables]: ...
 
+    @property
+    def players(self) -> dict[str, Player[Room]]: ...
+
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room."""
 
@@ -241,6 +244,15 @@ class TournamentDirector:
         busy = t.busy()
         free = []
         for account, member in t.members.items():
+            if member.player.peer is None:  # back on another connection? play there
+                member.player = next(
+                    (
+                        p
+                        for p in self.lobby.players.values()
+                        if p.account == account and p.peer is not None
+                    ),
+                    member.player,
+                )
             room = member.player.room
             seated = room is not None and room.status != "over"
             here = member.active and member.player.peer is not None
@@ -375,7 +387,8 @@ class TournamentDirector:
             )
             for p in t.pairings
         )
-        joined = player is not None and player.account in t.members
+        member = t.members.get(player.account or "") if player is not None else None
+        joined = member is not None and member.active
         return TournamentInfo(
             summary=self.summary(t), standings=standings, games=games, joined=joined
         )

@@ -23,7 +23,7 @@ from muggins.server.rooms.seating import Table
 from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
-from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign, described
 from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
@@ -67,9 +67,10 @@ class StepStates:
         self.match, self.seq = match, seq
         lines = []
         over = None
+        target = match.options.target
         whole = match.winner is not None
         for e in events:
-            text = e.describe(names)
+            text = described(e, names, target)
             lines.append(built_line(e, text))
             if not whole and e.type in WHOLE_AFTER:
                 whole = True
@@ -189,6 +190,7 @@ class Room(Table):
                 state = self.state_for(index)
                 if state is not None and player.peer is not None:
                     player.peer.send(state)
+                    self.tell_story(player.peer)
             return index
 
     async def _take_over(self, seat: SeatState, player: Player) -> int:
@@ -322,10 +324,12 @@ class Room(Table):
         if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
         seat = self.seats[index]
-        self.notice(
-            "claimable",
-            f"{seat.name} has not come back: claim the game, or give the seat to the computer",
+        offer = (
+            "claim the game"
+            if self.options.rated
+            else ("claim the game, or give the seat to the computer")
         )
+        self.notice("claimable", f"{seat.name} has not come back: {offer}")
         self.send_room()
 
     async def leave(self, player: Player) -> None:

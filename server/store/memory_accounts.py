@@ -76,6 +76,11 @@ class MemoryAccounts:
         self.account_keys[key] = id
         self.accounts[id] = replace(account, name=name, key=key)
 
+    async def set_bot(self, id: str) -> None:
+        account = self.accounts.get(id)
+        if account is not None:
+            self.accounts[id] = replace(account, bot=True)
+
     async def delete_account(self, id: str) -> None:
         account = self.accounts.pop(id, None)
         if account is not None:

@@ -213,6 +213,14 @@ class SqliteAccounts:
 
         await self._run(change)  # a taken key is a StoreConflict, as for create_account
 
+    async def set_bot(self, id: str) -> None:
+        def change(db: sqlite3.Connection) -> None:
+            account = _account(db, "id", id)
+            if account is not None:
+                _save(db, replace(account, bot=True))
+
+        await self._run(change)
+
     async def delete_account(self, id: str) -> None:
         def delete(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")

@@ -9,6 +9,7 @@ import { request } from "./requests.js";
 import { ratingFigure, ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
+import { tournamentPage } from "./tournaments.js";
 import { reviewPage } from "./review.js";
 /** @typedef {import("./session.js").Table} Table */
 
@@ -17,7 +18,7 @@ const HISTORY_FIRST = 20;
 const HISTORY_MOST = 100;
 
 /** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}
- *   | {kind: "review", id: string, seat: number | null}} Route */
+ *   | {kind: "review", id: string, seat: number | null} | {kind: "tournament", id: string}} Route */
 
 /** The page the address names, or null for the front page. @returns {Route | null} */
 export function currentRoute() {
@@ -35,6 +36,8 @@ export function currentRoute() {
   if (m) return { kind: "game", id: m[1].toUpperCase() };
   m = hash.match(/^#\/review\/([A-Za-z]{4,12}-\d{1,6})(?:\/([01]))?$/);
   if (m) return { kind: "review", id: m[1].toUpperCase(), seat: m[2] === undefined ? null : Number(m[2]) };
+  m = hash.match(/^#\/tournament\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { kind: "tournament", id: m[1].toUpperCase() };
   return null;
 }
 
@@ -73,6 +76,7 @@ function load(t, route) {
   if (route.kind === "player") return loadProfile(t, route.name);
   if (route.kind === "leaderboard") return loadLeaderboard(t);
   if (route.kind === "review") return reviewPage(t.link, route.id, route.seat);
+  if (route.kind === "tournament") return tournamentPage(t, route.id);
   return replayPage(t.link, route.id);
 }
 
@@ -152,7 +156,7 @@ function historyList(history) {
       ? ` ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}` : "";
     return el("li", { "data-game": g.game, "data-result": g.result },
       el("time", { datetime: when.toISOString() }, when.toLocaleString()), " ",
-      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : "Abandoned"),
+      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : g.result === "drawn" ? "Drawn" : "Abandoned"),
       " against ", g.opponent_account ? playerLink(g.opponent) : g.opponent,
       ` ${g.match_points[0]}–${g.match_points[1]}`,
       g.rated ? el("span", { class: "tag" }, ` rated${change}`) : el("span", { class: "tag" }, " casual"), " ",

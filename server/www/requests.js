@@ -5,9 +5,10 @@
 
 /** @typedef {MugginsServer.Account | MugginsServer.SignedOut | MugginsServer.Profile | MugginsServer.History
  *   | MugginsServer.Leaderboard | MugginsServer.GameRecord | MugginsServer.Seeking
- *   | MugginsServer.GameReview} AccountAnswer */
+ *   | MugginsServer.GameReview | MugginsServer.Tournaments | MugginsServer.TournamentInfo} AccountAnswer */
 
-const ACCOUNT_TYPES = new Set(["account", "signed_out", "profile", "history", "leaderboard", "game", "seeking", "game_review"]);
+const ACCOUNT_TYPES = new Set(["account", "signed_out", "profile", "history", "leaderboard", "game", "seeking", "game_review",
+  "tournaments", "tournament"]);
 /** How long an answer may take before the request is given up. */
 const PATIENCE_MS = 15000;
 

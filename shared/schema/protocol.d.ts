@@ -1252,7 +1252,7 @@ declare namespace MugginsServer {
     summary: TournamentSummary;
     standings: Standing[];
     games: TournamentGame[];
-    /** you are in it */
+    /** you are in it (and have not left it) */
     joined?: boolean;
   }
   interface TournamentSummary {
@@ -1299,7 +1299,7 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
-    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    /** the address players reach this server at (https://host[:port]), for links and commands a client shows; None: the address the client used */
     public_url?: string | null;
   }
   /** The seat's chance to win the game at the start of a deal (or at the game's end). */

@@ -69,3 +69,19 @@ async def test_the_terminal_prints_a_review(
     assert out.startswith(f"Review of {game}: Ann (seat 1) against Bob")
     assert "Chance to win, deal by deal:" in out and "game 1 deal  1   0-0" in out
     assert "Points given away per deal:" in out
+
+
+async def test_a_flood_of_reviews_is_refused_past_the_queue(server: Server) -> None:
+    """Reviews wait for the reviewer one at a time; past the most that may wait, a request (from
+    another connection: one connection's requests are answered in turn) is refused in words
+    (rate_limited) rather than queued without end; the other is answered."""
+    ann, game = await finished_match(server)
+    guest = await WireClient.open(server.url, name="Cy")
+    server.lobby.accounts.reviews.waiting_most = 1
+    await ann.send(type="review", game=game, seat=0, id=100)
+    await guest.send(type="review", game=game, seat=1, id=101)
+    answers = [await ann.expect("game_review", "error"), await guest.expect("game_review", "error")]
+    assert sorted(a["type"] for a in answers) == ["error", "game_review"]
+    assert [a["code"] for a in answers if a["type"] == "error"] == ["rate_limited"]
+    again = await guest.request(type="review", game=game, seat=1)
+    assert again["type"] == "game_review" and again["seat"] == 1
