@@ -68,6 +68,13 @@ class ServerConfig:
     )
     """Where players reach this server (``https://host[:port]``); None: wherever the page
     was loaded from. Checked and trimmed by :func:`public_url`."""
+    postgres: str | None = option(
+        None,
+        "with --redis: move finished matches out of Redis into this PostgreSQL "
+        "(postgresql://USER@HOST:5432/DB); without it they stay in Redis",
+        metavar="URL",
+    )
+    """A PostgreSQL URL: the cluster's archive of finished matches (docs/hosting.md)."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
