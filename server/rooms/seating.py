@@ -79,6 +79,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.tournament: str | None = None
+        """The tournament this room's match is a game of (no restart, rematch or computer)."""
         self.duplicate_table: Literal[1, 2] | None = None
         """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
