@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "muggins.server.commands.review",
     "muggins.server.commands.admin",
     "muggins.server.commands.backup",
+    "muggins.server.commands.to_postgres",
 )
 
 

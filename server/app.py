@@ -69,7 +69,15 @@ class Server:
             from muggins.server.cluster.coordination import ClusterStore
             from muggins.server.cluster.lobby import cluster_lobby
 
-            redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
+            if isinstance(store, ClusterStore):
+                redis = store
+            else:
+                archive = None
+                if config.postgres is not None:
+                    from muggins.server.store.postgres import PostgresArchive
+
+                    archive = PostgresArchive(config.postgres)
+                redis = ClusterStore(config.redis, archive=archive)
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)
         else:
@@ -160,6 +168,7 @@ class Server:
             "listening",
             extra={
                 "url": self.url,
+                "host": self.config.host,  # 0.0.0.0: every address, not only 127.0.0.1
                 "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),

@@ -66,8 +66,15 @@ class ServerConfig:
         "the page was loaded from)",
         metavar="URL",
     )
-    """Where players reach this server (``https://host[:port][/path]``); None: wherever the page
+    """Where players reach this server (``https://host[:port]``); None: wherever the page
     was loaded from. Checked and trimmed by :func:`public_url`."""
+    postgres: str | None = option(
+        None,
+        "with --redis: move finished matches out of Redis into this PostgreSQL "
+        "(postgresql://USER@HOST:5432/DB); without it they stay in Redis",
+        metavar="URL",
+    )
+    """A PostgreSQL URL: the cluster's archive of finished matches (docs/hosting.md)."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
@@ -196,12 +203,13 @@ class ServerConfig:
         return self.certfile is not None
 
 
-PUBLIC_URL = re.compile(r"^(https?)://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(/[^\s?#]*)?$")
+PUBLIC_URL = re.compile(r"^(https?)://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
 
 
 def public_url(text: str) -> str:
-    """A public address as the server uses it: ``http(s)://host[:port][/path]`` without a
-    trailing slash. Raises ValueError, in words, for anything else.
+    """A public address as the server uses it: ``http(s)://host[:port]`` without a trailing
+    slash (the pages live at the root, so no path). Raises ValueError, in words, for anything
+    else.
 
     >>> public_url("https://cribbage.example/")
     'https://cribbage.example'

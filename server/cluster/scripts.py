@@ -382,11 +382,21 @@ return 1
 """
 )
 
+# KEYS: match, log, voided, finished, unsettled. ARGV: match id. A match moved to PostgreSQL
+# leaves Redis.
+FORGET_MATCH = """
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('ZREM', KEYS[5], ARGV[1])
+return 1
+"""
+
 NO_MATCH = -1_000_000_000
 VOIDED = -1_000_000_001
 NOT_CURRENT = -1_000_000_002
 
 SCRIPTS = {
+    "forget_match": FORGET_MATCH,
     "create_room": CREATE_ROOM,
     "save_seats": SAVE_SEATS,
     "start_match": START_MATCH,

@@ -23,7 +23,7 @@ from muggins.server.rooms.seating import Table
 from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
-from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign, described
 from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
@@ -67,9 +67,10 @@ class StepStates:
         self.match, self.seq = match, seq
         lines = []
         over = None
+        target = match.options.target
         whole = match.winner is not None
         for e in events:
-            text = e.describe(names)
+            text = described(e, names, target)
             lines.append(built_line(e, text))
             if not whole and e.type in WHOLE_AFTER:
                 whole = True
@@ -189,6 +190,7 @@ class Room(Table):
                 state = self.state_for(index)
                 if state is not None and player.peer is not None:
                     player.peer.send(state)
+                    self.tell_story(player.peer)
             return index
 
     async def _take_over(self, seat: SeatState, player: Player) -> int:
@@ -219,9 +221,10 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
-            if self.options.rated or self.options.duplicate:
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
                 raise Refusal(
-                    "illegal", "Rated and duplicate rooms are for two people: no computer"
+                    "illegal",
+                    "Rated, duplicate and tournament tables are for two people",
                 )
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
@@ -322,10 +325,12 @@ class Room(Table):
         if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
         seat = self.seats[index]
-        self.notice(
-            "claimable",
-            f"{seat.name} has not come back: claim the game, or give the seat to the computer",
+        offer = (
+            "claim the game"
+            if self.options.rated
+            else ("claim the game, or give the seat to the computer")
         )
+        self.notice("claimable", f"{seat.name} has not come back: {offer}")
         self.send_room()
 
     async def leave(self, player: Player) -> None:
@@ -619,8 +624,10 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
-            if self.options.rated or self.options.duplicate:
-                raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
+                raise Refusal(
+                    "illegal", "A rated or tournament match cannot be restarted; resign to concede"
+                )
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
                 await self._restart(origin=origin, id=id)
@@ -700,8 +707,8 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
-            if self.options.duplicate:
-                raise Refusal("illegal", "A duplicate match's tables are played once each")
+            if self.options.duplicate or self.tournament is not None:
+                raise Refusal("illegal", "A duplicate or tournament table is played once")
             self.rematch[seat] = True
             if self._other(seat).kind == "bot" or all(self.rematch):
                 self.notice("restarted", "Rematch: a new match begins")

@@ -46,6 +46,11 @@ function renderTable(t) {
     room && room.you === null ? " · watching" : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
+  // Resign and restart are for a seated player while a match is on: never for a spectator,
+  // nor once the match is over.
+  const playing = Boolean(room && room.you !== null && room.status === "playing" && view?.phase !== "match_over");
+  showIf("resign", playing);
+  showIf("restart", playing && !room?.options.rated); // a rated match cannot be restarted
   fill("prompt", s.error ? el("span", { class: "error", role: "alert" }, s.error) : turnPrompt(view, who));
   const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
   fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" }), s.publicUrl) : null);

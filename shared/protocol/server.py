@@ -46,7 +46,7 @@ class Welcome(ServerModel):
     room: str | None = Field(default=None, description="the room you are back in, if any")
     public_url: str | None = Field(
         default=None,
-        description="the address players reach this server at (https://host[/path]), for links "
+        description="the address players reach this server at (https://host[:port]), for links "
         "and commands a client shows; None: the address the client used",
     )
 

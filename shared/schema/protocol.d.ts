@@ -1161,7 +1161,7 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
-    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    /** the address players reach this server at (https://host[:port]), for links and commands a client shows; None: the address the client used */
     public_url?: string | null;
   }
   /** The seat's chance to win the game at the start of a deal (or at the game's end). */
