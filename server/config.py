@@ -134,6 +134,11 @@ class ServerConfig:
         "(an address: three times that)",
         metavar="N",
     )
+    chat_days: float = option(
+        30.0,
+        "days each room's chat is kept for moderators (the newest 200 lines a room)",
+        metavar="DAYS",
+    )
     max_spectators: int = option(50, "spectators one room may have", metavar="N")
     """Spectators one room may have (on this node, in a cluster)."""
     send_buffer: int = option(
