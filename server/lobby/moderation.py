@@ -6,6 +6,7 @@ moderation log. What each action does to games and ratings is in docs/moderation
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Protocol
 
 from muggins.server.accounts.credentials import AccountError, check_name, name_key
@@ -350,6 +351,11 @@ class Moderation:
             chat=tuple(kept(x) for x in chat),
         )
 
+    async def _current(self, sanction: Sanction) -> Sanction:
+        """The sanction under the account's name now (it may have been renamed since)."""
+        account = await self.store.find_account(id=sanction.account)
+        return replace(sanction, name=account.name) if account else sanction
+
     @staticmethod
     def _sanction_item(s: Sanction) -> SanctionItem:
         return SanctionItem(
@@ -368,6 +374,7 @@ class Moderation:
         sanctions = await self.sanctions.all("ban", now=now) + await self.sanctions.all(
             "mute", now=now
         )
+        sanctions = [await self._current(s) for s in sanctions]
         account_item = None
         if message.name is not None:
             account = await self._named(message.name)
