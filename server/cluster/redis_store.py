@@ -54,6 +54,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from muggins.server.cluster.redis_accounts import RedisAccounts
 from muggins.server.cluster.redis_line import ScriptLine
+from muggins.server.cluster.redis_moderation import RedisModeration
 from muggins.server.cluster.scripts import NO_MATCH, NOT_CURRENT, SCRIPTS, VOIDED
 from muggins.server.store.games import (
     MatchRecord,
@@ -120,7 +121,7 @@ class Connection(aioredis.Connection):
             raise
 
 
-class RedisStore(RedisAccounts):
+class RedisStore(RedisAccounts, RedisModeration):
     """Rooms and action logs in Redis, shared by every node of a cluster."""
 
     def __init__(

@@ -12,29 +12,25 @@ from typing import Any
 from muggins.server.commands.archive import add_options
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "admin",
-        help="grant or take away the admin and moderator roles (on the server's machine)",
-        description="Grant an account a role in the server's store: muggins admin grant NAME "
-        "makes NAME an admin (--role moderator: a moderator); muggins admin revoke NAME takes "
-        "the role away. Stop the server first when it keeps its games in SQLite, or give "
-        "muggins serve --admin NAME instead.",
-    )
-    actions = parser.add_subparsers(dest="admin_action", metavar="ACTION", required=True)
+def add_store_parsers(actions: Any) -> None:
+    """``grant`` and ``revoke`` under ``muggins admin`` (the parser is the client's
+    ``client.commands.admin``, which also has the actions over the protocol)."""
     for action, help in (("grant", "give NAME a role"), ("revoke", "take NAME's role away")):
-        sub = actions.add_parser(action, help=help)
+        sub = actions.add_parser(
+            action,
+            help=help + " (in the store, on the server's machine)",
+            description="Grant an account a role in the server's store: grant NAME makes NAME "
+            "an admin (--role moderator: a moderator); revoke NAME takes the role away. Stop "
+            "the server first when it keeps its games in SQLite, or give muggins serve --admin "
+            "NAME instead.",
+        )
         sub.add_argument("name", metavar="NAME", help="the account's name")
         if action == "grant":
             sub.add_argument(
                 "--role", choices=("admin", "moderator"), default="admin", help="default: admin"
             )
         add_options(sub)
-        sub.set_defaults(handler=run)
-    sub = actions.add_parser("bot", help="flag NAME a bot account, for ever")
-    sub.add_argument("name", metavar="NAME", help="the account's name")
-    add_options(sub)
-    sub.set_defaults(handler=run)
+        sub.set_defaults(handler=run, admin_action=action)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -296,6 +296,7 @@ class TournamentDirector:
         except Refusal as refusal:
             log.warning("tournament %s: no room: %s", t.id, refusal.message)
             return
+        room.tournament = t.id
         if t.duplicate and t.kind == "swiss":
             seed = t.round_seed
             room.new_seed = lambda: seed
@@ -303,6 +304,7 @@ class TournamentDirector:
         t.pairings.append(pairing)
         if duplicate_tables:
             tables = self.lobby.duplicates[room.code]
+            tables.tournament = t.id  # its second table is marked so when it is made
             tables.on_result = lambda result: self._duplicate_over(t, pairing, result)
         else:
             self._watch(t, pairing)
