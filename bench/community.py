@@ -142,6 +142,7 @@ async def main(args: argparse.Namespace) -> None:
         rate=1e4,
         burst=10**4,
         sweep_interval=3600,
+        registrations_per_hour=1e9,
         review_workers=args.review_workers,
     )
     levels = list(LEVELS)

@@ -143,6 +143,7 @@ def serve_child(argv: list[str]) -> int:
     # Every simulated player connects from this machine: lift the per-address limits.
     unlimited = {"max_connections": 10**6, "max_per_address": 10**6, "max_rooms": 10**6}
     unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
+    unlimited |= {"registrations_per_hour": 1e9, "reads_per_second": 1e9}
     if args.redis:
         config = ServerConfig(port=0, redis=args.redis, **limits, **unlimited)
     elif args.db:

@@ -78,13 +78,22 @@ def redis_server() -> Iterator[str]:
 
 @contextlib.asynccontextmanager
 async def servers(cluster: bool) -> AsyncIterator[list[str]]:
-    base = ServerConfig(port=0, memory=True, rate=1e4, burst=10**4, sweep_interval=3600)
+    base = ServerConfig(
+        port=0, memory=True, rate=1e4, burst=10**4, sweep_interval=3600, registrations_per_hour=1e9
+    )
     if not cluster:
         async with running_server(base) as server:
             yield [server.url]
         return
     with redis_server() as url:
-        node = ServerConfig(port=0, redis=url, rate=1e4, burst=10**4, sweep_interval=3600)
+        node = ServerConfig(
+            port=0,
+            redis=url,
+            rate=1e4,
+            burst=10**4,
+            sweep_interval=3600,
+            registrations_per_hour=1e9,
+        )
         async with running_server(node) as a, running_server(node) as b:
             yield [a.url, b.url]
 

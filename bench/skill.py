@@ -1,7 +1,8 @@
 """Do the ratings measure skill? Players of known strength through the real matchmaking, in
 plain best-of-three matches and in duplicate matches, and how well each rating orders them.
 
-    nice -n 19 python bench/skill.py [--seeds 8] [--checkpoints 10 20 30 50] [--json]
+    nice -n 19 python bench/skill.py [--seeds 8] [--first-seed 1] [--checkpoints 10 20 30 50]
+                                     [--json]
 
 For each seed and each format a fresh server (in this process, memory store) takes a population
 of bot accounts, each a WebSocket client on the wire protocol: the four levels (random, easy,
@@ -152,6 +153,9 @@ async def one_run(seed: int, duplicate: bool, matches: int) -> dict[str, list[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=8)
+    parser.add_argument(
+        "--first-seed", type=int, default=1, help="run seeds from this one (to split a run)"
+    )
     parser.add_argument("--checkpoints", type=int, nargs="+", default=[10, 20, 30, 50])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
@@ -159,7 +163,7 @@ def main() -> None:
     last = max(args.checkpoints)
     taus: dict[str, dict[int, list[float]]] = {"plain": {}, "duplicate": {}}
     started = time.perf_counter()
-    for seed in range(1, args.seeds + 1):
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
         for form in ("plain", "duplicate"):
             ratings = asyncio.run(one_run(seed, form == "duplicate", last))
             for m in args.checkpoints:

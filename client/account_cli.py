@@ -13,6 +13,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from muggins.client.accounts import Link, Sessions
+from muggins.shared.names import marked
 from muggins.shared.protocol import Error, Games, MyGames, ServerMessage, encode
 from muggins.shared.protocol.accounts import (
     Account,
@@ -33,8 +34,9 @@ from muggins.shared.protocol.accounts import (
     SignOut,
     half_up,
 )
+from muggins.shared.protocol.review import GameReview, GetReview
 
-NEEDS_NAME = ("register", "sign-in", "game")
+NEEDS_NAME = ("register", "sign-in", "game", "review")
 NEEDS_SESSION = ("sign-out", "password", "delete")
 
 
@@ -56,7 +58,7 @@ def run_account(args: argparse.Namespace) -> int:
         print(f"muggins account: {args.url!r} is not a server address; write ws://HOST:PORT")
         return 2
     if args.action in NEEDS_NAME and not args.name:
-        what = "a game id" if args.action == "game" else "a name"
+        what = "a game id" if args.action in ("game", "review") else "a name"
         print(f"muggins account {args.action}: give {what}")
         return 2
     try:
@@ -116,6 +118,8 @@ async def _run(args: argparse.Namespace, sessions: Sessions, ask: Callable[[str]
                 return games_lines(reply, args.url)
         elif action == "leaderboard":
             reply = await link.ask(GetLeaderboard(limit=max(1, min(100, args.limit))))
+        elif action == "review":
+            reply = await link.ask(GetReview(game=args.name, seat=args.seat))
         else:
             reply = await link.ask(GetGame(game=args.name))
         return show(reply, args)
@@ -182,14 +186,54 @@ def describe(reply: ServerMessage) -> list[str]:
         return leaderboard_lines(reply)
     if isinstance(reply, GameRecord):
         return game_lines(reply)
+    if isinstance(reply, GameReview):
+        return review_lines(reply)
     return [encode(reply)]
+
+
+def review_lines(review: GameReview) -> list[str]:
+    """A finished game's review for the terminal: the same facts as the browser's page."""
+    me, them = review.names[review.seat], review.names[1 - review.seat]
+    discards, play, counts = review.given_away
+    lines = [
+        f"Review of {review.game}: {me} (seat {review.seat}) against {them}",
+        f"{len(review.decisions)} decisions, {review.agreed} the same as the expert's; points "
+        f"given away {discards + play + counts:.2f} (discards {discards:.2f}, play {play:.2f}"
+        + (f", counts {counts:.2f}" if counts else "")
+        + ")",
+        "",
+        "Chance to win, deal by deal:",
+    ]
+    for p in review.win_chance:
+        bar = "#" * round(30 * p.chance)
+        where = f"game {p.game} " + ("end   " if p.deal == 0 else f"deal {p.deal:>2}")
+        lines.append(f"  {where} {p.scores[0]:>3}-{p.scores[1]:<3} {100 * p.chance:5.1f}% {bar}")
+    if review.worst:
+        lines += ["", "The worst moments:"]
+        for n, i in enumerate(review.worst, 1):
+            d = review.decisions[i]
+            lines.append(
+                f"  {n}. game {d.game} deal {d.deal} ({d.scores[0]}-{d.scores[1]}) {d.kind} "
+                f"{d.chosen}; the expert: {d.best}; -{d.loss:.2f} points, "
+                f"-{100 * d.win_loss:.1f}% win chance"
+            )
+            if d.explanation:
+                lines.append(f"     {d.explanation}")
+    lines += ["", "Points given away per deal:"]
+    for deal in review.deals:
+        total = deal.discards + deal.play + deal.counts
+        lines.append(
+            f"  game {deal.game} deal {deal.deal:>2}: {total:5.2f} "
+            f"(discards {deal.discards:.2f}, play {deal.play:.2f}, counts {deal.counts:.2f})"
+        )
+    return lines
 
 
 def profile_lines(p: Profile) -> list[str]:
     c, a, r = p.counts, p.averages, p.rating
     status = "provisional" if r.provisional else "established"
     return [
-        f"{p.name}: rating {r.text()} ({status}, {r.games} rated)",
+        f"{marked(p.name, p.bot)}: rating {r.text()} ({status}, {r.games} rated)",
         f"  matches {c['matches']} (won {c['match_wins']}); games {c['games']}: "
         f"won {c['wins']}, lost {c['losses']}",
         f"  skunks given {c['skunks_given']}, taken {c['skunks_taken']} "
@@ -219,7 +263,7 @@ def leaderboard_lines(board: Leaderboard) -> list[str]:
     lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'± RD':>5}  {'rated':>5}  won-lost"]
     for e in board.entries:
         lines.append(
-            f"{e.rank:>3}  {e.name:<24} {half_up(e.rating.rating):>6} "
+            f"{e.rank:>3}  {marked(e.name, e.bot):<24} {half_up(e.rating.rating):>6} "
             f"{half_up(e.rating.deviation):>5}  "
             f"{e.rating.games:>5}  {e.counts.get('match_wins', 0)}-"
             f"{e.counts.get('matches', 0) - e.counts.get('match_wins', 0)}"

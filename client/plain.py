@@ -18,6 +18,9 @@ It reads commands, one per line::
     seek [3] [people] [duplicate]  signed in: wait for a rated opponent (one game, or best of
                     three; people: no bot accounts; duplicate: two tables on the same deals); cancel
     profile [NAME]  a rating and record (yours without a name);  history [NAME];  leaderboard
+    tournaments     the list;  enter ID / withdraw ID: join or leave one;  standings ID
+    arena MINUTES [duplicate] [bots] NAME / swiss ROUNDS [duplicate] [bots] NAME: make one
+                    (admins and moderators);  begin ID: start a Swiss you made
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from muggins.client.prompts import (
     wrong_call_sentence,
 )
 from muggins.client.session import Goal, Session, describe_levels, friend_url
+from muggins.client.tournaments import create_message, list_lines, standings_lines
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots.coach import advise
 from muggins.shared.cards import Card, CardError, parse_card
@@ -88,6 +92,15 @@ from muggins.shared.protocol.accounts import (
     Seeking,
 )
 from muggins.shared.protocol.client import LIST_MAX
+from muggins.shared.protocol.tournaments import (
+    GetTournament,
+    JoinTournament,
+    LeaveTournament,
+    ListTournaments,
+    StartTournament,
+    TournamentInfo,
+    Tournaments,
+)
 from muggins.shared.view import SeatView
 
 HELP = (__doc__ or "").split("::", 1)[-1].rstrip()
@@ -160,6 +173,12 @@ class PlainClient:
             self.say(f"* computer levels (rating): {levels}")
         if isinstance(message, Seeking | Account) and self.session.log:
             self.say(f"* {self.session.log[-1]}")
+        if isinstance(message, Tournaments):
+            for line in list_lines(message):
+                self.say(f"| {line}")
+        if isinstance(message, TournamentInfo) and message.id is not None:
+            for line in standings_lines(message):
+                self.say(f"| {line}")
         if isinstance(message, Profile | History | Leaderboard):
             from muggins.client.account_cli import describe
 
@@ -308,6 +327,13 @@ class PlainClient:
             "profile": lambda: GetProfile(name=" ".join(args) or None),
             "history": lambda: GetHistory(name=" ".join(args) or None),
             "leaderboard": lambda: GetLeaderboard(),
+            "tournaments": lambda: ListTournaments(),
+            "enter": lambda: JoinTournament(tournament=args[0]) if args else None,
+            "withdraw": lambda: LeaveTournament(tournament=args[0]) if args else None,
+            "standings": lambda: GetTournament(tournament=args[0]) if args else None,
+            "arena": lambda: create_message("arena", args),
+            "swiss": lambda: create_message("swiss", args),
+            "begin": lambda: StartTournament(tournament=args[0]) if args else None,
         }
         if verb in ("quit", "exit"):
             self.done.set()

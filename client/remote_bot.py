@@ -3,6 +3,11 @@
 It says hello, creates or joins a room (or signs in to a bot account and seeks rated games), and
 answers every ``state`` that waits for its seat with its strategy's choice. It sees exactly what a
 person in that seat would: the view in ``state``.
+
+In a room it made or joined, a lost connection is not the end: like the terminal client it
+connects again, with growing pauses (:data:`PAUSES`), and its hello carries the token of its
+seat, so any node behind the balancer puts it back where it was. An opponent gone past the grace
+is waited for, or claimed (the game won, or the seat given to the computer) as ``claim`` says.
 """
 
 from __future__ import annotations
@@ -14,12 +19,18 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidURI,
+    WebSocketException,
+)
 
 from muggins.shared.actions import Event, Outcome
 from muggins.shared.bots.base import Strategy, make_strategy
 from muggins.shared.protocol import (
     PROTOCOL_VERSION,
+    Claim,
     CreateRoom,
     DuplicateResult,
     Error,
@@ -27,6 +38,7 @@ from muggins.shared.protocol import (
     JoinRoom,
     Leave,
     Left,
+    Notice,
     Room,
     RoomOptions,
     ServerMessage,
@@ -45,6 +57,27 @@ from muggins.shared.view import SeatView
 
 class RemoteError(RuntimeError):
     """The server refused the bot (a bad room code, a full room, an old protocol...)."""
+
+
+PAUSES = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
+"""Seconds between attempts to connect again after a lost connection; the last repeats."""
+GIVE_UP_AFTER = 600.0
+"""Seconds of failed attempts after which the bot stops trying."""
+
+ClaimChoice = Literal["wait", "win", "bot"]
+"""What the bot does when its opponent has been gone past the grace."""
+
+
+class Lost(Exception):
+    """The connection went (closed, refused, unreachable): connect again."""
+
+
+@dataclass
+class Progress:
+    """What a match played over several connections keeps from one to the next."""
+
+    events: list[Event] = field(default_factory=list)
+    first_dealer: int | None = None
 
 
 @dataclass
@@ -83,47 +116,75 @@ async def play_remote(
     on_event: Callable[[str], None] | None = None,
     rate: float = 15.0,
     burst: int = 30,
+    claim: ClaimChoice = "wait",
+    reconnect: bool = True,
 ) -> RemoteResult:
-    """Play one match on the server at ``url``: create a room (``create``) or join ``code``."""
+    """Play one match on the server at ``url``: create a room (``create``) or join ``code``.
+    A lost connection is made again (``reconnect``) and the seat resumed with its token."""
     if (create is None) == (code is None):
         raise ValueError("either create a room or join one by its code")
-    try:
-        return await _play(url, level, seed, name, create, code, on_room, on_event, rate, burst)
-    except InvalidURI as error:
-        raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
-    except ConnectionClosed as error:
-        reason = f" ({error.rcvd.reason})" if error.rcvd and error.rcvd.reason else ""
-        raise RemoteError(
-            f"the server closed the connection before the match ended{reason}"
-        ) from error
-    except WebSocketException as error:
-        raise RemoteError(f"could not talk to {url}: {error}") from error
-
-
-async def _play(
-    url: str,
-    level: str,
-    seed: int,
-    name: str | None,
-    create: RoomOptions | None,
-    code: str | None,
-    on_room: Callable[[str], None] | None,
-    on_event: Callable[[str], None] | None,
-    rate: float,
-    burst: int,
-) -> RemoteResult:
     strategy = make_strategy(level, seed=seed)
     pacer = Pacer(rate, burst)
-    async with connect(url, max_size=2**22) as ws:
-        await _hello(ws, name or f"{level} bot")
-        await _send(ws, CreateRoom(options=create) if create is not None else JoinRoom(code=code))
-        result = await _play_match(ws, strategy, pacer, code or "", on_room, on_event)
-        assert result is not None
-        return result
+    progress = Progress()
+    token: str | None = None
+    failing_since: float | None = None
+    attempt = 0
+    while True:
+        try:
+            async with connect(url, max_size=2**22, open_timeout=10) as ws:
+                welcome = await _hello(ws, name or f"{level} bot", token=token)
+                if token is None:
+                    token = welcome.token
+                    first: CreateRoom | JoinRoom = (
+                        CreateRoom(options=create) if create is not None else JoinRoom(code=code)
+                    )
+                    await _send(ws, first)
+                elif not welcome.resumed:
+                    raise RemoteError("the server no longer keeps the bot's seat")
+                failing_since, attempt = None, 0
+                result = await _play_match(
+                    ws, strategy, pacer, code or "", on_room, on_event,
+                    progress=progress, claim=claim,
+                )  # fmt: skip
+                assert result is not None
+                return result
+        except InvalidURI as error:
+            raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
+            if token is None or not reconnect:
+                raise _lost(url, error) from error
+            now = time.monotonic()
+            failing_since = failing_since or now
+            if now - failing_since > GIVE_UP_AFTER:
+                raise _lost(url, error) from error
+            pause = PAUSES[min(attempt, len(PAUSES) - 1)]
+            attempt += 1
+            if on_event is not None:
+                on_event(f"(connection lost: {_why(error)}; connecting again in {pause:g} s)")
+            await asyncio.sleep(pause)
+        except WebSocketException as error:
+            raise RemoteError(f"could not talk to {url}: {error}") from error
 
 
-async def _hello(ws: ClientConnection, name: str) -> Welcome:
-    await _send(ws, Hello(name=name, protocol=PROTOCOL_VERSION))
+def _why(error: BaseException) -> str:
+    if isinstance(error, ConnectionClosed):
+        return f"closed{f' ({error.rcvd.reason})' if error.rcvd and error.rcvd.reason else ''}"
+    return str(error) or type(error).__name__
+
+
+def _lost(url: str, error: BaseException) -> RemoteError | OSError:
+    """What a lost connection that is not tried again is said as."""
+    if isinstance(error, OSError):
+        return error
+    if isinstance(error, ConnectionClosed):
+        return RemoteError(
+            f"the server closed the connection before the match ended ({_why(error)})"
+        )
+    return RemoteError(f"could not talk to {url}: {error}")
+
+
+async def _hello(ws: ClientConnection, name: str, *, token: str | None = None) -> Welcome:
+    await _send(ws, Hello(name=name, protocol=PROTOCOL_VERSION, token=token))
     welcome = await _receive(ws)
     if not isinstance(welcome, Welcome):
         raise RemoteError(_refusal(welcome, "the server did not welcome the bot"))
@@ -140,16 +201,21 @@ async def _play_match(
     *,
     after: str | None = None,
     stop: Callable[[ServerMessage], bool] | None = None,
+    progress: Progress | None = None,
+    claim: ClaimChoice = "wait",
 ) -> RemoteResult | None:
     """Play the match of the room the bot is being seated in, to its end (the room ``after``
     is the one just played: what it still says is passed over). None if ``stop`` says a
-    message ends the wait for a seat."""
+    message ends the wait for a seat. ``progress`` carries a match over several connections;
+    ``claim`` says what to do once the opponent has been gone past the grace."""
     seat: int | None = None
     sent: int | None = None  # the seq our move answered, until the server answers it
     latest: tuple[int, SeatView] | None = None  # the newest state's seq and whole view
     views = Unpacker()
-    events: list[Event] = []
-    first_dealer: int | None = None
+    progress = progress or Progress()
+    events = progress.events
+    resumed = bool(events) or progress.first_dealer is not None
+    claimed = False
     while True:
         message = await _receive(ws)
         if stop is not None and stop(message) and seat is None:
@@ -157,8 +223,16 @@ async def _play_match(
         if isinstance(message, Room):
             if seat is None and message.you is not None and message.code != after:
                 seat, room_code = message.you, message.code
-                if on_room is not None:
+                if on_room is not None and not resumed:
                     on_room(message.code)
+            gone = seat is not None and message.seats[1 - seat].claimable_in == 0
+            if gone and claim != "wait" and not claimed:
+                claimed = True
+                await _send(ws, Claim(take=claim))
+        elif isinstance(message, Notice):
+            if message.code == "claimable" and claim != "wait" and seat is not None:
+                claimed = True
+                await _send(ws, Claim(take=claim))
         elif isinstance(message, Error):
             if seat is None:
                 raise RemoteError(message.message)
@@ -175,11 +249,11 @@ async def _play_match(
                 latest = (message.seq, view)
             if message.id is not None and message.id == sent:
                 sent = None
-            if first_dealer is None and view.deal_number >= 1:
-                first_dealer = view.dealer
+            if progress.first_dealer is None and view.deal_number >= 1:
+                progress.first_dealer = view.dealer
             if view.phase == "match_over":
                 assert view.seat is not None
-                return RemoteResult(view.seat, room_code, view.games, events, first_dealer)
+                return RemoteResult(view.seat, room_code, view.games, events, progress.first_dealer)
         if latest is None or sent is not None:
             continue
         seq, view = latest

@@ -13,7 +13,6 @@ import http
 import ipaddress
 import logging
 import socket
-import ssl
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -28,16 +27,19 @@ from websockets.http11 import Request, Response
 from muggins.server.accounts.roles import grant
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
+from muggins.server.net.census import Census, publish
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
 from muggins.server.net.readiness import Pingable, Readiness
 from muggins.server.net.static import StaticSite, same_origin
+from muggins.server.net.tls import Certificates
 from muggins.server.results.reviews import Reviewer
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.datafiles import default_db
 from muggins.server.store.games import Store, StoreError
 from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
+from muggins.server.wire.ws_internals import GetOnlyConnection
 from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")
@@ -67,7 +69,15 @@ class Server:
             from muggins.server.cluster.coordination import ClusterStore
             from muggins.server.cluster.lobby import cluster_lobby
 
-            redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
+            if isinstance(store, ClusterStore):
+                redis = store
+            else:
+                archive = None
+                if config.postgres is not None:
+                    from muggins.server.store.postgres import PostgresArchive
+
+                    archive = PostgresArchive(config.postgres)
+                redis = ClusterStore(config.redis, archive=archive)
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)
         else:
@@ -78,6 +88,8 @@ class Server:
         """Open connections by client address (see :func:`client_address`)."""
         self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
+        self._metrics_ws: WsServer | None = None
+        self._certificates: Certificates | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.keepalive = Keepalive()
         """Pings every connection every 20 s, in one batch a second (not websockets' task per
@@ -85,7 +97,17 @@ class Server:
         self.reviewer = Reviewer(self.store, config.review_workers)
         self.site = StaticSite()
         probe = self.store.ping if isinstance(self.store, Pingable) else None
-        self.readiness = Readiness(probe, what="Redis" if config.redis else "the store")
+        self.readiness = Readiness(
+            probe, what="Redis" if config.redis else "the store", observe=self._observe_store
+        )
+        self.census = Census(self.store)
+        publish(self.metrics, self.lobby, self.census, lambda: self.readiness.answer()[0])
+
+    def _observe_store(self, seconds: float | None) -> None:
+        if seconds is None:
+            self.metrics.store_errors.inc()
+        else:
+            self.metrics.store_seconds.observe(seconds)
 
     @property
     def port(self) -> int:
@@ -111,8 +133,8 @@ class Server:
         await self.lobby.restore()
         tls = None
         if self.config.certfile is not None:
-            tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            tls.load_cert_chain(self.config.certfile, self.config.keyfile)
+            self._certificates = Certificates(self.config.certfile, self.config.keyfile)
+            tls = self._certificates.context
         self._ws = await ws_serve(
             self._handle,
             self.config.host,
@@ -123,8 +145,14 @@ class Server:
             compression=None,
             open_timeout=10,
             ping_interval=None,  # self.keepalive pings instead (same interval and timeout)
+            create_connection=GetOnlyConnection,  # 405 for other methods, not a silent close
             max_queue=16,
         )
+        if self.config.metrics_port is not None:
+            self._metrics_ws = await ws_serve(
+                self._refuse, self.config.host, self.config.metrics_port,
+                process_request=self._internal, create_connection=GetOnlyConnection,
+            )  # fmt: skip
         for sock in self._ws.sockets:
             # Accepted sockets inherit it: the kernel keeps at most this much for a reader that
             # does not read (its automatic tuning would let it grow to megabytes).
@@ -132,18 +160,28 @@ class Server:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.keepalive.start()
         self.readiness.start()
+        await self.census.count()
+        self.census.start()
         self.lobby.matchmaker.start()
         self.reviewer.start()
         log.info(
             "listening",
             extra={
                 "url": self.url,
+                "host": self.config.host,  # 0.0.0.0: every address, not only 127.0.0.1
                 "public_url": self.config.public_url,
                 "store": type(self.store).__name__,
                 "rooms": len(self.lobby.rooms),
                 "build": build(),
             },
         )
+
+    def reload_tls(self) -> bool:
+        """Read the TLS certificate and key again (``muggins serve`` does on SIGHUP)."""
+        if self._certificates is None:
+            log.warning("SIGHUP: no TLS certificate to reload (no --certfile)")
+            return False
+        return self._certificates.reload()
 
     async def _open_store(self) -> None:
         """Open the store; a cluster node waits up to STARTUP_WAIT for Redis to come up."""
@@ -165,6 +203,8 @@ class Server:
         if self._ws is not None:
             self._ws.server.close()  # the listener first: no new connection from here on
             self._ws.close(close_connections=False)
+        if self._metrics_ws is not None:
+            self._metrics_ws.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
         try:
@@ -178,6 +218,7 @@ class Server:
 
     async def _wind_down(self) -> None:
         await self.readiness.stop()
+        await self.census.stop()
         await self.keepalive.stop()
         await self.reviewer.stop()
         await self.lobby.matchmaker.stop()
@@ -195,6 +236,18 @@ class Server:
         for room in self.lobby.rooms.values():
             room.close()
         await self.store.close()
+
+    @property
+    def metrics_port(self) -> int | None:
+        """Where the metrics port listens (None: no metrics port)."""
+        if self._metrics_ws is None:
+            return None
+        port: int = next(iter(self._metrics_ws.sockets)).getsockname()[1]
+        return port
+
+    async def _refuse(self, ws: ServerConnection) -> None:
+        """No game on the metrics port (its requests are all answered before an upgrade)."""
+        await ws.close(CloseCode.POLICY_VIOLATION, "no game here")
 
     async def _handle(self, ws: ServerConnection) -> None:
         address = self.client_address(ws, ws.request)
@@ -227,20 +280,24 @@ class Server:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return connection.respond(http.HTTPStatus.OK, "ok\n")
+            response = connection.respond(http.HTTPStatus.OK, "ok\n")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            return response
         if path == "/readyz":
             ready, said = self.readiness.answer()
             status = http.HTTPStatus.OK if ready else http.HTTPStatus.SERVICE_UNAVAILABLE
-            return connection.respond(status, said)
-        if path == "/metrics":
-            response = connection.respond(http.HTTPStatus.OK, self.metrics.text().decode())
-            del response.headers["Content-Type"]
-            response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+            response = connection.respond(status, said)
+            response.headers["X-Content-Type-Options"] = "nosniff"
             return response
+        if path == "/metrics":
+            if not local_request(connection, request):
+                return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
+            return self._metrics_response(connection)
         if request.headers.get("Upgrade", "").lower() != "websocket":
             return self.site.respond(request)
         if not self.readiness.answer()[0]:
             # A balancer (docker/nginx.conf: proxy_next_upstream http_503) tries another node.
+            self.metrics.refused.labels("not_ready").inc()
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
         origin = request.headers.get("Origin")
         if (
@@ -249,16 +306,37 @@ class Server:
             and origin not in self.config.allowed_origins
             and not same_origin(origin, request.headers.get("Host"))
         ):
+            self.metrics.refused.labels("origin").inc()
             return connection.respond(http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
         if len(self.connections) >= self.config.max_connections:
+            self.metrics.refused.labels("full").inc()
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "server full\n")
         address = self.client_address(connection, request)
         if self.per_address[address] >= self.config.max_per_address:
             log.info("refused a connection over the per-address cap", extra={"peer": address})
+            self.metrics.refused.labels("per_address").inc()
             return connection.respond(
                 http.HTTPStatus.TOO_MANY_REQUESTS, "too many connections from your address\n"
             )
         return None
+
+    def _metrics_response(self, connection: ServerConnection) -> Response:
+        response = connection.respond(http.HTTPStatus.OK, self.metrics.text().decode())
+        del response.headers["Content-Type"]
+        response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+    def _internal(self, connection: ServerConnection, request: Request) -> Response:
+        """The metrics port: /metrics, /healthz and /readyz, nothing else (no game)."""
+        path = request.path.split("?", 1)[0]
+        if path == "/metrics":
+            return self._metrics_response(connection)
+        if path in ("/healthz", "/readyz"):
+            answer = self._http(connection, request)
+            assert answer is not None
+            return answer
+        return connection.respond(http.HTTPStatus.NOT_FOUND, "not found\n")
 
     async def _sweep(self) -> None:
         while True:
@@ -267,6 +345,21 @@ class Server:
                 await self.lobby.sweep()
             except Exception:
                 log.exception("sweep failed")
+
+
+def local_request(connection: ServerConnection, request: Request) -> bool:
+    """Whether a request comes from this machine itself and not through a proxy (a proxy on
+    this machine adds X-Forwarded-For): what may read /metrics on the public port."""
+    peer = connection.remote_address[0] if connection.remote_address else ""
+    try:
+        loopback = ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        return False
+    return (
+        loopback
+        and "X-Forwarded-For" not in request.headers
+        and "Forwarded" not in (request.headers)
+    )
 
 
 @contextlib.asynccontextmanager

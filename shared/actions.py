@@ -427,3 +427,16 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 EVENT: Final[TypeAdapter[Event]] = TypeAdapter(Event)
+
+
+def described(event: Event, names: Sequence[str], target: int) -> str:
+    """The event's sentence as the table shows it: a winning peg past the game hole is said at
+    the hole (121, not 124), as the board and the scores stop there.
+
+    >>> won = Scored(seat=0, reason="go", points=1, score=122)
+    >>> described(won, ["Ann", "Bob"], 121)
+    'Ann pegs one for the go (121)'
+    """
+    if isinstance(event, Scored) and event.score > target:
+        return event.model_copy(update={"score": target}).describe(names)
+    return event.describe(names)

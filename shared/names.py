@@ -5,12 +5,16 @@ An account name is 3 to 24 characters after Unicode NFKC normalisation: letters,
 digits, spaces and ``- _ .``, starting with a letter or digit, and every letter from one script
 (Latin, Cyrillic, Greek, ...; a mix such as Cyrillic ``А`` in ``АIice`` is refused). Two names
 are the same name when their *keys* are equal. The key is the name NFKC-normalised, case-folded,
-with Cyrillic and Greek letters that look like Latin ones replaced by those (``а`` -> ``a``),
-``i``, ``l``, ``1`` and ``|`` all read as ``l``, ``0`` as ``o``, and spaces, ``-``, ``_``
-and ``.`` left out. So ``Alice``, ``ALICE``, ``A1ice``, ``АIice`` and ``a.lice`` are one name.
+with accents and other marks taken off (``í`` -> ``i``, Turkish ``İ`` -> ``i``), Cyrillic and
+Greek letters that look like Latin ones replaced by those (``а`` -> ``a``), ``i``, dotless
+``ı``, ``l``, ``1`` and ``|`` all read as ``l``, ``0`` as ``o``, and spaces, ``-``, ``_`` and
+``.`` left out. So ``Alice``, ``ALICE``, ``A1ice``, ``АIice``, ``Alíce``, ``Alıce``, ``ALİCE``
+and ``a.lice`` are one name.
 
-A name that reads as the computer, as a card or with a suit symbol in it is refused (see
-:func:`name_problem`): event sentences name players and cards side by side.
+A name that reads as the computer (after the same folding: ``Сomputer`` with a Cyrillic ``С``
+and ``C0mputer`` too), as a card, with a suit symbol in it, or with the marks the server adds to
+names (``Ann (2)``, ``Ann (guest)``) is refused (see :func:`name_problem`): event sentences name
+players and cards side by side.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ _LOOKALIKE: Final = str.maketrans(
         "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "c",
     }
 )  # fmt: skip
-_STROKES: Final = str.maketrans({"1": "l", "i": "l", "|": "l", "0": "o"})
+_STROKES: Final = str.maketrans({"1": "l", "i": "l", "ı": "l", "|": "l", "0": "o"})
 
 
 class NameRefused(ValueError):
@@ -74,8 +78,21 @@ def check_name(text: str) -> str:
     return name
 
 
+def _fold(name: str) -> str:
+    """The name case-folded, without marks, with look-alikes read as Latin letters."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return folded.translate(_LOOKALIKE).translate(_STROKES)
+
+
 def name_key(name: str) -> str:
     """What makes two names the same (see the module doc): equal keys cannot both be accounts."""
+    return "".join(ch for ch in _fold(name) if ch not in _PUNCTUATION)
+
+
+def legacy_key(name: str) -> str:
+    """The key accounts were kept under before marks were folded (``Alíce`` kept its ``í``):
+    such an account is still found by its name."""
     folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
     folded = folded.translate(_STROKES)
     return "".join(ch for ch in folded if ch not in _PUNCTUATION)
@@ -91,7 +108,12 @@ def clean_name(text: str, *, fallback: str = "Player") -> str:
 
 _CARD = re.compile(r"(?:[A2-9JQKT]|10)[CDHS♣♦♥♠♧♢♡♤]")
 _SUIT_SYMBOLS = "♣♦♥♠♧♢♡♤"
-_COMPUTER = re.compile(r"\bcomputer\b", re.IGNORECASE)
+_COMPUTER = re.compile(r"(?<![^\W_])computer(?![^\W_])")
+"""The word "computer" in a folded name (:func:`_fold`: ``Сomputer``, ``C0mputer`` too)."""
+_SERVER_MARK = re.compile(r"\(\s*(?:\d+|guest)\s*\)", re.IGNORECASE)
+"""What the server adds to a name: ``Ann (2)`` for a second Ann at a table, ``(guest)``."""
+GUEST_MARK: Final = "(guest)"
+"""Follows a guest's name when an account has that name: ``Alice (guest)``."""
 
 
 BOT_MARK: Final = "[bot]"
@@ -125,8 +147,10 @@ def name_problem(name: str) -> str | None:
     """
     if BOT_MARK in name.casefold():
         return f"{BOT_MARK} marks bot accounts; choose a name without it"
-    if _COMPUTER.search(name):
+    if _COMPUTER.search(_fold(name)):
         return "the computer is called Computer; choose a name that is not"
+    if _SERVER_MARK.search(name):
+        return "a name may not hold (2) or (guest): the server adds those to names"
     if any(symbol in name for symbol in _SUIT_SYMBOLS):
         return "a name may not hold suit symbols"
     if all(_CARD.fullmatch(word) for word in name.split()):

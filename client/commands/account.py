@@ -7,7 +7,7 @@ from typing import Any
 
 ACTIONS = (
     "register", "sign-in", "sign-out", "password", "delete", "profile", "history",
-    "leaderboard", "game", "games",
+    "leaderboard", "game", "games", "review",
 )  # fmt: skip
 
 
@@ -23,13 +23,20 @@ def register(commands: Any) -> None:
             "the account. profile/history [NAME]: a player's rating, record and finished games "
             "(yours without a name); leaderboard: the established ratings; game ID: a finished "
             "game step by step, every hand face up; games: your games in progress (the "
-            "account's and the seats 'muggins play' kept), each with the command back to it."
+            "account's and the seats 'muggins play' kept), each with the command back to it; "
+            "review ID [--seat N]: a finished game's decisions graded by the expert, the worst "
+            "moments, the points given away per deal and the chance to win deal by deal."
         ),
         epilog="Example: muggins account ws://example.org:8765 register Alice",
     )
     parser.add_argument("url", metavar="ws://HOST:PORT", help="the server")
     parser.add_argument("action", choices=ACTIONS)
-    parser.add_argument("name", nargs="?", help="an account name (or a game id for 'game')")
+    parser.add_argument(
+        "name", nargs="?", help="an account name (or a game id for 'game' and 'review')"
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), help="review: the seat (default: yours, else 0)"
+    )
     parser.add_argument("--everywhere", action="store_true", help="sign-out: every session")
     parser.add_argument("--limit", type=int, default=20, help="history, leaderboard: how many")
     parser.add_argument(

@@ -24,6 +24,17 @@ def is_admin(account: AccountRecord | None) -> bool:
     return account is not None and account.role == "admin"
 
 
+async def flag_bot(store: Store, name: str) -> AccountRecord:
+    """Flag the account called ``name`` a bot account, for ever (see docs/accounts.md)."""
+    account = await store.find_account(key=name_key(name))
+    if account is None:
+        raise AccountError(f"No account here is called {name!r}")
+    await store.set_bot(account.id)
+    found = await store.find_account(id=account.id)
+    assert found is not None
+    return found
+
+
 async def grant(store: Store, name: str, role: Role | None) -> AccountRecord:
     """Give the account called ``name`` the ``role`` (None: none); :class:`AccountError` if
     there is no such account."""

@@ -15,9 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from muggins.server.accounts.budget import ReadBudget
 from muggins.server.accounts.credentials import (
     AccountError,
     LocalSignInLimits,
+    RegistrationLimiter,
     SignInLimits,
     check_name,
     check_password,
@@ -28,12 +30,15 @@ from muggins.server.accounts.credentials import (
     session_hash,
     verify_password,
 )
+from muggins.server.accounts.game_reviews import GameReviews
+from muggins.server.accounts.sanctions import Sanction, Sanctions
 from muggins.server.results.records import counts
-from muggins.server.results.replays import ReplayCache
+from muggins.server.results.replays import GameRecords
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.store.accounts import AccountRecord, Stats
 from muggins.server.store.games import Store, StoreConflict, StoreError, parse_match_id
-from muggins.shared.names import marked, unmarked
+from muggins.server.wire.send_cache import encoded_as
+from muggins.shared.names import GUEST_MARK, legacy_key, marked, unmarked
 from muggins.shared.protocol import ErrorCode
 from muggins.shared.protocol.accounts import (
     Account,
@@ -43,7 +48,6 @@ from muggins.shared.protocol.accounts import (
     CancelSeek,
     ChangePassword,
     DeleteAccount,
-    GameRecord,
     GetGame,
     GetHistory,
     GetLeaderboard,
@@ -52,7 +56,6 @@ from muggins.shared.protocol.accounts import (
     HistoryItem,
     Leaderboard,
     LeaderEntry,
-    LoggedAction,
     Profile,
     RatingInfo,
     Register,
@@ -62,6 +65,8 @@ from muggins.shared.protocol.accounts import (
     SignIn,
     SignOut,
 )
+from muggins.shared.protocol.client import NAME_MAX as NAME_SHOWN
+from muggins.shared.protocol.review import GameReview, GetReview
 
 
 class Queue(Protocol):
@@ -138,12 +143,26 @@ class AccountService:
         """Failed sign-ins per name and address: this process's, or a cluster's in Redis."""
         self.matchmaker: Queue | None = None
         """The rated queue; told of every sign-in so a queued player is adopted here."""
-        self.replays = ReplayCache()
+        self.records = GameRecords(store)
+        """Finished games as answered, built once each."""
+        self.budget = ReadBudget()
+        """Expensive reads (games, histories, the leaderboard) per connection and address."""
+        self.sanctions = Sanctions(store)
+        """Bans (checked at every sign-in and registration) and hidden chat."""
+        self.registrations = RegistrationLimiter()
+        """Accounts made per address an hour (on this node)."""
+        self.replays = self.records.replays
+        self.reviews = GameReviews(store)
 
     async def handle(
-        self, player: Player, message: AccountRequest, *, peer: Peer, address: str
+        self, player: Player, message: AccountRequest | GetReview, *, peer: Peer, address: str
     ) -> None:
         try:
+            if isinstance(message, GetGame | GetHistory | GetLeaderboard | GetReview):
+                self.budget.take(player, address)
+            if isinstance(message, GetGame):
+                await self._game(player, message, peer, address)
+                return
             reply = await self._handle(player, message, address)
         except AccountError as error:
             code: ErrorCode = "bad_password" if "password" in str(error).lower() else "bad_name"
@@ -152,7 +171,9 @@ class AccountService:
             raise Refusal("storage", "The account store is unreachable; try again") from error
         peer.send(reply.model_copy(update={"id": message.id}))
 
-    async def _handle(self, player: Player, message: AccountRequest, address: str) -> AccountReply:
+    async def _handle(
+        self, player: Player, message: AccountRequest | GetReview, address: str
+    ) -> AccountReply | GameReview:
         if isinstance(message, Seek | CancelSeek):
             if self.matchmaker is None:
                 raise Refusal("illegal", "This server has no rated queue")
@@ -165,7 +186,7 @@ class AccountService:
                 )
             return await self.matchmaker.cancel(player)
         if isinstance(message, Register):
-            return await self._register(player, message)
+            return await self._register(player, message, address)
         if isinstance(message, SignIn):
             return await self._sign_in(player, message, address)
         if isinstance(message, GetProfile):
@@ -174,8 +195,8 @@ class AccountService:
             return await self._history(player, message)
         if isinstance(message, GetLeaderboard):
             return await self._leaderboard(message.limit)
-        if isinstance(message, GetGame):
-            return await self._game(message.game, steps=message.steps)
+        if isinstance(message, GetReview):
+            return await self.reviews.review(player, message)
         account = await self._signed_in(player)
         if isinstance(message, SignOut):
             return await self._sign_out(player, account, everywhere=message.everywhere)
@@ -186,11 +207,20 @@ class AccountService:
 
     # --- signing in ----------------------------------------------------------------------------
 
-    async def _register(self, player: Player, message: Register) -> Account:
+    async def _register(self, player: Player, message: Register, address: str) -> Account:
         if player.account is not None:
             raise Refusal("illegal", "You are signed in already; sign out to make another account")
         name = check_name(message.name)
         check_password(message.password)
+        self._check_seat(player, None)
+        await self._not_banned(None, address)
+        wait = self.registrations.take(address)
+        if wait > 0:
+            minutes = max(1, round(wait / 60))
+            raise Refusal(
+                "rate_limited",
+                f"Too many accounts made from your address: try again in {minutes} min",
+            )
         password_hash = await asyncio.to_thread(hash_password, message.password)
         account = AccountRecord(
             id=new_account_id(),
@@ -215,30 +245,87 @@ class AccountService:
             account = await self.store.find_account(id=found) if found else None
             if account is None:
                 raise Refusal("bad_credentials", "That session has ended; sign in with a password")
+            await self._not_banned(account, address)
             return await self._bind(player, account, session=message.session)
         assert message.name is not None and message.password is not None
         account = await self._check(message.name, message.password, address)
+        await self._not_banned(account, address)
         return await self._bind(player, account)
+
+    async def _not_banned(self, account: AccountRecord | None, address: str) -> None:
+        """Refuse a banned account, or any account from a banned address, saying why and until
+        when."""
+        now = time.time()
+        found: Sanction | None = None
+        if account is not None:
+            found = await self.sanctions.of("ban", account.id, now=now)
+        if found is None:
+            found = await self.sanctions.address_ban(address, now=now)
+        if found is not None:
+            until = (
+                "for good"
+                if found.until is None
+                else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(found.until))
+            )
+            why = f": {found.reason}" if found.reason else ""
+            raise Refusal("banned", f"You are banned {until}{why}")
 
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is its password; one answer for every failure."""
         key = name_key(name)
-        wait, ticket = await self.limits.attempt(key, address)
+        wait, slow, ticket = await self.limits.attempt(key, address)
         if wait > 0:
             raise Refusal(
                 "rate_limited", f"Too many failed sign-ins: try again in {max(1, round(wait))} s"
             )
-        account = await self.store.find_account(key=key)
+        if slow > 0:
+            await asyncio.sleep(slow)  # this name fails from everywhere: slowed, not locked
+        account = await self.find_named(name)
         stored = account.password_hash if account else None
-        if account is None or not await asyncio.to_thread(verify_password, password, stored):
+        # Checked whether or not the account exists: a wrong name costs the same work.
+        right = await asyncio.to_thread(verify_password, password, stored)
+        if account is None:
+            await self.limits.unknown(key, address)
+            raise Refusal("bad_credentials", BAD_CREDENTIALS)
+        if not right:
             raise Refusal("bad_credentials", BAD_CREDENTIALS)  # counted by the attempt
         await self.limits.succeeded(key, address, ticket)
         return account
+
+    async def find_named(self, name: str) -> AccountRecord | None:
+        """The account called ``name`` (or one too like it), if any."""
+        account = await self.store.find_account(key=name_key(name))
+        if account is None and legacy_key(name) != name_key(name):
+            account = await self.store.find_account(key=legacy_key(name))
+        return account
+
+    async def guest_name(self, name: str) -> str:
+        """A guest's name as shown: ``Alice (guest)`` when an account is called Alice."""
+        if await self.find_named(name) is None:
+            return name
+        return f"{name[: NAME_SHOWN - len(GUEST_MARK) - 1].rstrip()} {GUEST_MARK}"
+
+    @staticmethod
+    def _check_seat(player: Player, account: AccountRecord | None) -> None:
+        """Refuse to sign a seated player in to an account other than their seat's: the seat's
+        name and rating would part (the name from one account, the rating with the other)."""
+        room = player.room
+        index = room.seat_of(player) if room is not None else None
+        if room is None or index is None or room.status == "over":
+            return
+        held = room.seats[index].account
+        if held is not None and (account is None or held != account.id):
+            raise Refusal(
+                "illegal",
+                f"You are playing in room {room.code} as another account: finish or leave that "
+                "game first",
+            )
 
     async def _bind(
         self, player: Player, account: AccountRecord, *, session: str | None = None
     ) -> Account:
         """Sign ``player`` in (a new session unless one is given); their seat follows."""
+        self._check_seat(player, account)
         new = None
         if session is None:
             new, token_hash = new_session()
@@ -246,6 +333,7 @@ class AccountService:
         else:
             token_hash = session_hash(session)
         player.account, player.session_hash = account.id, token_hash
+        player.hidden = await self.sanctions.hidden(account.id)
         player.name = marked(account.name, account.bot)
         room = player.room
         if room is not None:
@@ -316,7 +404,7 @@ class AccountService:
     async def _named(self, player: Player, name: str | None) -> AccountRecord:
         if name is None:
             return await self._signed_in(player)
-        account = await self.store.find_account(key=name_key(unmarked(name)))
+        account = await self.find_named(unmarked(name))
         if account is None:
             raise Refusal("no_account", f"No account here is called {name!r}")
         return account
@@ -331,6 +419,10 @@ class AccountService:
             averages=averages(account.stats),
             bot=account.bot,
         )
+
+    async def history_of(self, player: Player, message: GetHistory) -> History:
+        """An account's history as ``history`` answers it (for the moderation view too)."""
+        return await self._history(player, message)
 
     async def _history(self, player: Player, message: GetHistory) -> History:
         account = await self._named(player, message.name)
@@ -370,28 +462,16 @@ class AccountService:
             )
         )
 
-    async def _game(self, game: str, *, steps: bool = False) -> GameRecord:
+    async def _game(self, player: Player, message: GetGame, peer: Peer, address: str) -> None:
+        """Send a finished game from :class:`GameRecords`, encoded once for every asker."""
         try:
-            code, number = parse_match_id(game)
+            code, number = parse_match_id(message.game)
         except ValueError as error:
             raise Refusal("no_game", str(error)) from None
-        match = await self.store.load_match(code, number)
-        if match is None or match.finished is None:
-            raise Refusal("no_game", f"No finished game {game!r} here")
-        return GameRecord(
-            game=match.id,
-            names=match.names,
-            hand_overs=match.hand_overs,
-            options=match.options,
-            seed=match.seed.hex(),
-            actions=tuple(LoggedAction(seat=s, action=a) for s, a in match.actions),
-            started=match.started,
-            finished=match.finished,
-            result=match.result,
-            winner=match.winner,
-            steps=await self.replays.steps(
-                match.id, match.options, match.seed, match.actions, match.names, match.hand_overs
-            )
-            if steps
-            else (),
-        )
+        found = await self.records.get(code, number, steps=message.steps)
+        if found is None:
+            raise Refusal("no_game", f"No finished game {message.game!r} here")
+        record, data = found
+        reply = record.model_copy(update={"id": message.id})
+        with encoded_as(reply, data):
+            peer.send(reply)

@@ -11,6 +11,7 @@
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
 - the room hash's ``agreement`` field: a pending restart proposal and rematch wishes.
+- ``unsettled`` sorted set: matches started and not settled (see :mod:`server.cluster.settling`).
 - ``rooms:vacant`` hash: waiting rooms seen with nobody connected, and since when; a room still
   so after the grace period is closed (:meth:`ClusterStore.close_vacant`), as a single server
   closes a waiting room its creator left.
@@ -67,6 +68,19 @@ class ListingPage:
     total: int
 
 
+@dataclass(frozen=True, slots=True)
+class SettlingRoom:
+    """What the sweep of unsettled matches reads of a room (open or closed)."""
+
+    touched: float
+    """The time of the room's last write (wall clock)."""
+    seats: tuple[SeatRecord, SeatRecord]
+    options: RoomOptions
+    match: int
+    """The room's current match number."""
+    closed: bool = False
+
+
 GONE = "gone"
 """A presence key's value after a clean disconnect (a missing key may only have lapsed)."""
 
@@ -77,6 +91,18 @@ def _holder(value: str | None) -> str | None:
 
 class ClusterStore(RedisStore):
     """The Redis store with the coordination of the nodes that share it."""
+
+    async def census(self) -> dict[str, int]:
+        """Rooms open (of every node) and matches waiting for their review (``/metrics``)."""
+
+        async def count() -> list[Any]:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.scard(self.open_key)
+                pipe.zcard(self._k("review-queue"))
+                return list(await pipe.execute())
+
+        rooms, backlog = await self._call("census", count)
+        return {"rooms_open": int(rooms), "review_backlog": int(backlog)}
 
     async def listing_page(self, after: str | None, limit: int) -> ListingPage:
         """The listed rooms after cursor ``after`` (``"o:CODE"`` or ``"w:CODE"``), ``limit`` at
@@ -286,3 +312,79 @@ class ClusterStore(RedisStore):
     async def unwatch(self, code: str) -> None:
         """This node no longer keeps room ``code`` cached."""
         await self._call("watch", lambda: self.redis.srem(self.watch_key(code), self.node))
+
+    # --- matches not settled yet (see server.cluster.settling) ---------------------------------
+
+    async def unsettled(self, *, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` matches (``{code}-{n}``) listed before ``before``, oldest first."""
+        found = await self._call(
+            "unsettled",
+            lambda: self.redis.zrangebyscore(
+                self.unsettled_key, "-inf", repr(before), start=0, num=limit
+            ),
+        )
+        return [str(member) for member in found]
+
+    async def settling_room(self, code: str) -> SettlingRoom | None:
+        """A room's seats, options, current match and last write, open or closed."""
+        fields = await self._call(
+            "room",
+            lambda: self.redis.hmget(
+                self.room_key(code), ["touched", "created", "seats", "options", "match", "closed"]
+            ),
+        )
+        touched, created, seats, options, match, closed = fields
+        if seats is None or options is None:
+            return None
+        return SettlingRoom(
+            touched=float(touched or created or 0),
+            seats=seats_from_json(seats),
+            options=RoomOptions.model_validate_json(options),
+            match=int(match or 0),
+            closed=closed == "1",
+        )
+
+    async def drop_unsettled(self, member: str) -> None:
+        """A match that needs no settling (any more)."""
+        await self._call("unsettled", lambda: self.redis.zrem(self.unsettled_key, member))
+
+    async def recheck_unsettled(self, member: str, *, at: float) -> None:
+        """A match still unfinished: the sweep looks at it again after ``at``."""
+        await self._call(
+            "unsettled", lambda: self.redis.zadd(self.unsettled_key, {member: at}, xx=True)
+        )
+
+    async def is_settled(self, match: str) -> bool:
+        """Whether match ``{code}-{n}`` has been settled (by any node)."""
+        found = await self._call("settled", lambda: self.redis.exists(self._k("settled", match)))
+        return bool(found)
+
+    async def is_unsettled(self, match: str) -> bool:
+        """Whether match ``{code}-{n}`` is listed as not settled yet."""
+        score = await self._call("unsettled", lambda: self.redis.zscore(self.unsettled_key, match))
+        return score is not None
+
+    # --- the move to PostgreSQL (see server.cluster.archive) -----------------------------------
+
+    async def oldest_finished(self, *, start: int = 0, limit: int) -> list[str]:
+        """Up to ``limit`` finished matches still in Redis (``{code}-{n}``), oldest first,
+        from the ``start``-th on."""
+        found = await self._call(
+            "finished", lambda: self.redis.zrange(self.finished_key, start, start + limit - 1)
+        )
+        return [str(member) for member in found]
+
+    async def forget_match(self, code: str, number: int) -> None:
+        """Delete a match moved to the archive from Redis (one script: all of it or nothing)."""
+        await self._script(
+            "forget_match",
+            [
+                self.match_key(code, number),
+                self.log_key(code, number),
+                self.voided_key(code, number),
+                self.finished_key,
+                self.unsettled_key,
+                self.room_key(code),
+            ],
+            [f"{code}-{number}", number, self.player_key(""), code],
+        )

@@ -34,10 +34,12 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import RoomCopy
+from muggins.server.cluster.settling import settle_unsettled
 from muggins.server.cluster.signin import RedisSignInLimits
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
@@ -520,7 +522,8 @@ class ClusterNode:
 
     async def _close_abandoned(self) -> None:
         """Rooms with no move and nobody connected for ``abandon_after`` seconds are closed, and
-        waiting rooms (no match started) with nobody connected for the grace period.
+        waiting rooms (no match started) with nobody connected for the grace period; finished
+        matches nobody settled are settled (see server.cluster.settling).
 
         One node per sweep round claims the round; each room's closing is claimed again (or
         checked in one script), so it happens exactly once even if rounds overlap. A vacant room
@@ -552,6 +555,9 @@ class ClusterNode:
                 await self._close_vacant(code, since)
             elif left < interval:
                 self._spawn(self._close_vacant_later(code, since, left + VACANT_RECHECK))
+        await settle_unsettled(self.redis, quiet_for=interval)
+        if self.redis.archive is not None:
+            await archive_finished(self.redis, self.redis.archive)
 
     async def _close_vacant_later(self, code: str, since: str, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -39,7 +39,7 @@ RETRIES = 3
 """Versioned writes lost to another node before the move is refused."""
 CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
-DERIVED_NOTICES = frozenset({"disconnected", "returned"})
+DERIVED_NOTICES = frozenset({"disconnected", "returned", "claimable"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
 LAPSE_CONFIRM = 6.0
 """Seconds a presence whose node's heartbeat lapsed (the node may only be stalled: starved, or
@@ -319,6 +319,7 @@ class RoomCopy:
                         f"{player.name} lost the connection; you may claim the game in "
                         f"{room.grace:.0f} s if they do not return",
                     )
+                    room.count_grace(seat.index)
         if changed:
             room.send_room()
 
@@ -481,6 +482,22 @@ class RoomCopy:
         saved, self.stored_seats = self.stored_seats, self.room.record().seats
         if saved != self.stored_seats:
             self.take_seats(saved)
+
+    async def connected(self, seat: int) -> bool:
+        """Whether ``seat``'s player is connected to a live node (asked before the opponent is
+        offered the claim: a player whose old connection here closed late may be playing on
+        elsewhere). If so, the room catches up, which tells this node's people they are back."""
+        try:
+            state = await self.redis.room_state(self.room.code)
+        except StoreError:
+            return False  # the claim itself is checked against the store again
+        if state is None or not state.present[seat]:
+            return False
+        try:
+            await self.sync()
+        except StoreError as error:
+            log.info("room %s: catch-up failed (%s)", self.room.code, error)
+        return True
 
     async def take_timer(self, seq: int) -> bool:
         """A turn timer ran out: one node in the cluster moves for the player."""

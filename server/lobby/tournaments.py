@@ -10,8 +10,9 @@ players, and takes the result when the room's match is over.
   not at a table is *free*; free players are paired as soon as there are two. Leaving stops
   the pairing (the points stay); joining again resumes it. At the end no new pairs are made,
   and the tournament is finished when the last game is.
-- **Swiss**: its maker starts it; each round pairs the joined players by score, and the next
-  round is paired when every game of the round is over.
+- **Swiss**: its maker starts it; each round pairs the joined players who are connected, by
+  score (one away then sits the round out, with no points), and the next round is paired when
+  every game of the round is over.
 
 On duplicate deals a Swiss round gives every pairing the same match seed (and its tables take
 no spectators while the round is played, so no table can watch another's cards); an arena pairing
@@ -67,6 +68,9 @@ class Lobby(Protocol):
 
     @property
     def duplicates(self) -> dict[str, DuplicateTables]: ...
+
+    @property
+    def players(self) -> dict[str, Player[Room]]: ...
 
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room."""
@@ -241,6 +245,15 @@ class TournamentDirector:
         busy = t.busy()
         free = []
         for account, member in t.members.items():
+            if member.player.peer is None:  # back on another connection? play there
+                member.player = next(
+                    (
+                        p
+                        for p in self.lobby.players.values()
+                        if p.account == account and p.peer is not None
+                    ),
+                    member.player,
+                )
             room = member.player.room
             seated = room is not None and room.status != "over"
             here = member.active and member.player.peer is not None
@@ -263,7 +276,8 @@ class TournamentDirector:
             return
         t.round += 1
         t.round_seed = secrets.token_bytes(32)
-        present = [a for a, m in t.members.items() if m.active]
+        self._free(t)  # (finds a member back on another connection)
+        present = [a for a, m in t.members.items() if m.active and m.player.peer is not None]
         pairs = t.swiss.pair_round(present)
         log.info("swiss round", extra={"tournament": t.id, "round": t.round})
         for first, second in pairs:
@@ -284,6 +298,7 @@ class TournamentDirector:
         except Refusal as refusal:
             log.warning("tournament %s: no room: %s", t.id, refusal.message)
             return
+        room.tournament = t.id
         if t.duplicate and t.kind == "swiss":
             seed = t.round_seed
             room.new_seed = lambda: seed
@@ -291,6 +306,7 @@ class TournamentDirector:
         t.pairings.append(pairing)
         if duplicate_tables:
             tables = self.lobby.duplicates[room.code]
+            tables.tournament = t.id  # its second table is marked so when it is made
             tables.on_result = lambda result: self._duplicate_over(t, pairing, result)
         else:
             self._watch(t, pairing)
@@ -375,7 +391,8 @@ class TournamentDirector:
             )
             for p in t.pairings
         )
-        joined = player is not None and player.account in t.members
+        member = t.members.get(player.account or "") if player is not None else None
+        joined = member is not None and member.active
         return TournamentInfo(
             summary=self.summary(t), standings=standings, games=games, joined=joined
         )

@@ -234,6 +234,10 @@ class Connection:
                 if isinstance(message, Hello):
                     self._rearm()  # from the hello timeout to the (usually longer) idle one
             except Refusal as refusal:
+                if message.type == "sign_in":
+                    self.metrics.sign_ins_refused.labels(
+                        "locked_out" if refusal.code == "rate_limited" else refusal.code
+                    ).inc()
                 self.error(refusal.code, refusal.message, message.id, seq=refusal.seq)
             except Exception:
                 log.exception("failed to handle %s", message.type)
@@ -257,6 +261,8 @@ class Connection:
             return True
         self.refused += 1
         if self.refused > self.config.flood_close_after:
+            if not self.closing:
+                self.metrics.rate_limit_closes.inc()
             self.close(CloseCode.POLICY_VIOLATION, "rate limit")
         else:
             id = salvage_id(frame) if isinstance(frame, str) else None
@@ -318,7 +324,12 @@ class Connection:
             raise Refusal(
                 "unsupported_protocol",
                 f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: "
-                "update the client (since protocol 4 a brief view leaves out every part its "
+                + (
+                    f"update Muggins with: {self.config.update_command}"
+                    if message.protocol < PROTOCOL_VERSION
+                    else "this server is older than your client; ask its host to update it"
+                )
+                + " (since protocol 4 a brief view leaves out every part its "
                 "step cannot have changed; since protocol 3 a state carries its events; "
                 "since protocol 2 every move names the seq it answers)",
             )
@@ -330,12 +341,14 @@ class Connection:
             resumed = True
         else:
             player, token = self.lobby.new_player(message.name)
+            player.name = await self.lobby.accounts.guest_name(player.name)
             resumed = False
         old = player.peer
         if isinstance(old, Connection) and old is not self:
             old.player = None
             old.close(4000, "replaced by a newer connection")
         player.peer, player.gone_since = self, None
+        player.address = self.address
         self.player = player
         room = player.room
         self.send(

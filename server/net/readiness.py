@@ -41,8 +41,16 @@ class Pingable(Protocol):
 class Readiness:
     """Asks ``probe`` (the store's ping) on a clock; :attr:`ready` says what it last answered."""
 
-    def __init__(self, probe: Probe | None, *, what: str) -> None:
+    def __init__(
+        self,
+        probe: Probe | None,
+        *,
+        what: str,
+        observe: Callable[[float | None], None] | None = None,
+    ) -> None:
         self.probe = probe
+        self.observe = observe
+        """Told each answer's time in seconds, or None for a failure (the metrics)."""
         self.what = what
         """What the probe asks, for the log ("Redis", "the store")."""
         self.ready = True
@@ -75,12 +83,17 @@ class Readiness:
     async def check(self) -> None:
         """Ask the store once and note the answer (logging a change)."""
         assert self.probe is not None
+        began = time.perf_counter()
         try:
             async with asyncio.timeout(PROBE_TIMEOUT):
                 await self.probe()
         except Exception as error:  # any failure to answer means: not ready
+            if self.observe is not None:
+                self.observe(None)
             self._failed(str(error) or type(error).__name__)
         else:
+            if self.observe is not None:
+                self.observe(time.perf_counter() - began)
             self._answered()
 
     async def _watch(self, probe: Probe) -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from typing import Final
 
+from muggins.server.store.games import Store
+from muggins.server.wire.send_cache import utf8
 from muggins.shared.actions import Action, DealRevealed, Event, GameOptions, GameOver, Seat
 from muggins.shared.game import Game
 from muggins.shared.handover import HandOver, holders
 from muggins.shared.match import Match
-from muggins.shared.protocol.accounts import ReplayStep
+from muggins.shared.protocol.accounts import GameRecord, LoggedAction, ReplayStep
 
 
 def _step(
@@ -133,3 +136,85 @@ class ReplayCache:
         else:
             self._steps.move_to_end(match_id)
         return found
+
+
+RECORDS_BYTES: Final = 32 * 1024 * 1024
+"""The most the :class:`GameRecords` cache holds, in bytes of encoded answers."""
+
+
+class GameRecords:
+    """Finished matches as the ``game`` answer sends them: loaded, replayed, built and encoded
+    once, then served from here (a finished match never changes), so that a flood of requests
+    for replays costs a copy each and not a rebuild. Requests for one match that arrive while it
+    is being built wait for that build. The oldest answers go past :data:`RECORDS_BYTES`."""
+
+    def __init__(self, store: Store, *, limit: int = RECORDS_BYTES) -> None:
+        self.store = store
+        self.limit = limit
+        self.held = 0
+        self.built = 0
+        """How many answers were built (not served from the cache)."""
+        self.replays = ReplayCache()
+        self._answers: OrderedDict[tuple[str, bool], tuple[GameRecord, bytes]] = OrderedDict()
+        self._building: dict[tuple[str, bool], asyncio.Future[tuple[GameRecord, bytes] | None]] = {}
+
+    async def get(self, code: str, number: int, *, steps: bool) -> tuple[GameRecord, bytes] | None:
+        """The answer for a finished match (its ``id`` None) and its JSON, or None if there is
+        no such finished match."""
+        key = (f"{code.upper()}-{number}", steps)
+        found = self._answers.get(key)
+        if found is not None:
+            self._answers.move_to_end(key)
+            return found
+        building = self._building.get(key)
+        if building is not None:
+            return await asyncio.shield(building)
+        future: asyncio.Future[tuple[GameRecord, bytes] | None]
+        future = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            answer = await self._build(code, number, steps=steps)
+            future.set_result(answer)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._building[key]
+        if answer is not None:
+            self._keep(key, answer)
+        return answer
+
+    def _keep(self, key: tuple[str, bool], answer: tuple[GameRecord, bytes]) -> None:
+        self._answers[key] = answer
+        self.held += len(answer[1])
+        while self.held > self.limit and len(self._answers) > 1:
+            _, (_, data) = self._answers.popitem(last=False)
+            self.held -= len(data)
+
+    async def _build(
+        self, code: str, number: int, *, steps: bool
+    ) -> tuple[GameRecord, bytes] | None:
+        match = await self.store.load_match(code, number)
+        if match is None or match.finished is None:
+            return None
+        self.built += 1
+        record = GameRecord(
+            game=match.id,
+            names=match.names,
+            hand_overs=match.hand_overs,
+            options=match.options,
+            seed=match.seed.hex(),
+            actions=tuple(LoggedAction(seat=s, action=a) for s, a in match.actions),
+            started=match.started,
+            finished=match.finished,
+            result=match.result,
+            winner=match.winner,
+            steps=await self.replays.steps(
+                match.id, match.options, match.seed, match.actions, match.names, match.hand_overs
+            )
+            if steps
+            else (),
+        )
+        data = await asyncio.to_thread(utf8, record)  # large: encoded off the event loop
+        return record, data

@@ -3,9 +3,10 @@ copies on the other nodes.
 
 A room on one server is given :data:`NO_CLUSTER`, which does nothing. A cluster node gives each
 room it holds its own object (``server.cluster.room.RoomCopy``) that catches the room up before a
-change, tries a change again when another node won the race, relays notices and chat, and
-claims timers in Redis. The room's writes that a cluster checks against the other nodes' (seats,
-a new match, an action) go through :class:`RoomWrites`: the store itself on one server.
+change, tries a change again when another node won the race, relays notices and chat, claims
+timers in Redis, and says whether a player gone from this node is connected to another. The
+room's writes that a cluster checks against the other nodes' (seats, a new match, an action) go
+through :class:`RoomWrites`: the store itself on one server.
 """
 
 from __future__ import annotations
@@ -85,6 +86,10 @@ class RoomCluster(Protocol):
         """Whether this server moves for the player whose turn timer ran out at ``seq``."""
         ...
 
+    async def connected(self, seat: int) -> bool:
+        """Whether ``seat``'s player is connected to another server (so not gone)."""
+        ...
+
 
 class NoCluster:
     """A room on one server: every point of the seam does nothing."""
@@ -117,6 +122,9 @@ class NoCluster:
 
     async def take_timer(self, seq: int) -> bool:
         return True
+
+    async def connected(self, seat: int) -> bool:
+        return False
 
 
 NO_CLUSTER: RoomCluster = NoCluster()

@@ -8,6 +8,7 @@ It knows nothing of sockets: it sends to :class:`~server.rooms.players.Peer` obj
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import secrets
 import time
@@ -22,7 +23,7 @@ from muggins.server.rooms.seating import Table
 from muggins.server.rooms.tokens import token_matches
 from muggins.server.store.games import MatchRecord, Store, StoreError, move_key
 from muggins.server.wire.send_cache import encoded_once
-from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign
+from muggins.shared.actions import Action, Event, GameOver, IllegalAction, Resign, described
 from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
@@ -66,9 +67,10 @@ class StepStates:
         self.match, self.seq = match, seq
         lines = []
         over = None
+        target = match.options.target
         whole = match.winner is not None
         for e in events:
-            text = e.describe(names)
+            text = described(e, names, target)
             lines.append(built_line(e, text))
             if not whole and e.type in WHOLE_AFTER:
                 whole = True
@@ -98,6 +100,19 @@ class StepStates:
         return built_state(
             id=id, seq=self.seq, brief=self.short, view=view, events=self.lines, game_over=self.over
         )
+
+
+def public_address(address: str | None) -> bool:
+    """Whether an address tells players apart: not unknown and not this machine's loopback (a
+    proxy in front of a server without ``--trusted-proxy`` makes every player 127.0.0.1)."""
+    try:
+        return address is not None and not ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+OFFERS: set[asyncio.Task[None]] = set()
+"""Claim offers being checked (kept here so a running check is not collected)."""
 
 
 class Room(Table):
@@ -175,6 +190,7 @@ class Room(Table):
                 state = self.state_for(index)
                 if state is not None and player.peer is not None:
                     player.peer.send(state)
+                    self.tell_story(player.peer)
             return index
 
     async def _take_over(self, seat: SeatState, player: Player) -> int:
@@ -205,9 +221,10 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
-            if self.options.rated or self.options.duplicate:
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
                 raise Refusal(
-                    "illegal", "Rated and duplicate rooms are for two people: no computer"
+                    "illegal",
+                    "Rated, duplicate and tournament tables are for two people",
                 )
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
@@ -281,19 +298,39 @@ class Room(Table):
                 f"{player.name} lost the connection; you may claim the game in "
                 f"{self.grace:.0f} s if they do not return",
             )
-            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+            self.count_grace(index)
         self.send_room()
         self.cluster.present(index, here=False)
 
+    def count_grace(self, index: int) -> None:
+        """Seat ``index``'s player is gone (since ``gone_since``): after the grace period the
+        opponent is offered the claim, unless they are back by then."""
+        since = self.seats[index].gone_since
+        if since is not None:
+            asyncio.get_running_loop().call_later(self.grace, self._claimable, index, since)
+
     def _claimable(self, index: int, since: float) -> None:
-        """The grace period is over: tell the opponent, if the seat is still empty-handed."""
+        if self._still_gone(index, since):
+            task = asyncio.get_running_loop().create_task(self._offer_claim(index, since))
+            OFFERS.add(task)
+            task.add_done_callback(OFFERS.discard)
+
+    def _still_gone(self, index: int, since: float) -> bool:
         seat = self.seats[index]
-        if self.closed or seat.gone_since != since or self.status != "playing":
+        return not self.closed and seat.gone_since == since and self.status == "playing"
+
+    async def _offer_claim(self, index: int, since: float) -> None:
+        """The grace period is over: tell the opponent, if the seat is still empty-handed and
+        its player is not connected anywhere (in a cluster: to no other node either)."""
+        if await self.cluster.connected(index) or not self._still_gone(index, since):
             return
-        self.notice(
-            "claimable",
-            f"{seat.name} has not come back: claim the game, or give the seat to the computer",
+        seat = self.seats[index]
+        offer = (
+            "claim the game"
+            if self.options.rated
+            else ("claim the game, or give the seat to the computer")
         )
+        self.notice("claimable", f"{seat.name} has not come back: {offer}")
         self.send_room()
 
     async def leave(self, player: Player) -> None:
@@ -334,7 +371,11 @@ class Room(Table):
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
         rated = self.options.rated
-        moved = await settle_match(self.store, self.code, self.match_number, accounts, rated=rated)
+        addresses = [s.player.address if s.player else None for s in self.seats]
+        shared = addresses[0] == addresses[1] and public_address(addresses[0])
+        moved = await settle_match(
+            self.store, self.code, self.match_number, accounts, rated=rated, shared_address=shared
+        )
         if moved and rated:
             self.notice("rating", moved)
 
@@ -433,10 +474,9 @@ class Room(Table):
         self.arm_turn_timer()
         if self.status != "playing":
             return
-        loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.kind == "human" and seat.gone_since is not None:
-                loop.call_later(self.grace, self._claimable, seat.index, seat.gone_since)
+                self.count_grace(seat.index)
 
     async def act(
         self,
@@ -584,8 +624,10 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
-            if self.options.rated or self.options.duplicate:
-                raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
+                raise Refusal(
+                    "illegal", "A rated or tournament match cannot be restarted; resign to concede"
+                )
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
                 await self._restart(origin=origin, id=id)
@@ -665,8 +707,8 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
-            if self.options.duplicate:
-                raise Refusal("illegal", "A duplicate match's tables are played once each")
+            if self.options.duplicate or self.tournament is not None:
+                raise Refusal("illegal", "A duplicate or tournament table is played once")
             self.rematch[seat] = True
             if self._other(seat).kind == "bot" or all(self.rematch):
                 self.notice("restarted", "Rematch: a new match begins")

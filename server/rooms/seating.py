@@ -14,10 +14,11 @@ from typing import Any, Literal, NoReturn
 from muggins.server.rooms.cluster_seam import NO_CLUSTER, RoomCluster, RoomWrites
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
 from muggins.server.rooms.rated import TurnClock
+from muggins.server.rooms.story import chat_memory, match_story
 from muggins.server.store.games import RoomRecord, Store
 from muggins.shared.actions import Action, Discard
 from muggins.shared.match import Match
-from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State
+from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State, Story
 from muggins.shared.protocol import Room as RoomMessage
 from muggins.shared.protocol.client import MessageId
 
@@ -78,10 +79,14 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.tournament: str | None = None
+        """The tournament this room's match is a game of (no restart, rematch or computer)."""
         self.duplicate_table: Literal[1, 2] | None = None
         """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
         self.closed = False
+        self.chat = chat_memory()
+        """The latest chat lines, told to newcomers with the match's story."""
         self._turn_timer: asyncio.TimerHandle | None = None
         self.turn_limit: float | None = options.turn_timer
         """Seconds per move before the server moves for the player (from the options)."""
@@ -252,15 +257,37 @@ class Table:
             if peer is not skip:
                 peer.send(message)
 
-    def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
-        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``."""
-        self.say_here(line, origin=origin, id=id)
+    def say(
+        self,
+        line: ChatLine,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        sender: str | None = None,
+    ) -> None:
+        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``.
+        Those who hide the ``sender`` account's chat are not sent it."""
+        self.say_here(line, origin=origin, id=id, sender=sender)
         self.cluster.relay_chat(line)
 
-    def say_here(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+    def say_here(
+        self,
+        line: ChatLine,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        sender: str | None = None,
+    ) -> None:
         """A chat line to the room's people connected to this server."""
+        self.chat.append(line)
         for _, peer in self.receivers():
-            peer.send(line.model_copy(update={"id": id}) if peer is origin else line)
+            if peer is origin:
+                peer.send(line.model_copy(update={"id": id}))
+                continue
+            receiver = getattr(peer, "player", None)
+            if sender is not None and sender in getattr(receiver, "hidden", ()):
+                continue
+            peer.send(line)
 
     def welcome_back(self, peer: Peer, seat: int | None, *, id: MessageId = None) -> None:
         """Everything a newcomer or returning player needs: the room, then the state."""
@@ -268,3 +295,21 @@ class Table:
         state = self.state_for(seat)
         if state is not None:
             peer.send(state)
+        self.tell_story(peer)
+
+    def tell_story(self, peer: Peer) -> None:
+        """The current match so far and the latest chat, to someone who just came in."""
+        story = self.story()
+        if story is not None:
+            peer.send(story)
+
+    def story(self) -> Story | None:
+        if self.match is None:
+            return None
+        return match_story(
+            self.match,
+            code=self.code,
+            number=self.match_number,
+            names=self.names(),
+            chat=self.chat,
+        )

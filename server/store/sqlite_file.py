@@ -133,6 +133,13 @@ def contents(db: sqlite3.Connection) -> Contents:
     return Contents(finished, accounts, version(db))
 
 
+def census(db: sqlite3.Connection) -> dict[str, int]:
+    """Rooms open and matches waiting for their review (``/metrics``)."""
+    (rooms,) = db.execute("SELECT COUNT(*) FROM rooms WHERE closed = 0").fetchone()
+    (backlog,) = db.execute("SELECT COUNT(*) FROM review_pending").fetchone()
+    return {"rooms_open": int(rooms), "review_backlog": int(backlog)}
+
+
 def backup(source: Path, dest: Path) -> Contents:
     """Copy ``source`` (a server may be writing to it) into ``dest``, checked; what it holds."""
     if not source.exists():

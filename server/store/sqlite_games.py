@@ -43,7 +43,8 @@ from muggins.server.store.games import (
     StoreError,
 )
 from muggins.server.store.sqlite_accounts import VERSION, SqliteAccounts, migrate
-from muggins.server.store.sqlite_file import check_known, create_private, upgrade_copy
+from muggins.server.store.sqlite_file import census, check_known, create_private, upgrade_copy
+from muggins.server.store.sqlite_moderation import SqliteModeration
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
 from muggins.shared.protocol import RoomOptions
@@ -115,7 +116,7 @@ key, where counting the log (:data:`APPEND_CHECKS`) reads every action of the ma
 When nothing is stored, :data:`APPEND_CHECKS` says why."""
 
 
-class SqliteStore(SqliteAccounts):
+class SqliteStore(SqliteAccounts, SqliteModeration):
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="muggins-sqlite")
@@ -147,13 +148,24 @@ class SqliteStore(SqliteAccounts):
     async def ping(self) -> None:
         """Answer once the store's thread has read from the file (readiness asks every second;
         it does not count as a write for the quiet checkpoint)."""
+        await self._read(lambda db: db.execute("SELECT 1").fetchone())
 
-        def read() -> None:
+    async def census(self) -> dict[str, int]:
+        """Rooms open and matches waiting for their review (for ``/metrics``)."""
+        return await self._read(census)
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn`` on the store's thread, not counted as a write (see :meth:`_wrote`)."""
+
+        def call() -> T:
             if self._db is None:
                 raise StoreError("the store is not open")
-            self._db.execute("SELECT 1").fetchone()
+            try:
+                return fn(self._db)
+            except sqlite3.Error as error:
+                raise _store_error(error) from error
 
-        await asyncio.get_running_loop().run_in_executor(self._executor, read)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     def _wrote(self) -> None:
         """Note a write (or a read: the cost is the same); arm the quiet checkpoint."""

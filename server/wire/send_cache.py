@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Final
+
+from pydantic_core import to_json
 
 from muggins.server.wire.state_writer import state_utf8
 from muggins.shared.protocol import ServerMessage, State
@@ -44,3 +47,19 @@ def encoded(message: ServerMessage) -> bytes:
     if hit is not None and hit[0] is message:
         return hit[1]
     return utf8(message)
+
+
+NULL_ID: Final = b'{"id":null,'
+
+
+@contextmanager
+def encoded_as(message: ServerMessage, text: bytes) -> Iterator[None]:
+    """While sending ``message``, use ``text`` (encoded before) as its JSON: an answer kept
+    encoded with ``"id":null`` first is sent with the request's id put in its place."""
+    if text.startswith(NULL_ID) and message.id is not None:
+        text = b'{"id":' + to_json(message.id) + b"," + text[len(NULL_ID) :]
+    _shared[id(message)] = (message, text)
+    try:
+        yield
+    finally:
+        _shared.pop(id(message), None)

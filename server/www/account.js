@@ -155,6 +155,13 @@ function seek(t, bestOf, peopleOnly, duplicate) {
   });
 }
 
+/** Paired (or seated elsewhere): the rated queue is behind us. @param {Table} t */
+export function leftQueue(t) {
+  if (!A.seeking) return;
+  A.seeking = null;
+  refresh(t);
+}
+
 /** @param {Table} t */
 function cancelSeek(t) {
   request(t.link, { type: "cancel_seek" }).then((reply) => {
@@ -270,7 +277,7 @@ function managePanel(t, account) {
 function ratedPanel(t) {
   const account = A.account;
   if (!account) {
-    return [el("p", {}, A.resuming ? "Signing in…" : "Rated games are for signed-in players: sign in or register (Account, at the top)."),
+    return [el("p", {}, A.resuming ? "Signing in…" : "Rated games are for signed-in players: sign in or register (Sign in, at the top)."),
       el("p", {}, el("a", { href: "#/leaderboard", id: "leaderboard-link" }, "Leaderboard"))];
   }
   const seeking = A.seeking;

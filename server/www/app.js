@@ -15,10 +15,12 @@ import { event, logLine, names, newSession, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
 import { answer } from "./requests.js";
-import { signInAgain, wireAccount } from "./account.js";
+import { leftQueue, signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
+import { tellStory } from "./story.js";
+import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
 const link = new Link(receive, (state) => {
@@ -47,6 +49,7 @@ function receive(msg) {
     case "room": return enterRoom(msg);
     case "rooms": return showRooms(msg, (after) => askRooms(link, after));
     case "games": return showMyGames(msg);
+    case "story": return tellStory(S, msg, addChat, redraw);
     case "state": return newState(whole(msg));
     case "chat":
       logLine(S, `💬 ${msg.sender}: ${msg.text}`);
@@ -61,6 +64,18 @@ function receive(msg) {
       if (msg.code === "room_full" && S.goal.kind === "join") {
         S.goal = { kind: "spectate", code: S.goal.code };
         link.send({ type: "spectate", code: S.goal.code });
+        return;
+      }
+      if (msg.code === "no_room" && !S.room && S.goal.kind !== "lobby") {
+        // A wrong or finished room's link: home, saying so, rather than an empty table.
+        const code = S.goal.code;
+        S.goal = { kind: "lobby", code: "" };
+        history.replaceState(null, "", "/");
+        byId("join-error").textContent = `There is no room ${code}: it may have ended, or the code is mistyped.`;
+        say(byId("join-error").textContent);
+        askRooms(link, null);
+        askMyGames(link);
+        redraw();
         return;
       }
       if (msg.code === "bad_token") {
@@ -135,6 +150,7 @@ function welcome(msg) {
     askRooms(link, null);
     askMyGames(link);
   }
+  loadTournaments(table);
   redraw();
 }
 
@@ -155,6 +171,7 @@ function enterRoom(room) {
     S.selected = [];
   }
   S.room = room;
+  if (room.you !== null) leftQueue(table); // seated: no longer "looking for an opponent"
   if (first) {
     logLine(S, `Room ${room.code} (${describeOptions(room.options)})`);
     goTo(room.code, room.you === null ? "spectate" : "join");
@@ -177,11 +194,7 @@ function enterRoom(room) {
 function newState(msg) {
   if (S.state && msg.seq < S.state.seq) return;
   for (const line of msg.events ?? []) event(S, line);
-  if (msg.game_over) {
-    S.gameOver = msg.game_over;
-    logLine(S, msg.game_over.text);
-    S.pending.push(msg.game_over.text);
-  }
+  if (msg.game_over) S.gameOver = msg.game_over; // its sentence came with the game_over event
   const view = msg.view;
   const before = S.state?.view;
   const previousSeq = S.state?.seq;
@@ -199,6 +212,7 @@ function newState(msg) {
   if (reveal && !S.checked.has(reveal.commitment)) {
     S.checked.add(reveal.commitment);
     checkDeal(reveal, S.seen, S.dealt.get(reveal.commitment), view.seat).then((result) => {
+      S.fair = S.fair.filter((r) => r.reveal.commitment !== result.reveal.commitment);
       S.fair.push(result);
       logLine(S, result.sentence);
       if (!result.ok) byId("alert").textContent = result.sentence;
@@ -233,9 +247,14 @@ function takeHint(msg) {
 wire(table);
 wireAccount(table);
 wirePages(table);
+wireTournaments();
 startClock(S);
 redraw();
 link.open();
+// Leaving by a link or the Back button keeps the page in the back/forward cache: close the socket
+// as it goes (the opponent sees it and the grace period runs), and resume when it comes back.
+window.addEventListener("pagehide", () => link.sleep());
+window.addEventListener("pageshow", (event) => { if (event.persisted) link.wake(); });
 let shownWait = -1;
 window.setInterval(() => {
   // The countdown to the claim, redrawn only when its number changes (so a click on the claim

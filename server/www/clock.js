@@ -47,9 +47,6 @@ export function clockLine(s) {
 
 /** @param {import("./session.js").Session} s */
 function tick(s) {
-  // A rated room cannot be restarted (the server refuses it): no button for it there.
-  const restart = document.getElementById("restart");
-  if (restart) restart.hidden = Boolean(s.room?.options.rated);
   const parts = clockLine(s);
   const node = document.getElementById("clock");
   if (!node) return;

@@ -25,8 +25,9 @@ export function duplicatePanel(result) {
     el("td", {}, shown(hand.cards)),
     el("td", {}, shown(hand.discards[0])), el("td", { class: "num" }, String(hand.points[0])),
     el("td", {}, shown(hand.discards[1])), el("td", { class: "num" }, String(hand.points[1]))));
-  const links = result.games.map((game, i) =>
-    el("a", { href: `#/game/${encodeURIComponent(game)}`, class: "button" }, `Replay table ${i + 1}`));
+  const links = result.games.flatMap((game, i) => [
+    el("a", { href: `/#/game/${encodeURIComponent(game)}`, class: "button" }, `Replay table ${i + 1}`),
+    el("a", { href: `/#/review/${encodeURIComponent(game)}`, class: "button" }, `Review table ${i + 1}`)]);
   return el("section", { id: "duplicate-result", "aria-labelledby": "duplicate-heading" },
     el("h2", { id: "duplicate-heading" }, result.text),
     el("p", {}, `Over both tables, ${result.names[0]} less ${result.names[1]}: ${result.margin} points`

@@ -61,6 +61,22 @@ export class Link {
     });
   }
 
+  /** Leaving the page (pagehide): close the socket, so the server starts the grace period at
+   * once and the opponent sees it, and the page may sit in the back/forward cache. */
+  sleep() {
+    const old = this.ws;
+    this.ws = null;
+    window.clearTimeout(this.timer);
+    if (old) old.close(1000, "page hidden");
+    this.setState("connecting");
+  }
+
+  /** Back on the page (pageshow from the back/forward cache): connect and resume. */
+  wake() {
+    if (this.ws || this.state === "replaced") return;
+    this.open();
+  }
+
   /** Start again on a new connection (a new hello), e.g. under a new name. */
   restart() {
     const old = this.ws;

@@ -9,13 +9,16 @@ import { request } from "./requests.js";
 import { ratingFigure, ratingText } from "./account.js";
 import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
+import { tournamentPage } from "./tournaments.js";
+import { reviewPage } from "./review.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
 const HISTORY_FIRST = 20;
 const HISTORY_MOST = 100;
 
-/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}} Route */
+/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}
+ *   | {kind: "review", id: string, seat: number | null} | {kind: "tournament", id: string}} Route */
 
 /** The page the address names, or null for the front page. @returns {Route | null} */
 export function currentRoute() {
@@ -31,6 +34,10 @@ export function currentRoute() {
   if (/^#\/leaderboard\/?$/.test(hash)) return { kind: "leaderboard" };
   m = hash.match(/^#\/game\/([A-Za-z]{4,12}-\d{1,6})$/);
   if (m) return { kind: "game", id: m[1].toUpperCase() };
+  m = hash.match(/^#\/review\/([A-Za-z]{4,12}-\d{1,6})(?:\/([01]))?$/);
+  if (m) return { kind: "review", id: m[1].toUpperCase(), seat: m[2] === undefined ? null : Number(m[2]) };
+  m = hash.match(/^#\/tournament\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { kind: "tournament", id: m[1].toUpperCase() };
   return null;
 }
 
@@ -65,9 +72,11 @@ export function renderPages(t, onTable) {
 
 /** @param {Table} t @param {Route} route */
 function load(t, route) {
-  if (route.kind !== "game") fill("page-body", el("p", {}, "Loading…"));
+  if (route.kind !== "game" && route.kind !== "review") fill("page-body", el("p", {}, "Loading…"));
   if (route.kind === "player") return loadProfile(t, route.name);
   if (route.kind === "leaderboard") return loadLeaderboard(t);
+  if (route.kind === "review") return reviewPage(t.link, route.id, route.seat);
+  if (route.kind === "tournament") return tournamentPage(t, route.id);
   return replayPage(t.link, route.id);
 }
 
@@ -105,7 +114,7 @@ async function loadProfile(t, name) {
       el("tbody", {}, ...rows.map((row) => el("tr", {}, ...row.map((cell, i) =>
         i ? el("td", {}, String(cell)) : el("th", { scope: "row" }, String(cell))))))));
   fill("page-body",
-    el("h2", { id: "page-title", tabindex: "-1" }, profile.name),
+    el("h2", { id: "page-title", tabindex: "-1" }, profile.name + (profile.bot ? " [bot]" : "")),
     el("p", { id: "profile-rating", class: "rating" }, "Rating ",
       el("strong", { title: "± one rating deviation (RD)" }, ratingFigure(r)),
       r.provisional ? el("span", { class: "tag provisional", id: "provisional" }, " provisional") : " established",
@@ -124,6 +133,9 @@ async function loadProfile(t, name) {
       ["As pone", two(a.pone_pegging), two(a.pone_hand), "–", two(a.pone_total), n("deals_pone")],
     ], "averages"),
     el("p", { id: "hand-crib" }, `Average hand ${two(a.hand)} (${n("hands")} shown) · average crib ${two(a.crib)} (${n("cribs")} shown)`),
+    el("p", { id: "given-away" }, a.given_away === null || a.given_away === undefined
+      ? "Points given away per deal: not reviewed yet."
+      : `Points given away per deal, as the expert reviewer sees it: ${two(a.given_away)} (discards ${two(a.given_away_discards ?? 0)}, play ${two(a.given_away_play ?? 0)}; ${n("reviewed_deals")} deals reviewed).`),
     el("h3", {}, "Finished games, newest first"),
     historyList(history),
     history.games.length >= P.historyLimit && P.historyLimit < HISTORY_MOST
@@ -144,11 +156,12 @@ function historyList(history) {
       ? ` ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}` : "";
     return el("li", { "data-game": g.game, "data-result": g.result },
       el("time", { datetime: when.toISOString() }, when.toLocaleString()), " ",
-      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : "Abandoned"),
+      el("strong", {}, g.result === "won" ? "Won" : g.result === "lost" ? "Lost" : g.result === "drawn" ? "Drawn" : "Abandoned"),
       " against ", g.opponent_account ? playerLink(g.opponent) : g.opponent,
       ` ${g.match_points[0]}–${g.match_points[1]}`,
       g.rated ? el("span", { class: "tag" }, ` rated${change}`) : el("span", { class: "tag" }, " casual"), " ",
-      el("a", { href: `#/game/${g.game}`, class: "button", "aria-label": `Replay game ${g.game}` }, "Replay"));
+      el("a", { href: `#/game/${g.game}`, class: "button", "aria-label": `Replay game ${g.game}` }, "Replay"), " ",
+      el("a", { href: `#/review/${g.game}/${g.seat}`, class: "button", "aria-label": `Review game ${g.game}` }, "Review"));
   }));
 }
 
@@ -185,7 +198,7 @@ async function loadLeaderboard(t) {
         const matches = Number(c.matches ?? 0);
         const wins = Number(c.match_wins ?? 0);
         return el("tr", { "data-name": e.name },
-          el("td", {}, String(e.rank)), el("th", { scope: "row" }, playerLink(e.name)),
+          el("td", {}, String(e.rank)), el("th", { scope: "row" }, playerLink(e.name), e.bot ? " [bot]" : ""),
           el("td", {}, String(Math.round(e.rating.rating))), el("td", {}, String(Math.round(e.rating.deviation))),
           el("td", {}, String(e.rating.games)), el("td", {}, `${wins}–${matches - wins}`));
       }))))

@@ -20,7 +20,8 @@ export function render(t, focusCard) {
   const keep = focusCard || active?.dataset?.card;
   const keepId = active?.id;
   const onTable = s.goal.kind !== "lobby" || s.room !== null;
-  showIf("front", !onTable && !renderPages(t, onTable));
+  const paged = renderPages(t, onTable); // (called at a table too: it hides a page left open)
+  showIf("front", !onTable && !paged);
   const arriving = onTable && byId("table").hidden;
   showIf("table", onTable);
   if (arriving) byId("prompt").focus(); // from the hidden front page to the table
@@ -45,6 +46,11 @@ function renderTable(t) {
     room && room.you === null ? " · watching" : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
+  // Resign and restart are for a seated player while a match is on: never for a spectator,
+  // nor once the match is over.
+  const playing = Boolean(room && room.you !== null && room.status === "playing" && view?.phase !== "match_over");
+  showIf("resign", playing);
+  showIf("restart", playing && !room?.options.rated); // a rated match cannot be restarted
   fill("prompt", s.error ? el("span", { class: "error", role: "alert" }, s.error) : turnPrompt(view, who));
   const waiting = room && room.status === "waiting" && (!view || view.phase === "discard" && !view.hand.length);
   fill("waiting-area", waiting && room ? waitingPanel(room, s.goal.kind === "computer", copy, () => t.link.send({ type: "seat_bot" }), s.publicUrl) : null);
@@ -114,6 +120,11 @@ function overPanel(t, view, who) {
       onclick: () => t.link.send({ type: "rematch" }) }, asked ? "Rematch asked…" : "Rematch"));
   } else if (!matchOver) {
     buttons.push(el("button", { type: "button", id: "next-game", onclick: () => { s.gameOver = null; t.render(); } }, "Next game"));
+  }
+  if (matchOver && room) {
+    const game = `${room.code}-${room.match_number}`;
+    buttons.push(el("a", { href: `/#/review/${game}/${room.you ?? 0}`, class: "button", id: "review-link",
+      target: "_blank", rel: "noopener" }, "Review the match"));
   }
   buttons.push(el("a", { href: "/", class: "button" }, "Front page"));
   return gameOverPanel(outcome, who, over ? over.match_points : view.match_points, matchOver, buttons);

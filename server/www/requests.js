@@ -4,9 +4,11 @@
 // or an error) settles it. Account messages that arrive unasked go to the listeners by type.
 
 /** @typedef {MugginsServer.Account | MugginsServer.SignedOut | MugginsServer.Profile | MugginsServer.History
- *   | MugginsServer.Leaderboard | MugginsServer.GameRecord | MugginsServer.Seeking} AccountAnswer */
+ *   | MugginsServer.Leaderboard | MugginsServer.GameRecord | MugginsServer.Seeking
+ *   | MugginsServer.GameReview | MugginsServer.Tournaments | MugginsServer.TournamentInfo} AccountAnswer */
 
-const ACCOUNT_TYPES = new Set(["account", "signed_out", "profile", "history", "leaderboard", "game", "seeking"]);
+const ACCOUNT_TYPES = new Set(["account", "signed_out", "profile", "history", "leaderboard", "game", "seeking", "game_review",
+  "tournaments", "tournament"]);
 /** How long an answer may take before the request is given up. */
 const PATIENCE_MS = 15000;
 

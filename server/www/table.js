@@ -131,7 +131,9 @@ export function turnPrompt(view, names) {
   if (view.phase === "discard") {
     const whose = view.dealer === you ? "your" : `${names[view.dealer]}'s`;
     if (you !== null && view.waiting_for.includes(you)) {
-      return `Lay away two cards to ${whose} crib: choose two (keys 1-6), then Enter`;
+      return touchScreen()
+        ? `Lay away two cards to ${whose} crib: tap two, then Lay away`
+        : `Lay away two cards to ${whose} crib: choose two (keys 1-6), then Enter`;
     }
     return waiting.length ? `Waiting for ${waiting.join(" and ")} to lay away` : "Cutting the starter";
   }
@@ -152,4 +154,9 @@ export function turnPrompt(view, names) {
   }
   if (you !== null && view.waiting_for.includes(you)) return "The show: your move";
   return waiting.length ? `The show: waiting for ${waiting.join(" and ")}` : "The show";
+}
+
+/** Whether the player taps rather than types (a phone): prompts then speak of taps, not keys. */
+export function touchScreen() {
+  return window.matchMedia?.("(pointer: coarse)").matches ?? false;
 }

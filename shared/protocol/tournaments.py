@@ -156,7 +156,7 @@ class TournamentInfo(_Message):
     summary: TournamentSummary
     standings: tuple[Standing, ...]
     games: tuple[TournamentGame, ...]
-    joined: bool = Field(default=False, description="you are in it")
+    joined: bool = Field(default=False, description="you are in it (and have not left it)")
 
 
 TournamentReply = Tournaments | TournamentInfo

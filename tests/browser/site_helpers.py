@@ -19,6 +19,8 @@ def site_config(db: Path, **changes: object) -> ServerConfig:
         "sweep_interval": 3600,
         "rate": 10_000,
         "burst": 10_000,
+        "registrations_per_hour": 1e6,
+        "reads_per_second": 1e6,
     }
     base.update(changes)
     return ServerConfig(**base)  # type: ignore[arg-type]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
-from cdp import Browser
+from cdp import Browser, Page
 from site_helpers import page_url
 from table_driver import check_against, read_table, room_code, take_turn, truth
 
@@ -76,3 +77,32 @@ async def test_a_game_to_121_against_the_computer_by_clicking(
     assert winner in over and f"{view.scores[view.outcome.winner]} to" in over, over
     assert page.dialogs == [] and page.errors == []
     assert moves > 20 and shows > 3 and steps > 20, (moves, shows, steps)
+    await assert_log_told_once(page, view.scores[view.outcome.winner])
+    before = await log_lines(page)
+    await page.reload()  # the story gives the log back, the game's end still said once
+    await page.wait("!!document.getElementById('game-over')", what="the game over again")
+    await page.wait(
+        "[...document.querySelectorAll('#log-lines li')].some(e => e.textContent.includes("
+        "'✓ fair deal'))",
+        what="the deal checks told again",
+    )
+    await assert_log_told_once(page, view.scores[view.outcome.winner])
+    after = await log_lines(page)
+    told = [line for line in before if not line.startswith(("✓", "Room "))]
+    assert [line for line in after if not line.startswith(("✓", "Room "))] == told
+    assert page.errors == []
+
+
+async def log_lines(page: Page) -> list[str]:
+    lines: list[str] = await page.js(
+        "[...document.querySelectorAll('#log-lines li')].map(e => e.textContent)"
+    )
+    return lines
+
+
+async def assert_log_told_once(page: Page, final: int) -> None:
+    """The log says the game's end once, and every score at most the game hole."""
+    lines = await log_lines(page)
+    assert len([line for line in lines if " wins game 1 " in line]) == 1, lines[-6:]
+    pegged = [int(n) for line in lines for n in re.findall(r"\((\d+)\)$", line)]
+    assert pegged and max(pegged) <= 121 and final <= 121, lines[-6:]

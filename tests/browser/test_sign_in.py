@@ -172,6 +172,8 @@ async def test_a_rated_game_from_the_queue_with_its_clock(browser: Browser, site
             "!document.getElementById('table').hidden && !!document.querySelector('#hand button')"
         )
     assert await rita.js("location.pathname") == await sam.js("location.pathname")
+    for page in (rita, sam):  # paired: the queue's words are gone from the page
+        await page.wait("document.getElementById('seeking') === null", what="no longer seeking")
     assert "rated" in await rita.js("document.getElementById('room-facts').textContent")
     await rita.wait("document.getElementById('restart').offsetParent === null")  # no restarts
     clock = "(c => c.hidden ? '' : c.textContent)(document.getElementById('clock'))"

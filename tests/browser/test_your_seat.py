@@ -7,6 +7,7 @@ from __future__ import annotations
 from cdp import Browser, Page
 from site_helpers import page_url
 from table_driver import read_table, room_code
+from test_friend_game import invite, named_page
 from test_sign_in import PASSWORD, front_page, signed_in_as, use_form
 
 from muggins.server.app import Server
@@ -79,3 +80,52 @@ async def test_the_same_account_on_another_device_takes_the_seat(
     )
     assert "another tab or on another device" in status
     assert phone.errors == [] and laptop.errors == []
+
+
+async def test_leaving_by_a_link_closes_the_socket_and_back_resumes(
+    browser: Browser, site: Server
+) -> None:
+    """Bob follows a link away mid-game: the server sees him gone at once and Alice's page says
+    so (the grace period runs); the Back button brings him back to his seat, connected."""
+    alice, link = await invite(browser, site, "Alice")
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    await bob.wait(DEALT, what="Bob's hand")
+    code = link.rsplit("/", 1)[1]
+    seat = site.lobby.rooms[code].seats[1]
+    hand = sorted(h["card"] for h in (await read_table(bob))["hand"])
+    await bob.goto(page_url(site, "/healthz"))
+    await alice.wait(
+        "document.getElementById('opponent-status').textContent.includes('Bob is disconnected')",
+        what="Alice told that Bob is gone",
+    )
+    assert seat.peer is None and seat.gone_since is not None
+    await bob.js("history.back()")
+    await bob.wait(DEALT, what="Bob back at the table")
+    await bob.wait("document.getElementById('link-status').hidden", what="Bob connected")
+    await alice.wait(
+        "document.getElementById('opponent-status').textContent.includes('Bob is connected')",
+        what="Alice told that Bob is back",
+    )
+    assert seat.peer is not None and seat.gone_since is None
+    assert sorted(h["card"] for h in (await read_table(bob))["hand"]) == hand
+    assert bob.errors == [] and alice.errors == []
+
+
+async def test_a_reload_keeps_the_chat_and_the_log(browser: Browser, site: Server) -> None:
+    """After a reload the chat and the log are there again (the server tells the story)."""
+    alice, link = await invite(browser, site, "Alice")
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    await bob.wait(DEALT, what="Bob's hand")
+    await alice.type("#chat-input", "good luck")
+    await alice.click("#chat-send")
+    chat = "document.getElementById('chat-lines').textContent"
+    await bob.wait(f"{chat}.includes('good luck')", what="the chat line")
+    await bob.reload()
+    await bob.wait(DEALT, what="Bob's hand after the reload")
+    await bob.wait(f"{chat}.includes('Alice: good luck')", what="the chat after the reload")
+    await bob.wait(
+        "document.getElementById('log-lines').textContent.includes('deals (deal 1)')",
+        what="the first deal in the log after the reload",
+    )

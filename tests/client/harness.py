@@ -31,6 +31,7 @@ async def real_server(
     config = ServerConfig(
         port=port, memory=db is None, db=db, bot_delay=0.0, grace=grace, rate=1000.0, burst=1000,
         max_per_address=10_000, rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
+        registrations_per_hour=1e6, reads_per_second=1e6,
         public_url=public_url,
     )  # fmt: skip
     async with running_server(config) as server:

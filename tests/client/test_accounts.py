@@ -25,7 +25,9 @@ from muggins.shared.protocol.accounts import SignIn
 
 @pytest.fixture
 async def server() -> AsyncIterator[Server]:
-    config = ServerConfig(port=0, memory=True, bot_delay=0.0, sweep_interval=3600)
+    config = ServerConfig(
+        port=0, memory=True, bot_delay=0.0, sweep_interval=3600, registrations_per_hour=1e6
+    )
     async with running_server(config) as running:
         yield running
 

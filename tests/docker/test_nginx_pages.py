@@ -63,3 +63,9 @@ async def test_nginx_passes_the_pages_and_the_game_through(proxied: int) -> None
     async with connect(f"ws://127.0.0.1:{proxied}/", origin=f"http://127.0.0.1:{proxied}") as ws:  # type: ignore[arg-type]
         await ws.send('{"type": "hello", "name": "Via nginx", "protocol": 4}')
         assert '"type":"welcome"' in str(await ws.recv())
+
+
+async def test_nginx_does_not_serve_the_metrics(proxied: int) -> None:
+    """/metrics through the public proxy is 404 (Prometheus reads each node's metrics port)."""
+    status, _, body = await asyncio.to_thread(fetch, proxied, "/metrics")
+    assert status == 404 and b"muggins_" not in body

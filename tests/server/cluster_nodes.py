@@ -129,6 +129,8 @@ def node_config(redis: RedisServer, **changes: object) -> ServerConfig:
         max_per_address=10_000,
         rooms_per_minute=1e6,
         rooms_per_minute_per_address=1e6,
+        registrations_per_hour=1e6,
+        reads_per_second=1e6,
     )
     return replace(config, **changes)  # type: ignore[arg-type]
 

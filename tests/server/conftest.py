@@ -13,6 +13,7 @@ from muggins.server.config import ServerConfig
 TEST_CONFIG = ServerConfig(
     port=0, memory=True, bot_delay=0.0, grace=0.3, sweep_interval=3600, rate=10_000, burst=10_000,
     max_per_address=10_000, rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
+    registrations_per_hour=1e6, reads_per_second=1e6,
 )  # fmt: skip
 """Tests make rooms and connections from one address far faster than people do: the limits on
 that are lifted here, and tested where they are set on purpose."""

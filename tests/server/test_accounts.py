@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from muggins.server.accounts.credentials import (
+    SLOW_DELAY,
     AccountError,
     SignInLimiter,
     check_name,
@@ -72,18 +73,33 @@ def test_session_tokens_are_random_and_kept_as_hashes() -> None:
     assert new_session()[0] != token
 
 
-def test_the_limiter_refuses_after_five_failures_per_name_until_the_window_passes() -> None:
-    """Five failures for a name lock it for the rest of the five-minute window."""
+def test_the_limiter_locks_a_name_for_the_address_that_failed_only() -> None:
+    """Five failures for a name from one address lock that pair for the rest of the five-minute
+    window; the same name from another address is not locked (a stranger cannot lock it)."""
     now = [1000.0]
     limiter = SignInLimiter(clock=lambda: now[0])
     for _ in range(5):
         assert limiter.wait("alice", "10.0.0.1") == 0
         limiter.failed("alice", "10.0.0.1")
         now[0] += 1
-    assert limiter.wait("alice", "10.0.0.2") == pytest.approx(295)
-    assert limiter.wait("bob", "10.0.0.2") == 0
-    now[0] += 296
+    assert limiter.wait("alice", "10.0.0.1") == pytest.approx(295)
     assert limiter.wait("alice", "10.0.0.2") == 0
+    assert limiter.wait("bob", "10.0.0.1") == 0
+    now[0] += 296
+    assert limiter.wait("alice", "10.0.0.1") == 0
+
+
+def test_failures_of_a_name_from_everywhere_slow_it_and_never_lock_it() -> None:
+    """Twenty failures of one name from twenty addresses: each further try is slowed by
+    SLOW_DELAY and none is locked; a success forgets them."""
+    limiter = SignInLimiter(clock=lambda: 0.0)
+    for n in range(20):
+        assert limiter.slow("alice") == 0
+        limiter.failed("alice", f"10.0.1.{n}")
+    assert limiter.slow("alice") == SLOW_DELAY
+    assert limiter.wait("alice", "10.0.2.1") == 0
+    limiter.succeeded("alice", "10.0.2.1")
+    assert limiter.slow("alice") == 0
 
 
 def test_the_limiter_counts_an_address_across_names() -> None:

@@ -6,19 +6,26 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from conftest import TEST_CONFIG
 from wire_client import WireClient, play_randomly
 
+from muggins.client.cli import main
 from muggins.client.remote_bot import RemoteError, play_account
-from muggins.server.app import Server
+from muggins.server.accounts.credentials import name_key
+from muggins.server.app import Server, running_server
 from muggins.server.lobby.matchmaking import pair
+from muggins.server.results.settle import rate
 from muggins.server.store.accounts import (
     AccountRecord,
+    MatchResult,
     QueueEntry,
     account_from_json,
     account_json,
 )
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.names import name_problem
 
 
@@ -115,3 +122,59 @@ async def test_a_person_account_cannot_seek_as_a_bot(server: Server) -> None:
     with pytest.raises(RemoteError, match="not a bot account"):
         await play_account(server.url, level="standard", account="Ann", password="long enough")
     await ann.close()
+
+
+def test_an_admin_flags_an_account_a_bot_for_ever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`muggins admin bot NAME` flags a registered account in the store; the flag then
+    survives a settled match (the store rewrites the record) and shows as the mark."""
+    db = tmp_path / "server.db"
+    asyncio.run(register(db, "Deep Peg"))
+    assert main(["admin", "bot", "deep peg", "--db", str(db)]) == 0
+    assert "Deep Peg is now a bot account" in capsys.readouterr().out
+    assert asyncio.run(flagged(db, "Deep Peg"))
+    assert main(["admin", "bot", "Nobody", "--db", str(db)]) == 1
+
+
+async def flagged(db: Path, name: str) -> bool:
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        account = await store.find_account(key=name_key(name))
+        assert account is not None
+        other = AccountRecord(id="b", name="Bob", key="bob", password_hash="x", created=1.0)
+        await store.create_account(other)
+        result = MatchResult(
+            match="ABCD-1", finished=2.0, accounts=(account.id, "b"), names=(name, "Bob"),
+            rated=True, score=1.0, match_points=(1, 0), stats=({}, {}),
+        )  # fmt: skip
+        assert await store.record_result(result, rate)
+        settled = await store.find_account(id=account.id)
+    finally:
+        await store.close()
+    assert settled is not None and settled.rated_games == 1
+    return settled.bot
+
+
+async def register(db: Path, name: str) -> None:
+    async with running_server(replace(TEST_CONFIG, memory=False, db=db)) as server:
+        client = await WireClient.open(server.url, name=name)
+        reply = await client.request(type="register", name=name, password="long enough")
+        assert reply["type"] == "account" and not reply["bot"]
+        await client.close()
+
+
+async def test_the_terminal_marks_a_bot_account_in_a_profile_and_the_leaderboard(
+    server: Server,
+) -> None:
+    """`muggins account profile` and `leaderboard` lines carry the mark the server's flag asks."""
+    from muggins.client.account_cli import describe
+    from muggins.shared.protocol import parse_server
+
+    bot = await WireClient.open(server.url, name="Deep Peg")
+    await bot.request(type="register", name="Deep Peg", password="long enough", bot=True)
+    profile = await bot.request(type="profile")
+    [first, *_] = describe(parse_server(bot.raw[-1]))
+    assert profile["bot"] and first.startswith("Deep Peg [bot]: rating ")
+    await bot.close()

@@ -7,7 +7,7 @@ import re
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from muggins.server.runtime.metrics import ACTION_BUCKETS, Metrics
+from muggins.server.runtime.metrics import ACTION_BUCKETS, Metrics, client_message_types
 
 
 def families(text: str, *names: str) -> list[str]:
@@ -37,6 +37,8 @@ def test_messages_and_action_times_scrape_as_prometheus_client_counts_them() -> 
         buckets=ACTION_BUCKETS,
         registry=registry,
     )
+    for kind in client_message_types():  # every type is there from the start
+        counter.labels(kind)
     rng = random.Random(3)
     times = [*ACTION_BUCKETS, 0.0, 5.0, *(rng.expovariate(200) for _ in range(500))]
     for seconds in times:

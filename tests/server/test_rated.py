@@ -60,7 +60,8 @@ async def profile(client: WireClient, name: str) -> Frame:
 
 
 async def test_rated_rooms_are_for_two_signed_in_people(server: Server) -> None:
-    """Guests, muggins, long matches, the computer, restarts and one's own account are refused."""
+    """Guests, muggins, long matches, the computer and restarts are refused; one's own account
+    on another device takes one's seat rather than the opponent's."""
     guest = await WireClient.open(server.url, name="guest")
     refused = await guest.request(type="create_room", options=RATED)
     assert refused["code"] == "not_signed_in"
@@ -74,10 +75,13 @@ async def test_rated_rooms_are_for_two_signed_in_people(server: Server) -> None:
     assert (await guest.request(type="join_room", code=room["code"]))["code"] == "not_signed_in"
     twin = await WireClient.open(server.url, name="ann again")
     await twin.request(type="sign_in", name="Ann", password="long enough")
-    assert (await twin.request(type="join_room", code=room["code"]))["code"] == "illegal"
+    # Ann's own account elsewhere does not take the second seat: it takes Ann's over.
+    taken = await twin.request(type="join_room", code=room["code"])
+    assert taken["type"] == "room" and taken["you"] == 0, taken
+    assert taken["seats"][1]["kind"] == "empty"
     bob = await signed_in(server.url, "Bob")
     assert (await bob.request(type="join_room", code=room["code"]))["type"] == "room"
-    assert (await ann.request(type="propose_restart"))["code"] == "illegal"
+    assert (await twin.request(type="propose_restart"))["code"] == "illegal"
     for client in (guest, ann, twin, bob):
         await client.close()
 
@@ -125,7 +129,9 @@ async def test_a_claim_forfeits_the_whole_rated_match(server: Server) -> None:
     ann, bob, _ = await rated_pair(server.url, options)
     await ann.expect("state")
     await bob.close()
-    await asyncio.sleep(0.4)
+    while (told := await ann.expect("notice"))["code"] != "claimable":
+        pass
+    assert "computer" not in told["text"], told  # it cannot sit in a rated room
     reply = await ann.request(type="claim", take="win")
     assert reply["type"] in ("state", "room"), reply
     await rating_notice(ann)

@@ -102,11 +102,14 @@ async def test_server_tournament_game_records_the_result(server: Server) -> None
 
 
 async def test_a_server_going_away_is_a_clear_error() -> None:
-    """If the server shuts down mid-wait, the bot stops with a sentence instead of a traceback."""
+    """If the server shuts down mid-wait and the bot is not to reconnect, it stops with a
+    sentence instead of a traceback."""
     async with running_server(CONFIG) as server:
         room: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         bot = asyncio.create_task(
-            play_remote(server.url, level="easy", create=QUICK, on_room=room.set_result)
+            play_remote(
+                server.url, level="easy", create=QUICK, on_room=room.set_result, reconnect=False
+            )
         )
         await room
     with pytest.raises(RemoteError, match="closed the connection"):

@@ -1,0 +1,171 @@
+"""Benchmark: do replays asked for as fast as the limits allow slow everyone else's games?
+
+    nice -n 19 python bench/replay_flood.py [--seconds 20] [--games 20] [--flooders 5]
+
+Starts ``muggins serve`` in a process of its own (published limits: 20 messages a second per
+connection), plays a few matches against the computer to have finished games to replay, then
+times ``--games`` games between two people (each move answered by the next state; a move every
+50 ms per game) three times:
+
+1. alone (the baseline);
+2. while ``--flooders`` connections from one address each ask for a finished game with its
+   ``steps`` 18 times a second, within the message rate (the server's read budget on);
+3. the same flood with the read budget lifted (``--reads-per-second 1e9``): the server as it
+   was, answering every request.
+
+It prints the bystanders' move round trips (p50 and p99) of each run and the ratio of the p99s
+to the baseline's. Run it at low priority on a shared machine: it measures the server's pace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from muggins.client.remote_bot import play_remote
+from muggins.shared.protocol import PROTOCOL_VERSION, RoomOptions
+
+MOVE_PAUSE = 0.05
+FLOOD_RATE = 18.0
+
+
+async def hello(url: str, name: str) -> ClientConnection:
+    ws = await connect(url, max_size=2**24)
+    await ws.send(json.dumps({"type": "hello", "name": name, "protocol": PROTOCOL_VERSION}))
+    await ws.recv()
+    return ws
+
+
+def merge(view: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
+    return {**(view or {}), **frame["view"]} if frame.get("brief") else frame["view"]
+
+
+async def finished_match(url: str, seed: int) -> str:
+    """Two random computer players over the network play a match out; its id."""
+    code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    first = asyncio.create_task(
+        play_remote(url, level="random", seed=seed, create=RoomOptions(), on_room=code.set_result)
+    )
+    await play_remote(url, level="random", seed=seed + 1, code=await code)
+    result = await first
+    return f"{result.code}-1"
+
+
+async def player(ws: ClientConnection, until: float, took: list[float], seed: int) -> None:
+    """Play random legal moves (a pause before each); time each move until its answer."""
+    rng = random.Random(seed)
+    view: dict[str, Any] | None = None
+    latest: tuple[int, dict[str, Any]] | None = None
+    sent: int | None = None
+    sent_at = 0.0
+    while time.monotonic() < until:
+        try:
+            async with asyncio.timeout(max(0.1, until - time.monotonic())):
+                frame = json.loads(await ws.recv())
+        except TimeoutError:
+            return
+        if frame["type"] == "error":
+            sent = None  # stale: the opponent moved first; look again
+        elif frame["type"] == "state":
+            view = merge(view, frame)
+            if latest is None or frame["seq"] >= latest[0]:
+                latest = (frame["seq"], view)
+            if sent is not None and frame.get("id") == sent:
+                took.append(time.perf_counter() - sent_at)
+                sent = None
+            if view["phase"] == "match_over":
+                return
+        if latest is None or sent is not None:
+            continue
+        seq, now = latest
+        if now["seat"] in now["waiting_for"] and now["legal"]:
+            await asyncio.sleep(MOVE_PAUSE)
+            sent, sent_at, latest = seq, time.perf_counter(), None
+            await ws.send(json.dumps({**rng.choice(now["legal"]), "seq": seq, "id": seq}))
+
+
+async def game(url: str, n: int, until: float, took: list[float]) -> None:
+    first, second = await hello(url, f"A{n}"), await hello(url, f"B{n}")
+    await first.send(json.dumps({"type": "create_room", "id": 1}))
+    while (frame := json.loads(await first.recv()))["type"] != "room":
+        pass
+    await second.send(json.dumps({"type": "join_room", "code": frame["code"]}))
+    await asyncio.gather(player(first, until, took, 2 * n), player(second, until, took, 2 * n + 1))
+    await first.close()
+    await second.close()
+
+
+async def flooder(url: str, games: list[str], until: float, counts: dict[str, int]) -> None:
+    ws = await hello(url, "Flood")
+
+    async def read() -> None:
+        while True:
+            frame = json.loads(await ws.recv())
+            counts[frame.get("code", frame["type"])] = (
+                counts.get(frame.get("code", frame["type"]), 0) + 1
+            )
+
+    reading = asyncio.create_task(read())
+    n = 0
+    while time.monotonic() < until:
+        await ws.send(json.dumps({"type": "game", "game": games[n % len(games)], "steps": True}))
+        n += 1
+        await asyncio.sleep(1 / FLOOD_RATE)
+    reading.cancel()
+    await ws.close()
+
+
+def start_server(extra: list[str]) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "muggins.client.cli", "serve", "--memory", "--port", "0"]
+    command += ["--bot-delay", "0", "--max-per-address", "1000", "--review-workers", "0", *extra]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert server.stdout is not None
+    for line in server.stdout:
+        if "listening on" in line:
+            return server, line.split("listening on", 1)[1].strip()
+    raise RuntimeError("the server did not start")
+
+
+async def run(label: str, extra: list[str], args: argparse.Namespace, flood: bool) -> float:
+    server, url = start_server(extra)
+    try:
+        games = [await finished_match(url, seed) for seed in range(3)]
+        until = time.monotonic() + args.seconds
+        took: list[float] = []
+        counts: dict[str, int] = {}
+        tasks = [game(url, n, until, took) for n in range(args.games)]
+        if flood:
+            tasks += [flooder(url, games, until, counts) for _ in range(args.flooders)]
+        await asyncio.gather(*tasks)
+    finally:
+        server.terminate()
+        server.wait()
+    p50 = statistics.median(took) * 1e3
+    p99 = statistics.quantiles(took, n=100)[98] * 1e3
+    print(f"{label:<34} moves {len(took):>6}  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {counts}")
+    return p99
+
+
+async def main(args: argparse.Namespace) -> None:
+    base = await run("alone", [], args, flood=False)
+    budget = await run("replay flood, read budget on", [], args, flood=True)
+    lifted = await run("replay flood, budget lifted", ["--reads-per-second", "1e9"], args, True)
+    print(f"p99 against alone: x{budget / base:.2f} with the budget, x{lifted / base:.2f} without")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--flooders", type=int, default=5)
+    asyncio.run(main(parser.parse_args()))

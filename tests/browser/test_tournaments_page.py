@@ -1,0 +1,166 @@
+"""Tournaments and duplicate matches in a real browser: the front page's list, joining an arena
+from its standings page, the game it seats you at, the standings after it; and a duplicate
+match played by clicking at both tables, its result and hand-by-hand comparison."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from cdp import Browser, Page
+from site_helpers import page_url
+from table_driver import read_table, take_turn
+from test_layouts import axe_violations
+from test_sign_in import PASSWORD, READY, shot, use_form
+from wire_client import WireClient
+
+from muggins.server.app import Server
+
+
+async def signed_in(url: str, name: str) -> tuple[WireClient, str]:
+    client = await WireClient.open(url, name=name)
+    made = await client.request(type="register", name=name, password="long enough")
+    assert made["type"] == "account"
+    return client, made["account"]
+
+
+async def play_by_clicking(page: Page, *, until: str) -> None:
+    """Take this seat's turns by clicking until the page shows ``until`` (a CSS selector),
+    from table to table."""
+    while not await page.js(f"!!document.querySelector({until!r})"):
+        table = await read_table(page)
+        done = await take_turn(page, table)
+        if done is None:
+            await asyncio.sleep(0.05)
+        elif done != "continue":
+            await page.wait(
+                f"Number(document.querySelector('#table')?.dataset.seq) > {table['seq']}"
+                f" || location.pathname !== {table['path']!r}"
+                f" || !!document.querySelector({until!r})"
+            )
+
+
+async def play_patiently(client: WireClient, rng: random.Random) -> None:
+    """Random legal moves to the match's end, waiting as long as a person clicking takes."""
+    frame = client.state
+    while True:
+        if frame is not None and frame["type"] == "state":
+            view = frame["view"]
+            if view["phase"] == "match_over":
+                return
+            if view["seat"] in view["waiting_for"] and view["legal"]:
+                await client.send(**rng.choice(view["legal"]))
+        frame = await client.recv(timeout=120)
+
+
+async def next_table(client: WireClient, previous: str | None) -> None:
+    while True:
+        frame = await client.expect("room", timeout=60)
+        if frame["you"] is not None and frame["code"] != previous and frame["status"] != "over":
+            client.state = None
+            return
+
+
+async def snap(page: Page, name: str) -> None:
+    if path := shot(name):
+        await page.screenshot(path)
+
+
+async def test_joining_an_arena_and_its_standings(browser: Browser, site: Server) -> None:
+    """Ann, in the browser, finds the arena on the front page, joins it on its standings page,
+    is seated against Bob and plays; the standings then count the game."""
+    boss, boss_id = await signed_in(site.url, "Director")
+    await site.lobby.store.set_role(boss_id, "admin")
+    made = await boss.request(
+        type="create_tournament", name="Sunday Arena", kind="arena", minutes=90, target=61
+    )
+    tid = made["summary"]["tournament"]
+    page = await browser.new_page()
+    await page.goto(page_url(site))
+    await page.wait(READY, what="the front page")
+    await use_form(page, "Ann", PASSWORD, "#register")
+    await page.wait("document.getElementById('account-button').textContent === 'Ann (account)'")
+    await page.js("document.getElementById('account-dialog').close()")
+    listed = await page.wait(
+        f"document.querySelector('#tournament-list [data-tournament={tid}]')?.textContent"
+    )
+    assert "Sunday Arena" in listed and "Arena" in listed and "people only" in listed
+    await snap(page, "desktop-tournament-list.png")
+    await page.click(f"#tournament-list [data-tournament={tid}] a")
+    await page.wait("document.getElementById('page-title')?.textContent === 'Sunday Arena'")
+    await page.wait("!!document.getElementById('join-tournament')")
+    assert await axe_violations(page) == []
+    await page.click("#join-tournament")
+    await page.wait("!!document.getElementById('leave-tournament')")
+    rows = await page.js(
+        "[...document.querySelectorAll('#standings tbody tr')].map(r => r.dataset.name)"
+    )
+    assert rows == ["Ann"]
+    await snap(page, "desktop-tournament-joined.png")
+    bob, _ = await signed_in(site.url, "Bob")
+    await bob.request(type="join_tournament", tournament=tid)
+    await next_table(bob, None)
+    await bob.request(type="leave_tournament", tournament=tid)  # one game, then no more
+    await page.wait("location.pathname.startsWith('/r/')", what="Ann seated by the arena")
+    rng = random.Random(2)
+    assert await page.js("document.getElementById('pages').hidden")  # the table, not the page
+    await asyncio.gather(play_patiently(bob, rng), play_by_clicking(page, until="#game-over"))
+    await page.goto(page_url(site, f"/#/tournament/{tid}"))
+    standings = await page.wait(
+        "(() => { const r = [...document.querySelectorAll('#standings tbody tr')]"
+        ".map(tr => [...tr.children].map(c => c.textContent));"
+        " return r.length === 2 && r[0][3] === '1' ? r : null; })()",
+        what="the standings after the game",
+    )
+    info = await boss.request(type="get_tournament", tournament=tid)
+    assert [row[1].removesuffix(" (left)") for row in standings] == [
+        s["name"] for s in info["standings"]
+    ]
+    assert [row[2] for row in standings] == [
+        str(s["points"]).removesuffix(".0") for s in info["standings"]
+    ]
+    assert await page.js("document.querySelectorAll('#tournament-games li').length") == 1
+    assert await axe_violations(page) == []
+    await snap(page, "desktop-tournament-standings.png")
+    for client in (boss, bob):
+        await client.close()
+
+
+async def test_a_duplicate_match_result_in_the_browser(
+    browser: Browser, site: Server, tmp_path: Path
+) -> None:
+    """Bob makes a duplicate room; Ann plays both tables by clicking and is shown who won by
+    how many points on the same cards, and every hand as each of them played it."""
+    bob = await WireClient.open(site.url, name="Bob")
+    room = await bob.request(
+        type="create_room", options={"duplicate": True, "game": {"target": 61}}
+    )
+    page = await browser.new_page()
+    await page.goto(page_url(site, f"/r/{room['code']}"))
+    await page.wait("document.getElementById('room-facts')?.textContent.includes('table 1 of 2')")
+    rng = random.Random(3)
+
+    async def both_tables() -> None:
+        await play_patiently(bob, rng)
+        await next_table(bob, room["code"])
+        await play_patiently(bob, rng)
+
+    await asyncio.gather(both_tables(), play_by_clicking(page, until="#duplicate-result"))
+    facts = await page.js("document.getElementById('room-facts').textContent")
+    assert "table 2 of 2" in facts
+    result = await bob.expect("duplicate_result")
+    heading = await page.js("document.getElementById('duplicate-heading').textContent")
+    assert result["you"] == 0  # Bob made the room: he is the first player, Ann the second
+    mine = -result["margin"]
+    assert heading == (
+        "A tie on the same cards"
+        if mine == 0
+        else f"You {'won' if mine > 0 else 'lost'} by {abs(mine)} point"
+        f"{'' if abs(mine) == 1 else 's'} on the same cards"
+    )
+    rows = await page.js("document.querySelectorAll('#duplicate-hands tbody tr').length")
+    assert rows == len(result["hands"]) > 0
+    assert await axe_violations(page) == []
+    await snap(page, "desktop-duplicate-result.png")
+    await bob.close()

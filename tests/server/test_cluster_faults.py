@@ -1,0 +1,227 @@
+"""Three cluster faults, each over a real redis-server and real node processes.
+
+(a) A node dies right after storing a rated match's last move and nobody comes back: any node's
+sweep of matches finished but not settled settles it, exactly once.
+(b) A player whose node froze moves to another node; when the frozen node thaws, the opponent
+is not offered the claim (the player is connected, on another node).
+(c) The opponent's node hangs (SIGSTOP): past the grace the player is offered the claim, and the
+claim goes through.
+
+Timings are not asserted: each test checks the order of what the players are told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+from cluster_nodes import Node, settle
+from redis_helpers import RedisServer, running_redis
+from wire_client import Frame, WireClient
+
+from muggins.server.cluster.redis_store import RedisStore
+from muggins.shared.actions import ACTION
+from muggins.shared.match import Match
+
+GRACE = "1"
+"""The nodes' grace period (seconds) before a claim may be offered."""
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def account(url: str, name: str) -> WireClient:
+    client = await WireClient.open(url, name=name)
+    reply = await client.request(type="register", name=name, password="long enough")
+    assert reply["type"] == "account", reply
+    return client
+
+
+async def ratings(client: WireClient, names: tuple[str, ...]) -> list[Frame]:
+    return [(await client.request(type="profile", name=n))["rating"] for n in names]
+
+
+async def finishing_move(redis: RedisServer, code: str) -> tuple[int, int, Frame] | None:
+    """The stored match's number, and a seat's legal move that ends it, if there is one now."""
+    store = RedisStore(redis.url)
+    try:
+        number = await store.current_match(code)
+        record = await store.load_match(code, number)
+    finally:
+        await store.close()
+    assert record is not None
+    match = Match.replay(record.options, record.seed, record.actions)
+    for seat in match.waiting_for():
+        for action in match.legal_actions(seat):
+            after = Match.replay(match.options, match.seed, [*match.log, (seat, action)])
+            if after.over:
+                return number, seat, action.model_dump(mode="json")
+    return None
+
+
+async def test_a_rated_match_left_unsettled_by_a_dead_node_is_settled_once(
+    redis_server: RedisServer,
+) -> None:
+    """The node dies after storing the last move (before finishing or settling it) and nobody
+    returns: another node's sweep settles the match; more sweeps and another node change
+    nothing."""
+    a = Node(redis_server, "--grace", GRACE)
+    b = Node(redis_server, "--grace", GRACE, "--sweep-interval", "0.5")
+    try:
+        ann, bob = await account(a.url, "Ann"), await account(a.url, "Bob")
+        room = await ann.request(
+            type="create_room", options={"game": {"target": 61}, "rated": True}
+        )
+        code = room["code"]
+        await bob.request(type="join_room", code=code)
+        rng = random.Random(3)
+        players = [ann, bob]
+        seq = 1
+        while True:
+            await settle(players, seq)
+            last = await finishing_move(redis_server, code)
+            if last is not None:
+                break
+            mover = next(c for c in players if c.my_turn())
+            assert mover.state is not None
+            await mover.send(**rng.choice(mover.state["view"]["legal"]))
+            seq += 1
+        # The node stores the last move and dies before it finishes or settles the match.
+        a.signal(signal.SIGSTOP)
+        number, seat, action = last
+        store = RedisStore(redis_server.url)
+        try:
+            record = await store.load_match(code, number)
+            assert record is not None
+            await store.append_action(
+                code, number, len(record.actions), seat, ACTION.validate_python(action), key="last"
+            )
+        finally:
+            await store.close()
+        a.kill()
+        await ann.close()
+        await bob.close()
+
+        # The match leaves the list of unsettled ones: settled by a sweep of node B.
+        redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+        try:
+            while await redis.zscore("muggins:unsettled", f"{code}-{number}") is not None:
+                await asyncio.sleep(0.1)
+            assert await redis.exists(f"muggins:settled:{code}-{number}")
+            rounds: set[str] = set()
+            while len(rounds) < 3:  # more sweep rounds after it change nothing
+                rounds |= set(await redis.keys("muggins:claim:sweep:*"))
+                await asyncio.sleep(0.1)
+        finally:
+            await redis.aclose()
+        watcher = await WireClient.open(b.url, name="watcher")
+        now = await ratings(watcher, ("Ann", "Bob"))
+        assert [r["games"] for r in now] == [1, 1]
+        c = Node(redis_server, "--sweep-interval", "0.5")
+        try:
+            other = await WireClient.open(c.url, name="other")
+            await other.request(type="spectate", code=code)
+            assert await ratings(other, ("Ann", "Bob")) == now
+        finally:
+            c.stop()
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def notices_until(client: WireClient, done: object) -> list[str]:
+    """The notices ``client`` is told until a frame for which ``done(frame)`` holds."""
+    told = []
+    while True:
+        frame = await client.recv(timeout=60)
+        if frame["type"] == "notice":
+            told.append(frame["code"])
+        if done(frame):  # type: ignore[operator]
+            return told
+
+
+async def test_no_claim_offer_while_the_player_is_connected_on_another_node(
+    redis_server: RedisServer,
+) -> None:
+    """Alice's node freezes; she resumes on node B and plays on; the frozen node thaws, catches
+    up, and only then sees her old connection close: Bob, on node C, is not offered the claim."""
+    a, b, c = (Node(redis_server, "--grace", GRACE) for _ in range(3))
+    try:
+        old = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(c.url, name="Bob")
+        room = await old.request(type="create_room", options={})
+        code = room["code"]
+        await bob.request(type="join_room", code=code)
+        witness = await WireClient.open(a.url, name="witness")
+        await witness.request(type="spectate", code=code)
+        await bob.expect("state")
+
+        a.signal(signal.SIGSTOP)
+        alice = await WireClient.open(b.url, hello=False)
+        welcome = await alice.hello("Alice", token=old.token)
+        assert welcome["type"] == "welcome" and welcome["resumed"], welcome
+        state = await alice.expect("state")
+        rng = random.Random(5)
+        seq = state["seq"]
+        for _ in range(5):  # both play on while node A stays frozen
+            await settle([alice, bob], seq)
+            mover = next(c for c in (alice, bob) if c.my_turn())
+            assert mover.state is not None
+            await mover.send(**rng.choice(mover.state["view"]["legal"]))
+            seq += 1
+        await settle([alice, bob], seq)
+        a.signal(signal.SIGCONT)
+        while witness.state is None or witness.state["seq"] < seq:
+            await witness.recv(timeout=60)  # node A has caught up
+        old.ws.transport.abort()
+        # Node A sees the old connection gone now: past its grace (1 s) it must not offer Bob
+        # the claim, for Alice is connected (to node B). Then a chat line from her closes the
+        # window in which an offer would have come.
+        await asyncio.sleep(3)
+        await alice.send(type="chat", text="still here")
+        told = await notices_until(bob, lambda f: f["type"] == "chat")
+        assert "claimable" not in told, told
+        assert "claimable" not in [f.get("code") for f in bob.frames], bob.frames
+    finally:
+        for node in (a, b, c):
+            node.stop()
+
+
+async def test_the_claim_is_offered_when_the_opponents_node_hangs(
+    redis_server: RedisServer,
+) -> None:
+    """Alice's node hangs (SIGSTOP) with her connection on it: Bob, on another node, is told she
+    is disconnected, then offered the claim after the grace, and his claim wins the game."""
+    a, b = Node(redis_server, "--grace", GRACE), Node(redis_server, "--grace", GRACE)
+    try:
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(b.url, name="Bob")
+        room = await alice.request(type="create_room", options={})
+        await bob.request(type="join_room", code=room["code"])
+        await bob.expect("state")
+        a.signal(signal.SIGSTOP)
+        notices: list[str] = []
+        with contextlib.suppress(TimeoutError):
+            while "claimable" not in notices:
+                frame = await bob.recv(timeout=60)
+                if frame["type"] == "notice":
+                    notices.append(frame["code"])
+        assert notices == ["disconnected", "claimable"], notices
+        reply = await bob.request(type="claim", take="win")
+        assert reply["type"] != "error", reply
+        assert (
+            any(f["type"] == "state" and f["view"]["phase"] == "match_over" for f in bob.frames)
+            or (await bob.expect("state"))["view"]["phase"] == "match_over"
+        )
+    finally:
+        a.stop()
+        b.stop()
