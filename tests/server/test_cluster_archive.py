@@ -21,7 +21,7 @@ from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient, play_randomly
 
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord
+from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.server.store.postgres import MIGRATIONS, PostgresArchive, migrate
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.match import Match
@@ -38,6 +38,9 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 def postgres() -> Iterator[PostgresServer]:
     with running_postgres() as server:
         yield server
+
+
+SEATS = (SeatRecord(0, "human", "Ann", player="p"), SeatRecord(1, "bot", "Bot", level="easy"))
 
 
 def played(seed: int) -> tuple[bytes, list[tuple[Seat, Action]]]:
@@ -234,6 +237,19 @@ async def test_to_postgres_moves_a_redis_only_clusters_games_once(
     first = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "moved 20 finished games;" in first.stdout, first.stdout
     assert await redis_matches(redis_server) == (0, 0)
+    client = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:  # each closed room leaves a tombstone that keeps its code from being given out again
+        assert await client.keys("muggins:player:*") == []
+        for code in logs:
+            assert await client.hgetall(f"muggins:room:{code}") == {"closed": "1", "match": "1"}
+    finally:
+        await client.aclose()
+    store = RedisStore(redis_server.url)
+    try:
+        with pytest.raises(StoreConflict):
+            await store.create_room(RoomRecord("A00000", RoomOptions(), time.time(), SEATS))
+    finally:
+        await store.close()
     again = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "moved 0 finished games;" in again.stdout, again.stdout
     assert archived_logs(postgres) == logs
