@@ -34,6 +34,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_line import Subscription
@@ -555,6 +556,8 @@ class ClusterNode:
             elif left < interval:
                 self._spawn(self._close_vacant_later(code, since, left + VACANT_RECHECK))
         await settle_unsettled(self.redis, quiet_for=interval)
+        if self.redis.archive is not None:
+            await archive_finished(self.redis, self.redis.archive)
 
     async def _close_vacant_later(self, code: str, since: str, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -25,13 +25,13 @@ BATCH = 200
 """Listed matches looked at per sweep round at most (the oldest first)."""
 
 
-async def settle_unsettled(store: ClusterStore, *, quiet_for: float) -> int:
+async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int = BATCH) -> int:
     """Settle the listed matches that are over and whose rooms have had no write for
     ``quiet_for`` seconds; drop from the list those that never need it. Returns how many were
     settled here."""
     now = time.time()
     settled = 0
-    for member in await store.unsettled(before=now - quiet_for, limit=BATCH):
+    for member in await store.unsettled(before=now - quiet_for, limit=limit):
         code, _, text = member.rpartition("-")
         number = int(text)
         room = await store.settling_room(code)

@@ -63,6 +63,8 @@ class DuplicateTables:
         self.on_result = on_result
         """Told the result (from the first player's side) once the match is over."""
         self.done = asyncio.Event()
+        self.tournament: str | None = None
+        """The tournament this match is a game of, if any (its tables say so)."""
         self._task: asyncio.Task[None] | None = None
         first.duplicate_table = 1
         self._watch(first)
@@ -100,6 +102,7 @@ class DuplicateTables:
             log.warning("duplicate %s: no second table: %s", first.code, refusal.message)
             return
         room.duplicate_table = 2
+        room.tournament = self.tournament
         room.new_seed = lambda: seed if isinstance(seed, bytes) else seed.to_bytes(32, "big")
         self.second = room
         self._watch(room)

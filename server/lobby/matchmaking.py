@@ -24,9 +24,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set
 from typing import TYPE_CHECKING, Final, Protocol
 
+from muggins.server.accounts.sanctions import Sanctions
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import RATED_MOVE_SECONDS
 from muggins.server.runtime.ticks import tick
@@ -61,6 +62,9 @@ class Lobby(Protocol):
     @property
     def cluster(self) -> LobbyCluster: ...
 
+    @property
+    def sanctions(self) -> Sanctions: ...
+
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room with these options."""
 
@@ -78,8 +82,11 @@ def accepted_range(entry: QueueEntry, now: float) -> float:
     return BASE_RANGE + WIDEN_PER_SECOND * max(0.0, now - entry.since)
 
 
-def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, QueueEntry]]:
-    """Pairs to make now (see the module doc). Deterministic for the same entries and time."""
+def pair(
+    entries: Iterable[QueueEntry], now: float, *, apart: Set[frozenset[str]] = frozenset()
+) -> list[tuple[QueueEntry, QueueEntry]]:
+    """Pairs to make now (see the module doc). Deterministic for the same entries and time.
+    Two accounts in ``apart`` (one blocks the other) are never paired."""
     waiting = sorted(entries, key=lambda e: (e.since, e.account))
     taken: set[str] = set()
     pairs = []
@@ -91,6 +98,8 @@ def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, Qu
             if other.account in taken or other.account == entry.account:
                 continue
             if other.best_of != entry.best_of:
+                continue
+            if frozenset((entry.account, other.account)) in apart:
                 continue
             if (entry.people_only and other.bot) or (other.people_only and entry.bot):
                 continue
@@ -241,7 +250,8 @@ class Matchmaker:
                 await self.store.queue_remove(entry.account)
             else:
                 fresh.append(entry)
-        for first, second in pair(fresh, now):
+        apart = await self.lobby.sanctions.apart() if len(fresh) > 1 else set()
+        for first, second in pair(fresh, now, apart=apart):
             await self._make(first, second)
 
     async def _make(self, first: QueueEntry, second: QueueEntry) -> None:

@@ -7,6 +7,7 @@ a restart, or on another node of a cluster): the store settles each match id onc
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 
@@ -95,8 +96,18 @@ async def settle_result(store: Store, result: MatchResult, *, shared_address: bo
         )
         if why is not None:
             result = replace(result, rated=False)
+    before = {}
+    if result.rated:
+        for account_id in result.accounts:
+            found = await store.find_account(id=account_id) if account_id else None
+            if found is not None:
+                r = found.rating
+                before[found.id] = [r.rating, r.deviation, r.volatility, found.rated_games]
     if await store.record_result(result, rate):
         log.info("match settled", extra={"match": result.match, "rated": result.rated})
+        if len(before) == 2:
+            # What a moderator's void puts back, exactly (server.lobby.moderation).
+            await store.record_put("rated-before", result.match.upper(), json.dumps(before))
         if why is not None:
             return f"Not rated: {why}"
         parts = []

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
 
+from muggins.server.commands.config_sources import gather
 from muggins.server.config import ServerConfig, add_options, from_args
 
 
 def parse(*argv: str) -> ServerConfig:
+    """The configuration ``muggins serve ARGV`` runs with, the environment included."""
     parser = argparse.ArgumentParser()
     add_options(parser)
-    return from_args(parser.parse_args(list(argv)))
+    return from_args(parser.parse_args(list(argv)), given=gather(os.environ, None))
 
 
 def test_no_flags_give_the_defaults_but_one_reviewer() -> None:

@@ -19,7 +19,10 @@ from muggins.shared.match import Match
 
 
 def audit(raw: list[str], receiver: int | None, match: Match) -> int:
-    """The leak audit of one receiver's frames of one table (see test_leak)."""
+    """The leak audit of one receiver's frames of one table (see test_leak). A ``story`` (the
+    match so far, told to who comes in) is checked for its running deal: the deals before it
+    are revealed, and their cards are dealt again in the running one."""
+    raw = [current_deal(text) for text in raw]
     replay = Match(seed=match.seed, options=match.options)
     cut = [[str(a), str(b)] for a, b in replay.cut_rounds]
     timeline: list[Hidden] = []
@@ -28,6 +31,15 @@ def audit(raw: list[str], receiver: int | None, match: Match) -> int:
             replay.apply(*match.log[step - 1])
         timeline.append(secrets_at(replay)[receiver])
     return check_frames(raw, receiver, timeline, cut)
+
+
+def current_deal(text: str) -> str:
+    frame = json.loads(text)
+    if frame["type"] != "story":
+        return text
+    kinds = [line["event"]["type"] for line in frame["lines"]]
+    start = max((i for i, kind in enumerate(kinds) if kind == "deal_started"), default=0)
+    return json.dumps({**frame, "lines": frame["lines"][start:]}, ensure_ascii=False)
 
 
 def split_at_room(raw: list[str], code: str) -> tuple[list[str], list[str]]:
