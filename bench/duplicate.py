@@ -7,7 +7,8 @@ both get the same cards and the luck of the deal cancels. Prints the first playe
 difference per pair and points margin per pair with 95 % intervals, the pairs each swept, and
 each player's points per completed deal by role and part (pegging, hand, crib) with the
 difference between them. The seed chooses only the deals: pick one that no table or setting was
-tuned on. Progress goes to stderr every ``--every`` pairs, with the running figures.
+tuned on. Every ``--every`` pairs the report so far goes to stderr with its running sums, so
+runs over disjoint ranges of pairs (``--start``) of one seed can be added together.
 """
 
 from __future__ import annotations
@@ -77,12 +78,12 @@ def main() -> int:
         duplicate.add(pair)
         for game in pair.games:
             tally.add(game)
-        if duplicate.pairs % args.every == 0:
-            d, low, high = duplicate.win_difference()
-            m, _, _ = duplicate.points_margin()
+        if duplicate.pairs % args.every == 0:  # the whole report so far, so a stopped run counts
             print(
-                f"{duplicate.pairs} pairs, {time.perf_counter() - start:.0f} s:"
-                f" {d:+.4f} ({low:+.4f} to {high:+.4f}), points {m:+.2f}",
+                f"{report(args.first, args.second, tally, duplicate)}\n"
+                f"  sums: difference {duplicate.difference:g}, squares"
+                f" {duplicate.difference_squares:g}; margin {duplicate.margin:g}, squares"
+                f" {duplicate.margin_squares:g}; {time.perf_counter() - start:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )
