@@ -47,8 +47,8 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
             continue
         match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
         if not match.over:
-            if room.match != number:
-                await store.drop_unsettled(member)  # the room moved on: it never finished
+            if room.closed or room.match != number:
+                await store.drop_unsettled(member)  # abandoned, or the room moved on
             else:
                 await store.recheck_unsettled(member, at=now)  # idle: look again later
             continue

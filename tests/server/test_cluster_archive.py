@@ -286,3 +286,27 @@ async def test_an_open_rooms_earlier_matches_stay_in_redis(
         assert archived_logs(postgres) == {"OPEN01": log}
     finally:
         await store.close()
+
+
+async def test_an_abandoned_match_is_not_waited_for_and_moves(
+    redis_server: RedisServer, postgres: PostgresServer
+) -> None:
+    """A match abandoned half played (its room closed by the sweep) needs no settling: it leaves
+    the unsettled list and moves to PostgreSQL."""
+    store = ClusterStore(redis_server.url, archive=PostgresArchive(postgres.url))
+    try:
+        signed_in = (SeatRecord(0, "human", "Ann", player="p", account="a1"), SEATS[1])
+        await store.create_room(RoomRecord("GONE01", RoomOptions(), time.time(), signed_in))
+        seed, log = played(3)
+        options = GameOptions(target=61)
+        await store.start_match(MatchRecord("GONE01", 1, seed, options, ("Ann", "Bot"), 0.0))
+        for index, (seat, action) in enumerate(log[:5]):
+            await store.append_action("GONE01", 1, index, seat, action, key="k")
+        await store.finish_match("GONE01", 1, finished=time.time(), result="abandoned", winner=None)
+        await store.close_room("GONE01")
+        await settle_unsettled(store, quiet_for=0.0)
+        assert not await store.is_unsettled("GONE01-1")
+        assert await archive_finished(store, store.archive) == 1  # type: ignore[arg-type]
+        assert archived_logs(postgres) == {"GONE01": log[:5]}
+    finally:
+        await store.close()
