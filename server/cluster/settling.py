@@ -21,8 +21,9 @@ from muggins.shared.match import Match
 
 log = logging.getLogger("muggins.cluster")
 
-BATCH = 200
-"""Listed matches looked at per sweep round at most (the oldest first)."""
+BATCH = 1000
+"""Listed matches looked at per sweep round at most, the least recently looked at first (a match
+in play goes to the back), so a dead node's match is reached within a few rounds."""
 
 
 async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int = BATCH) -> int:
