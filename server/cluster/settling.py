@@ -36,15 +36,18 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
         code, _, text = member.rpartition("-")
         number = int(text)
         room = await store.settling_room(code)
-        if room is not None and room.touched > now - quiet_for:
-            await store.recheck_unsettled(member, at=now)  # in play: look again later
-            continue
-        record = await store.load_match(code, number)
         first, second = (
             (s.account if s.kind == "human" else None for s in room.seats) if room else (None, None)
         )
-        if record is None or room is None or (first is None and second is None):
+        if room is None or (first is None and second is None):
             await store.drop_unsettled(member)  # gone, or guests only: nothing to record
+            continue
+        if room.touched > now - quiet_for:
+            await store.recheck_unsettled(member, at=now)  # in play: look again later
+            continue
+        record = await store.load_match(code, number)
+        if record is None:
+            await store.drop_unsettled(member)
             continue
         match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
         if not match.over:
