@@ -384,6 +384,7 @@ class ClusterStore(RedisStore):
                 self.voided_key(code, number),
                 self.finished_key,
                 self.unsettled_key,
+                self.room_key(code),
             ],
-            [f"{code}-{number}"],
+            [f"{code}-{number}", number, self.player_key(""), code],
         )

@@ -382,12 +382,26 @@ return 1
 """
 )
 
-# KEYS: match, log, voided, finished, unsettled. ARGV: match id. A match moved to PostgreSQL
-# leaves Redis.
+# KEYS: match, log, voided, finished, unsettled, room. ARGV: match id, match number, player key
+# prefix, room code. A match moved to PostgreSQL leaves Redis; when it is the last match of a
+# closed room, the room leaves too but for a tombstone (closed, its last match number: its code
+# is never given out again, so match ids stay unique), with the players' keys that still name it.
 FORGET_MATCH = """
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('ZREM', KEYS[4], ARGV[1])
 redis.call('ZREM', KEYS[5], ARGV[1])
+local f = redis.call('HMGET', KEYS[6], 'closed', 'match', 'seats')
+if f[1] == '1' and f[2] == ARGV[2] and f[3] then
+    for _, seat in ipairs(cjson.decode(f[3])) do
+        local player = seat['player']
+        if type(player) == 'string' and player ~= '' then
+            local key = ARGV[3] .. player
+            if redis.call('GET', key) == ARGV[4] then redis.call('DEL', key) end
+        end
+    end
+    redis.call('DEL', KEYS[6])
+    redis.call('HSET', KEYS[6], 'closed', '1', 'match', ARGV[2])
+end
 return 1
 """
 

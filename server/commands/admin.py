@@ -1,4 +1,5 @@
-"""``muggins admin grant|revoke NAME``: make an admin or a moderator, on the server's machine.
+"""``muggins admin grant|revoke|bot NAME``: make an admin or a moderator, or flag a bot
+account, on the server's machine.
 
 It writes to the store directly (the SQLite file or the cluster's Redis), so only someone who can
 reach those can make the first admin; nothing sent over the wire grants a role.
@@ -31,6 +32,16 @@ def add_store_parsers(actions: Any) -> None:
             )
         add_options(sub)
         sub.set_defaults(handler=run, admin_action=action)
+    sub = actions.add_parser(
+        "bot",
+        help="flag NAME a bot account, for ever (in the store, on the server's machine)",
+        description="Flag an account a bot account in the server's store: it is shown with "
+        "[bot] everywhere and never paired with a player who asked for people only. The flag "
+        "is never cleared.",
+    )
+    sub.add_argument("name", metavar="NAME", help="the account's name")
+    add_options(sub)
+    sub.set_defaults(handler=run, admin_action="bot")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,8 +10,9 @@ players, and takes the result when the room's match is over.
   not at a table is *free*; free players are paired as soon as there are two. Leaving stops
   the pairing (the points stay); joining again resumes it. At the end no new pairs are made,
   and the tournament is finished when the last game is.
-- **Swiss**: its maker starts it; each round pairs the joined players by score, and the next
-  round is paired when every game of the round is over.
+- **Swiss**: its maker starts it; each round pairs the joined players who are connected, by
+  score (one away then sits the round out, with no points), and the next round is paired when
+  every game of the round is over.
 
 On duplicate deals a Swiss round gives every pairing the same match seed (and its tables take
 no spectators while the round is played, so no table can watch another's cards); an arena pairing
@@ -275,7 +276,8 @@ class TournamentDirector:
             return
         t.round += 1
         t.round_seed = secrets.token_bytes(32)
-        present = [a for a, m in t.members.items() if m.active]
+        self._free(t)  # (finds a member back on another connection)
+        present = [a for a, m in t.members.items() if m.active and m.player.peer is not None]
         pairs = t.swiss.pair_round(present)
         log.info("swiss round", extra={"tournament": t.id, "round": t.round})
         for first, second in pairs:

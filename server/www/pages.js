@@ -123,7 +123,7 @@ async function loadProfile(t, name) {
       el("tbody", {}, ...rows.map((row) => el("tr", {}, ...row.map((cell, i) =>
         i ? el("td", {}, String(cell)) : el("th", { scope: "row" }, String(cell))))))));
   fill("page-body",
-    el("h2", { id: "page-title", tabindex: "-1" }, profile.name),
+    el("h2", { id: "page-title", tabindex: "-1" }, profile.name + (profile.bot ? " [bot]" : "")),
     el("p", { id: "profile-rating", class: "rating" }, "Rating ",
       el("strong", { title: "± one rating deviation (RD)" }, ratingFigure(r)),
       r.provisional ? el("span", { class: "tag provisional", id: "provisional" }, " provisional") : " established",
@@ -211,7 +211,7 @@ async function loadLeaderboard(t) {
         const matches = Number(c.matches ?? 0);
         const wins = Number(c.match_wins ?? 0);
         return el("tr", { "data-name": e.name },
-          el("td", {}, String(e.rank)), el("th", { scope: "row" }, playerLink(e.name)),
+          el("td", {}, String(e.rank)), el("th", { scope: "row" }, playerLink(e.name), e.bot ? " [bot]" : ""),
           el("td", {}, String(Math.round(e.rating.rating))), el("td", {}, String(Math.round(e.rating.deviation))),
           el("td", {}, String(e.rating.games)), el("td", {}, `${wins}–${matches - wins}`));
       }))))
