@@ -79,6 +79,12 @@ async def test_a_file_from_a_newer_muggins_is_refused(tmp_path: Path) -> None:
         await SqliteStore(path).open()
     assert isinstance(refused.value, ValueError)
     assert f"database version {VERSION + 1}" in str(refused.value)
+    assert "restore a backup" in str(refused.value)  # no copy beside it to name
+    (tmp_path / f"muggins.db.v{VERSION}.bak").write_bytes(before)
+    with pytest.raises(
+        StoreError, match=rf"restore the copy taken before the upgrade \(.*v{VERSION}\.bak\)"
+    ):
+        await SqliteStore(path).open()
     assert path.read_bytes() == before
 
 
