@@ -335,7 +335,7 @@ def signed_in_text(account: Account) -> str:
 
 
 def describe_levels(levels: tuple[str, ...], ratings: dict[str, int]) -> str:
-    """ "random (789), easy (877), standard (1500), expert (1600)": levels with their strength."""
+    """ "random (786), easy (873), standard (1500), expert (1605)": levels with their strength."""
     return ", ".join(f"{lv} ({ratings[lv]})" if lv in ratings else lv for lv in levels)
 
 
