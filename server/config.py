@@ -134,6 +134,12 @@ class ServerConfig:
         "(an address: three times that)",
         metavar="N",
     )
+    rated_pair_per_day: int = option(
+        3,
+        "rated matches two accounts may play each other in 24 hours that move their ratings "
+        "(later ones are recorded, not rated)",
+        metavar="N",
+    )
     chat_days: float = option(
         30.0,
         "days each room's chat is kept for moderators (the newest 200 lines a room)",

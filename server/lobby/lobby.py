@@ -152,6 +152,7 @@ class Lobby:
             on_action=self.metrics.observe_action,
             on_change=self._changed,
         )
+        room.rated_pair_max = self.config.rated_pair_per_day
         self.cluster.room_made(room)
         return room
 
