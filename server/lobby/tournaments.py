@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from muggins.server.accounts.roles import may_moderate
 from muggins.server.config import ServerConfig
-from muggins.server.lobby.duplicate import DuplicateTables
+from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.store.accounts import AccountRecord
 from muggins.server.store.games import Store, match_id
@@ -71,6 +71,9 @@ class Lobby(Protocol):
 
     @property
     def players(self) -> dict[str, Player[Room]]: ...
+
+    @property
+    def cluster(self) -> object: ...
 
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room."""
@@ -139,6 +142,7 @@ class TournamentDirector:
 
     async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
         account = await self._account(player)
+        on_one_server(self.lobby.cluster)
         if not (self.lobby.config.open_tournaments or may_moderate(account)):
             raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
         t = Tournament(
