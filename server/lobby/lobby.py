@@ -78,7 +78,7 @@ class Lobby:
         self.moderation = Moderation(self, self.sanctions)
         self.accounts.budget = ReadBudget(
             per_connection=config.reads_per_second,
-            per_address=3 * config.reads_per_second,
+            per_address=2 * config.reads_per_second,
             clock=clock,
         )
         self.matchmaker = Matchmaker(self)
