@@ -129,9 +129,9 @@ class ServerConfig:
         3.0, "accounts the players of one address may register an hour", metavar="N"
     )
     reads_per_second: float = option(
-        2.0,
+        1.0,
         "finished games, histories and leaderboards one connection may ask for a second "
-        "(an address: three times that)",
+        "(an address: twice that)",
         metavar="N",
     )
     rated_pair_per_day: int = option(
