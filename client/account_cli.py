@@ -13,6 +13,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from muggins.client.accounts import Link, Sessions
+from muggins.shared.names import marked
 from muggins.shared.protocol import Error, Games, MyGames, ServerMessage, encode
 from muggins.shared.protocol.accounts import (
     Account,
@@ -232,7 +233,7 @@ def profile_lines(p: Profile) -> list[str]:
     c, a, r = p.counts, p.averages, p.rating
     status = "provisional" if r.provisional else "established"
     return [
-        f"{p.name}: rating {r.text()} ({status}, {r.games} rated)",
+        f"{marked(p.name, p.bot)}: rating {r.text()} ({status}, {r.games} rated)",
         f"  matches {c['matches']} (won {c['match_wins']}); games {c['games']}: "
         f"won {c['wins']}, lost {c['losses']}",
         f"  skunks given {c['skunks_given']}, taken {c['skunks_taken']} "
@@ -262,7 +263,7 @@ def leaderboard_lines(board: Leaderboard) -> list[str]:
     lines = [f"{'#':>3}  {'name':<24} {'rating':>6} {'± RD':>5}  {'rated':>5}  won-lost"]
     for e in board.entries:
         lines.append(
-            f"{e.rank:>3}  {e.name:<24} {half_up(e.rating.rating):>6} "
+            f"{e.rank:>3}  {marked(e.name, e.bot):<24} {half_up(e.rating.rating):>6} "
             f"{half_up(e.rating.deviation):>5}  "
             f"{e.rating.games:>5}  {e.counts.get('match_wins', 0)}-"
             f"{e.counts.get('matches', 0) - e.counts.get('match_wins', 0)}"

@@ -23,8 +23,9 @@ COMMAND_MODULES = (
     "muggins.server.commands.history",
     "muggins.server.commands.replay",
     "muggins.server.commands.review",
-    "muggins.server.commands.admin",
+    "muggins.client.commands.admin",
     "muggins.server.commands.backup",
+    "muggins.server.commands.to_postgres",
 )
 
 

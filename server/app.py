@@ -13,7 +13,6 @@ import http
 import ipaddress
 import logging
 import socket
-import ssl
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -28,11 +27,12 @@ from websockets.http11 import Request, Response
 from muggins.server.accounts.roles import grant
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
-from muggins.server.net.census import Census
+from muggins.server.net.census import Census, publish
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
 from muggins.server.net.readiness import Pingable, Readiness
 from muggins.server.net.static import StaticSite, same_origin
+from muggins.server.net.tls import Certificates
 from muggins.server.results.reviews import Reviewer
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.datafiles import default_db
@@ -69,7 +69,15 @@ class Server:
             from muggins.server.cluster.coordination import ClusterStore
             from muggins.server.cluster.lobby import cluster_lobby
 
-            redis = store if isinstance(store, ClusterStore) else ClusterStore(config.redis)
+            if isinstance(store, ClusterStore):
+                redis = store
+            else:
+                archive = None
+                if config.postgres is not None:
+                    from muggins.server.store.postgres import PostgresArchive
+
+                    archive = PostgresArchive(config.postgres)
+                redis = ClusterStore(config.redis, archive=archive)
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)
         else:
@@ -81,6 +89,7 @@ class Server:
         self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
         self._metrics_ws: WsServer | None = None
+        self._certificates: Certificates | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.keepalive = Keepalive()
         """Pings every connection every 20 s, in one batch a second (not websockets' task per
@@ -92,50 +101,13 @@ class Server:
             probe, what="Redis" if config.redis else "the store", observe=self._observe_store
         )
         self.census = Census(self.store)
-        self._figures()
+        publish(self.metrics, self.lobby, self.census, lambda: self.readiness.answer()[0])
 
     def _observe_store(self, seconds: float | None) -> None:
         if seconds is None:
             self.metrics.store_errors.inc()
         else:
             self.metrics.store_seconds.observe(seconds)
-
-    def _figures(self) -> None:
-        """The gauges read when Prometheus scrapes."""
-        lobby, census, figure = self.lobby, self.census, self.metrics.figure
-        figure(
-            "muggins_games_in_progress",
-            "Matches under way in the rooms this node holds",
-            lambda: sum(
-                1 for r in list(lobby.rooms.values()) if r.match is not None and not r.match.over
-            ),
-        )
-        figure(
-            "muggins_players_connected",
-            "Players connected (said hello)",
-            lambda: len(lobby.players),
-        )
-        figure(
-            "muggins_players_signed_in",
-            "Players connected and signed in to an account",
-            lambda: sum(1 for p in list(lobby.players.values()) if p.account),
-        )
-        figure(
-            "muggins_stored_rooms_open",
-            "Rooms open in the store (every node's, in a cluster)",
-            lambda: census.rooms_open,
-        )
-        figure("muggins_queue_length", "Players in the rated queue", lambda: census.queue_length)
-        figure(
-            "muggins_review_backlog",
-            "Finished matches waiting for their review",
-            lambda: census.review_backlog,
-        )
-        figure(
-            "muggins_ready",
-            "1 while /readyz answers 200 (the store answers, not stopping), else 0",
-            lambda: float(self.readiness.answer()[0]),
-        )
 
     @property
     def port(self) -> int:
@@ -161,8 +133,8 @@ class Server:
         await self.lobby.restore()
         tls = None
         if self.config.certfile is not None:
-            tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            tls.load_cert_chain(self.config.certfile, self.config.keyfile)
+            self._certificates = Certificates(self.config.certfile, self.config.keyfile)
+            tls = self._certificates.context
         self._ws = await ws_serve(
             self._handle,
             self.config.host,
@@ -203,6 +175,13 @@ class Server:
                 "build": build(),
             },
         )
+
+    def reload_tls(self) -> bool:
+        """Read the TLS certificate and key again (``muggins serve`` does on SIGHUP)."""
+        if self._certificates is None:
+            log.warning("SIGHUP: no TLS certificate to reload (no --certfile)")
+            return False
+        return self._certificates.reload()
 
     async def _open_store(self) -> None:
         """Open the store; a cluster node waits up to STARTUP_WAIT for Redis to come up."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,8 @@ class Option:
     """Options with the same name here exclude each other (where the games are kept)."""
     choices: tuple[str, ...] = ()
     env: str = ""
-    """An environment variable that gives the command line's default when it is set."""
+    """The environment variable that sets it, when not ``MUGGINS_`` and the field's name in
+    capitals (see ``server/commands/config_sources.py``)."""
 
 
 def option(default: Any, help: str, **how: Any) -> Any:
@@ -61,13 +62,19 @@ class ServerConfig:
     public_url: str | None = option(
         None,
         "the address players reach this server at, e.g. https://cribbage.example (behind a "
-        "proxy or on a domain): every link and command shown names it (default: "
-        "$MUGGINS_PUBLIC_URL, else the address the page was loaded from)",
+        "proxy or on a domain): every link and command shown names it (default: the address "
+        "the page was loaded from)",
         metavar="URL",
-        env="MUGGINS_PUBLIC_URL",
     )
-    """Where players reach this server (``https://host[:port][/path]``); None: wherever the page
+    """Where players reach this server (``https://host[:port]``); None: wherever the page
     was loaded from. Checked and trimmed by :func:`public_url`."""
+    postgres: str | None = option(
+        None,
+        "with --redis: move finished matches out of Redis into this PostgreSQL "
+        "(postgresql://USER@HOST:5432/DB); without it they stay in Redis",
+        metavar="URL",
+    )
+    """A PostgreSQL URL: the cluster's archive of finished matches (docs/hosting.md)."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
@@ -122,10 +129,21 @@ class ServerConfig:
         3.0, "accounts the players of one address may register an hour", metavar="N"
     )
     reads_per_second: float = option(
-        2.0,
+        1.0,
         "finished games, histories and leaderboards one connection may ask for a second "
-        "(an address: three times that)",
+        "(an address: twice that)",
         metavar="N",
+    )
+    rated_pair_per_day: int = option(
+        3,
+        "rated matches two accounts may play each other in 24 hours that move their ratings "
+        "(later ones are recorded, not rated)",
+        metavar="N",
+    )
+    chat_days: float = option(
+        30.0,
+        "days each room's chat is kept for moderators (the newest 200 lines a room)",
+        metavar="DAYS",
     )
     max_spectators: int = option(50, "spectators one room may have", metavar="N")
     """Spectators one room may have (on this node, in a cluster)."""
@@ -172,6 +190,17 @@ class ServerConfig:
         "network; the public port answers /metrics only to this machine (loopback, not proxied)",
         metavar="PORT",
     )
+    update_command: str = option(
+        "pip install --upgrade muggins",
+        "the command a client older than this server is told to run to update (default: pip "
+        "install --upgrade muggins)",
+        metavar="COMMAND",
+    )
+    log_file: Path | None = option(
+        None,
+        "write the log to this file instead of stderr (reopened when logrotate moves it)",
+        metavar="PATH",
+    )
     log_json: bool = option(False, "one JSON object per log line")
     log_level: str = option(
         "info",
@@ -185,12 +214,13 @@ class ServerConfig:
         return self.certfile is not None
 
 
-PUBLIC_URL = re.compile(r"^(https?)://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(/[^\s?#]*)?$")
+PUBLIC_URL = re.compile(r"^(https?)://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
 
 
 def public_url(text: str) -> str:
-    """A public address as the server uses it: ``http(s)://host[:port][/path]`` without a
-    trailing slash. Raises ValueError, in words, for anything else.
+    """A public address as the server uses it: ``http(s)://host[:port]`` without a trailing
+    slash (the pages live at the root, so no path). Raises ValueError, in words, for anything
+    else.
 
     >>> public_url("https://cribbage.example/")
     'https://cribbage.example'
@@ -205,7 +235,8 @@ def public_url(text: str) -> str:
     return found.group(0).rstrip("/")
 
 
-def _options() -> list[tuple[dataclasses.Field[Any], Option]]:
+def options() -> list[tuple[dataclasses.Field[Any], Option]]:
+    """Each field ``muggins serve`` takes, with how it is given."""
     return [
         (f, f.metadata["option"])
         for f in dataclasses.fields(ServerConfig)
@@ -213,54 +244,78 @@ def _options() -> list[tuple[dataclasses.Field[Any], Option]]:
     ]
 
 
+def flag_of(f: dataclasses.Field[Any], how: Option) -> str:
+    return how.flag or "--" + f.name.replace("_", "-")
+
+
 def add_options(parser: argparse.ArgumentParser) -> None:
-    """Add every :class:`ServerConfig` option to ``parser``, in the fields' order."""
+    """Add every :class:`ServerConfig` option to ``parser``, in the fields' order. An option
+    not given is left out of the parsed arguments (so :func:`from_args` can tell it from one
+    given with its default value)."""
     groups: dict[str, argparse._MutuallyExclusiveGroup] = {}
-    for f, how in _options():
+    for f, how in options():
         target: Any = parser
         if how.exclusive:
             target = groups.get(how.exclusive) or groups.setdefault(
                 how.exclusive, parser.add_mutually_exclusive_group()
             )
-        flag = how.flag or "--" + f.name.replace("_", "-")
-        default = how.command_line_default if how.command_line_default is not None else f.default
-        if how.env and os.environ.get(how.env):
-            default = os.environ[how.env]
-        if isinstance(default, int | float) and not isinstance(default, bool) and how.scale != 1:
-            default = default // how.scale
-        extra: dict[str, Any] = {"help": how.help, "dest": f.name}
+        extra: dict[str, Any] = {"help": how.help, "dest": f.name, "default": argparse.SUPPRESS}
         if how.metavar:
             extra["metavar"] = how.metavar
         if f.default is False:
-            target.add_argument(flag, action="store_true", **extra)
+            target.add_argument(flag_of(f, how), action="store_true", **extra)
         elif isinstance(f.default, tuple):
-            target.add_argument(flag, action="append", default=[], **extra)
+            target.add_argument(flag_of(f, how), action="append", **extra)
         elif how.choices:
-            target.add_argument(flag, choices=how.choices, default=default, **extra)
+            target.add_argument(flag_of(f, how), choices=how.choices, **extra)
         else:
-            kind = _kind(f.type)
-            target.add_argument(flag, type=kind, default=default, **extra)
+            target.add_argument(flag_of(f, how), type=kind_of(f), **extra)
 
 
-def _kind(annotation: Any) -> Any:
-    """The command-line type of a field's annotation (written as text: ``"Path | None"``)."""
-    text = str(annotation)
+def kind_of(f: dataclasses.Field[Any]) -> Any:
+    """The command-line type of a field, from its annotation (text: ``"Path | None"``)."""
+    text = str(f.type)
     for name, kind in (("Path", Path), ("float", float), ("int", int)):
         if text.startswith(name):
             return kind
     return str
 
 
-def from_args(args: argparse.Namespace, **fixed: Any) -> ServerConfig:
+def from_args(
+    args: argparse.Namespace, *, given: Mapping[str, Any] | None = None, **fixed: Any
+) -> ServerConfig:
     """The configuration the command line (parsed by a parser given :func:`add_options`)
-    asks for; ``fixed`` overrides."""
+    asks for. ``given`` holds values from elsewhere (the environment, a configuration file), in
+    the command line's form and units, for the options the command line leaves out; ``fixed``
+    overrides everything. Raises ValueError, in words, when two sources name options that
+    exclude each other."""
+    given = given or {}
+    said = vars(args)
     values: dict[str, Any] = {}
-    for f, how in _options():
-        value = getattr(args, f.name)
+    for f, how in options():
+        group = [g.name for g, h in options() if how.exclusive and h.exclusive == how.exclusive]
+        if f.name in said:
+            value = said[f.name]
+        elif f.name in given and not any(name in said for name in group):
+            value = given[f.name]
+        else:
+            default = how.command_line_default
+            values[f.name] = f.default if default is None else default
+            continue
         if isinstance(f.default, tuple):
             value = tuple(value)
         elif how.scale != 1 and value is not None:
             value = value * how.scale
         values[f.name] = value
+    for f, how in options():
+        if how.exclusive and f.name not in said and f.name in given and values[f.name]:
+            others = [
+                g.name for g, h in options()
+                if h.exclusive == how.exclusive and g is not f and values[g.name]
+            ]  # fmt: skip
+            if others:
+                raise ValueError(
+                    f"{f.name} and {others[0]} exclude each other (where the games are kept)"
+                )
     values.update(fixed)
     return ServerConfig(**values)

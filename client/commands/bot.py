@@ -35,12 +35,18 @@ def register(commands: Any) -> None:
     where.add_argument("--create", action="store_true", help="open a room and wait for a player")
     where.add_argument("--join", metavar="CODE", help="join the room with this code")
     where.add_argument("--seek", action="store_true", help="play rated games as --account")
+    where.add_argument(
+        "--tournament", metavar="ID", help="join this tournament as --account and play it out"
+    )
     parser.add_argument("--account", metavar="NAME", help="the bot account to sign in to")
     parser.add_argument(
         "--register", action="store_true", help="with --seek: make the bot account first"
     )
     parser.add_argument("--matches", type=int, default=1, help="with --seek: how many to play")
     parser.add_argument("--best-of", type=int, choices=(1, 3), default=1, help="with --seek")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="with --seek: duplicate matches (two tables)"
+    )
     parser.add_argument("--name", help="the name others see (default: '<level> bot')")
     parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
     parser.add_argument("--target", type=int, choices=(121, 61), default=121, help="with --create")
@@ -72,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.seek:
+    if args.seek or args.tournament:
         return run_account(args, level)
     create = None
     if args.create:
@@ -120,34 +126,51 @@ def run_account(args: argparse.Namespace, level: str) -> int:
     import os
     import secrets
 
-    from muggins.client.remote_bot import RemoteError, play_account
+    from muggins.client.bot_account import play_account, play_tournament
+    from muggins.client.remote_bot import RemoteError
 
     password = os.environ.get("MUGGINS_BOT_PASSWORD")
     if not args.account or not password:
         print(
-            "muggins bot: --seek needs --account NAME and the password in MUGGINS_BOT_PASSWORD",
+            "muggins bot: --seek and --tournament need --account NAME and the password in "
+            "MUGGINS_BOT_PASSWORD",
             file=sys.stderr,
         )
         return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
 
     def show_room(code: str) -> None:
         print(f"Rated room {code}", flush=True)
 
     try:
-        results = asyncio.run(
-            play_account(
-                args.url,
-                level=level,
-                account=args.account,
-                password=password,
-                register=args.register,
-                matches=max(1, args.matches),
-                best_of=3 if args.best_of == 3 else 1,
-                seed=args.seed if args.seed is not None else secrets.randbits(32),
-                on_room=show_room,
-                on_event=None if args.quiet else print,
+        if args.tournament:
+            results = asyncio.run(
+                play_tournament(
+                    args.url,
+                    level=level,
+                    account=args.account,
+                    password=password,
+                    tournament=args.tournament,
+                    register=args.register,
+                    seed=seed,
+                )
             )
-        )
+        else:
+            results = asyncio.run(
+                play_account(
+                    args.url,
+                    level=level,
+                    account=args.account,
+                    password=password,
+                    register=args.register,
+                    matches=max(1, args.matches),
+                    best_of=3 if args.best_of == 3 else 1,
+                    duplicate=args.duplicate,
+                    seed=seed,
+                    on_room=show_room,
+                    on_event=None if args.quiet else print,
+                )
+            )
     except OSError as error:
         print(f"muggins bot: cannot reach {args.url}: {error.strerror or error}", file=sys.stderr)
         return 1
@@ -155,7 +178,8 @@ def run_account(args: argparse.Namespace, level: str) -> int:
         print(f"muggins bot: {error}", file=sys.stderr)
         return 1
     won = sum(1 for r in results if r.outcomes and r.outcomes[-1].winner == r.seat)
-    print(f"{args.account} [bot] played {len(results)} rated matches and won {won}.")
+    what = f"tournament {args.tournament}" if args.tournament else "rated"
+    print(f"{args.account} [bot] played {len(results)} {what} matches and won {won}.")
     return 0
 
 

@@ -31,6 +31,7 @@ from muggins.server.accounts.credentials import (
     verify_password,
 )
 from muggins.server.accounts.game_reviews import GameReviews
+from muggins.server.accounts.sanctions import Sanction, Sanctions
 from muggins.server.results.records import counts
 from muggins.server.results.replays import GameRecords
 from muggins.server.rooms.players import Peer, Player, Refusal
@@ -146,6 +147,8 @@ class AccountService:
         """Finished games as answered, built once each."""
         self.budget = ReadBudget()
         """Expensive reads (games, histories, the leaderboard) per connection and address."""
+        self.sanctions = Sanctions(store)
+        """Bans (checked at every sign-in and registration) and hidden chat."""
         self.registrations = RegistrationLimiter()
         """Accounts made per address an hour (on this node)."""
         self.replays = self.records.replays
@@ -210,6 +213,7 @@ class AccountService:
         name = check_name(message.name)
         check_password(message.password)
         self._check_seat(player, None)
+        await self._not_banned(None, address)
         wait = self.registrations.take(address)
         if wait > 0:
             minutes = max(1, round(wait / 60))
@@ -241,10 +245,30 @@ class AccountService:
             account = await self.store.find_account(id=found) if found else None
             if account is None:
                 raise Refusal("bad_credentials", "That session has ended; sign in with a password")
+            await self._not_banned(account, address)
             return await self._bind(player, account, session=message.session)
         assert message.name is not None and message.password is not None
         account = await self._check(message.name, message.password, address)
+        await self._not_banned(account, address)
         return await self._bind(player, account)
+
+    async def _not_banned(self, account: AccountRecord | None, address: str) -> None:
+        """Refuse a banned account, or any account from a banned address, saying why and until
+        when."""
+        now = time.time()
+        found: Sanction | None = None
+        if account is not None:
+            found = await self.sanctions.of("ban", account.id, now=now)
+        if found is None:
+            found = await self.sanctions.address_ban(address, now=now)
+        if found is not None:
+            until = (
+                "for good"
+                if found.until is None
+                else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(found.until))
+            )
+            why = f": {found.reason}" if found.reason else ""
+            raise Refusal("banned", f"You are banned {until}{why}")
 
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is its password; one answer for every failure."""
@@ -309,6 +333,7 @@ class AccountService:
         else:
             token_hash = session_hash(session)
         player.account, player.session_hash = account.id, token_hash
+        player.hidden = await self.sanctions.hidden(account.id)
         player.name = marked(account.name, account.bot)
         room = player.room
         if room is not None:
@@ -394,6 +419,10 @@ class AccountService:
             averages=averages(account.stats),
             bot=account.bot,
         )
+
+    async def history_of(self, player: Player, message: GetHistory) -> History:
+        """An account's history as ``history`` answers it (for the moderation view too)."""
+        return await self._history(player, message)
 
     async def _history(self, player: Player, message: GetHistory) -> History:
         account = await self._named(player, message.name)

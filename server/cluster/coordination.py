@@ -78,6 +78,7 @@ class SettlingRoom:
     options: RoomOptions
     match: int
     """The room's current match number."""
+    closed: bool = False
 
 
 GONE = "gone"
@@ -329,10 +330,10 @@ class ClusterStore(RedisStore):
         fields = await self._call(
             "room",
             lambda: self.redis.hmget(
-                self.room_key(code), ["touched", "created", "seats", "options", "match"]
+                self.room_key(code), ["touched", "created", "seats", "options", "match", "closed"]
             ),
         )
-        touched, created, seats, options, match = fields
+        touched, created, seats, options, match, closed = fields
         if seats is None or options is None:
             return None
         return SettlingRoom(
@@ -340,6 +341,7 @@ class ClusterStore(RedisStore):
             seats=seats_from_json(seats),
             options=RoomOptions.model_validate_json(options),
             match=int(match or 0),
+            closed=closed == "1",
         )
 
     async def drop_unsettled(self, member: str) -> None:
@@ -356,3 +358,33 @@ class ClusterStore(RedisStore):
         """Whether match ``{code}-{n}`` has been settled (by any node)."""
         found = await self._call("settled", lambda: self.redis.exists(self._k("settled", match)))
         return bool(found)
+
+    async def is_unsettled(self, match: str) -> bool:
+        """Whether match ``{code}-{n}`` is listed as not settled yet."""
+        score = await self._call("unsettled", lambda: self.redis.zscore(self.unsettled_key, match))
+        return score is not None
+
+    # --- the move to PostgreSQL (see server.cluster.archive) -----------------------------------
+
+    async def oldest_finished(self, *, start: int = 0, limit: int) -> list[str]:
+        """Up to ``limit`` finished matches still in Redis (``{code}-{n}``), oldest first,
+        from the ``start``-th on."""
+        found = await self._call(
+            "finished", lambda: self.redis.zrange(self.finished_key, start, start + limit - 1)
+        )
+        return [str(member) for member in found]
+
+    async def forget_match(self, code: str, number: int) -> None:
+        """Delete a match moved to the archive from Redis (one script: all of it or nothing)."""
+        await self._script(
+            "forget_match",
+            [
+                self.match_key(code, number),
+                self.log_key(code, number),
+                self.voided_key(code, number),
+                self.finished_key,
+                self.unsettled_key,
+                self.room_key(code),
+            ],
+            [f"{code}-{number}", number, self.player_key(""), code, self.prefix],
+        )

@@ -52,6 +52,7 @@ from muggins.server.store.accounts import (
 )
 from muggins.server.store.games import StoreConflict, StoreError
 from muggins.server.store.memory_accounts import HISTORY_KEPT
+from muggins.shared.glicko2 import Rating
 
 _CREATE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
@@ -67,6 +68,14 @@ if key ~= '' and redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KE
 for _, h in ipairs(redis.call('SMEMBERS', KEYS[4])) do redis.call('DEL', ARGV[3] .. h) end
 redis.call('DEL', KEYS[4])
 redis.call('ZREM', KEYS[5], ARGV[2])
+return 1
+"""
+_RENAME = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] then return 0 end
+if KEYS[3] ~= KEYS[1] then redis.call('DEL', KEYS[3]) end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
 return 1
 """
 _DROP_SESSIONS = """
@@ -166,6 +175,37 @@ class RedisAccounts:
                 pipe.set(self._k("account", id), account_json(account))
 
         await self._call("role", lambda: self.redis.transaction(change, self._k("account", id)))
+
+    async def restore_rating(self, id: str, rating: Rating, rated_games: int) -> None:
+        async def change(pipe: Any) -> None:
+            text = await pipe.get(self._k("account", id))
+            if text:
+                account = replace(account_from_json(text), rating=rating, rated_games=rated_games)
+                pipe.multi()
+                pipe.set(self._k("account", id), account_json(account))
+                if account.rated_games and not account.rating.provisional:
+                    pipe.zadd(self._k("leaderboard"), {id: account.rating.rating})
+                else:
+                    pipe.zrem(self._k("leaderboard"), id)
+
+        await self._call("rating", lambda: self.redis.transaction(change, self._k("account", id)))
+
+    async def rename_account(self, id: str, name: str, key: str) -> None:
+        account = await self.find_account(id=id)
+        if account is None:
+            return
+        renamed = replace(account, name=name, key=key)
+        done = await self._eval(
+            _RENAME,
+            [
+                self._k("account-key", key),
+                self._k("account", id),
+                self._k("account-key", account.key),
+            ],
+            [id, account_json(renamed)],
+        )
+        if not done:
+            raise StoreConflict(f"the name {name!r} is taken")
 
     async def set_bot(self, id: str) -> None:
         async def change(pipe: Any) -> None:

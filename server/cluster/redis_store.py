@@ -5,6 +5,8 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
   status (waiting, playing or over, as listed), touched (the time of the last write).
 - ``rooms:open`` set: the codes of open rooms.
+- ``retired:XX`` hashes: the codes of closed rooms whose matches moved to PostgreSQL (the room
+  hash is gone), so a code is never given out twice.
 - ``rooms:listed`` sorted set and ``rooms:summary`` hash: the lobby's listing index, kept by the
   scripts that change rooms (see :data:`server.cluster.scripts.RELIST`), so a page of the
   listing costs three commands however many rooms there are.
@@ -54,6 +56,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from muggins.server.cluster.redis_accounts import RedisAccounts
 from muggins.server.cluster.redis_line import ScriptLine
+from muggins.server.cluster.redis_moderation import RedisModeration
 from muggins.server.cluster.scripts import NO_MATCH, NOT_CURRENT, SCRIPTS, VOIDED
 from muggins.server.store.games import (
     MatchRecord,
@@ -65,6 +68,7 @@ from muggins.server.store.games import (
     StoreConflict,
     StoreError,
 )
+from muggins.server.store.postgres import PostgresArchive
 from muggins.server.store.sqlite_games import seats_from_json, seats_json
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
@@ -119,7 +123,7 @@ class Connection(aioredis.Connection):
             raise
 
 
-class RedisStore(RedisAccounts):
+class RedisStore(RedisAccounts, RedisModeration):
     """Rooms and action logs in Redis, shared by every node of a cluster."""
 
     def __init__(
@@ -130,8 +134,11 @@ class RedisStore(RedisAccounts):
         timeout: float = 2.0,
         connections: int = POOL_SIZE,
         wait: float = POOL_WAIT,
+        archive: PostgresArchive | None = None,
     ) -> None:
         self.url = url
+        self.archive = archive
+        """Where finished matches move once nothing live needs them (None: they stay here)."""
         self.prefix = prefix
         # Fail fast while Redis is down (players get an error at once), and retry a command once
         # so a connection the pool kept from before a Redis restart is replaced transparently.
@@ -252,6 +259,8 @@ class RedisStore(RedisAccounts):
         await self._call("ping", self.redis.ping)
 
     async def close(self) -> None:
+        if self.archive is not None:
+            await self.archive.close()
         await self.line.close()
         await self.redis.aclose(close_connection_pool=True)
 
@@ -272,6 +281,7 @@ class RedisStore(RedisAccounts):
                 seats_json(room.seats),
                 room.code,
                 self.node,
+                self.prefix,
             ],
         )
         if not created:
@@ -459,6 +469,14 @@ class RedisStore(RedisAccounts):
         return snapshots
 
     async def finished_matches(self, *, limit: int = 50) -> list[MatchRecord]:
+        """The latest finished matches, from Redis and the archive, newest first."""
+        matches = await self._finished_here(limit)
+        if self.archive is not None:
+            matches += await self.archive.finished_matches(limit=limit)
+            matches.sort(key=lambda m: m.finished or m.started, reverse=True)
+        return matches[:limit]
+
+    async def _finished_here(self, limit: int) -> list[MatchRecord]:
         members = await self._call(
             "history", lambda: self.redis.zrevrange(self.finished_key, 0, limit - 1)
         )
@@ -473,8 +491,14 @@ class RedisStore(RedisAccounts):
     def presence_key(self, code: str, seat: Seat) -> str:
         return f"{self.prefix}here:{code}:{seat}"
 
-    async def load_match(self, code: str, number: int) -> MatchRecord | None:
-        return await self._match(code, number, with_actions=True)
+    async def load_match(
+        self, code: str, number: int, *, archived: bool = True
+    ) -> MatchRecord | None:
+        """A match with its actions, from Redis, else (``archived``) from the archive."""
+        found = await self._match(code, number, with_actions=True)
+        if found is None and archived and self.archive is not None:
+            found = await self.archive.load_match(code, number)
+        return found
 
     # --- cluster reads -------------------------------------------------------------------------
 

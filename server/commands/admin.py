@@ -1,4 +1,5 @@
-"""``muggins admin grant|revoke NAME``: make an admin or a moderator, on the server's machine.
+"""``muggins admin grant|revoke|bot NAME``: make an admin or a moderator, or flag a bot
+account, on the server's machine.
 
 It writes to the store directly (the SQLite file or the cluster's Redis), so only someone who can
 reach those can make the first admin; nothing sent over the wire grants a role.
@@ -12,29 +13,35 @@ from typing import Any
 from muggins.server.commands.archive import add_options
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "admin",
-        help="grant or take away the admin and moderator roles (on the server's machine)",
-        description="Grant an account a role in the server's store: muggins admin grant NAME "
-        "makes NAME an admin (--role moderator: a moderator); muggins admin revoke NAME takes "
-        "the role away. Stop the server first when it keeps its games in SQLite, or give "
-        "muggins serve --admin NAME instead.",
-    )
-    actions = parser.add_subparsers(dest="admin_action", metavar="ACTION", required=True)
+def add_store_parsers(actions: Any) -> None:
+    """``grant`` and ``revoke`` under ``muggins admin`` (the parser is the client's
+    ``client.commands.admin``, which also has the actions over the protocol)."""
     for action, help in (("grant", "give NAME a role"), ("revoke", "take NAME's role away")):
-        sub = actions.add_parser(action, help=help)
+        sub = actions.add_parser(
+            action,
+            help=help + " (in the store, on the server's machine)",
+            description="Grant an account a role in the server's store: grant NAME makes NAME "
+            "an admin (--role moderator: a moderator); revoke NAME takes the role away. Stop "
+            "the server first when it keeps its games in SQLite, or give muggins serve --admin "
+            "NAME instead.",
+        )
         sub.add_argument("name", metavar="NAME", help="the account's name")
         if action == "grant":
             sub.add_argument(
                 "--role", choices=("admin", "moderator"), default="admin", help="default: admin"
             )
         add_options(sub)
-        sub.set_defaults(handler=run)
-    sub = actions.add_parser("bot", help="flag NAME a bot account, for ever")
+        sub.set_defaults(handler=run, admin_action=action)
+    sub = actions.add_parser(
+        "bot",
+        help="flag NAME a bot account, for ever (in the store, on the server's machine)",
+        description="Flag an account a bot account in the server's store: it is shown with "
+        "[bot] everywhere and never paired with a player who asked for people only. The flag "
+        "is never cleared.",
+    )
     sub.add_argument("name", metavar="NAME", help="the account's name")
     add_options(sub)
-    sub.set_defaults(handler=run)
+    sub.set_defaults(handler=run, admin_action="bot")
 
 
 def run(args: argparse.Namespace) -> int:

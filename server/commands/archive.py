@@ -1,4 +1,5 @@
-"""Where ``muggins history``, ``replay`` and ``review`` read finished games: SQLite or Redis."""
+"""Where ``muggins history``, ``replay`` and ``review`` read finished games: SQLite, or Redis
+(and the PostgreSQL its finished games moved to)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def add_options(parser: Any) -> None:
         metavar="URL",
         help="read a cluster's games from its Redis (redis://HOST:6379/0)",
     )
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="with --redis: the cluster's finished games moved to PostgreSQL as well",
+    )
 
 
 def open_archives(args: argparse.Namespace) -> list[Store] | str:
@@ -36,7 +42,12 @@ def open_archives(args: argparse.Namespace) -> list[Store] | str:
 
         if not args.redis.startswith(("redis://", "rediss://", "unix://")):
             return f"{args.redis} is not a Redis URL (redis://HOST:6379/0)"
-        return [RedisStore(args.redis)]
+        archive = None
+        if getattr(args, "postgres", None):
+            from muggins.server.store.postgres import PostgresArchive
+
+            archive = PostgresArchive(args.postgres)
+        return [RedisStore(args.redis, archive=archive)]
     from muggins.server.store.datafiles import game_files
     from muggins.server.store.sqlite_games import SqliteStore
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from muggins.server.config import add_options
@@ -19,6 +20,14 @@ def register(commands: Any) -> None:
         ),
     )
     add_options(parser)
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="read options from this TOML file (default: $MUGGINS_CONFIG); every option can "
+        "also be set in the environment as MUGGINS_ and its name in capitals (MUGGINS_PORT); "
+        "the command line wins over the environment, which wins over the file",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -99,36 +108,47 @@ def machine_addresses(*, ipv6: bool = False) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import dataclasses
+    import ipaddress
     import logging
+    import os
     import signal
 
     from muggins.server.accounts.credentials import AccountError
     from muggins.server.app import running_server
-    from muggins.server.config import from_args
+    from muggins.server.commands.config_sources import gather
+    from muggins.server.config import from_args, public_url
     from muggins.server.runtime.collector import collecting
     from muggins.server.runtime.logs import configure
     from muggins.server.store.games import StoreError
 
-    if (args.certfile is None) != (args.keyfile is None):
+    try:
+        config = from_args(args, given=gather(os.environ, args.config))
+        public = public_url(config.public_url) if config.public_url else None
+    except ValueError as error:
+        print(f"muggins serve: {error}")
+        return 2
+    config = dataclasses.replace(
+        config, review_workers=max(0, config.review_workers), public_url=public
+    )
+    if (config.certfile is None) != (config.keyfile is None):
         print("muggins serve: give both --certfile and --keyfile for TLS")
         return 2
-    import ipaddress
-
-    for proxy in args.trusted_proxies:
+    for proxy in config.trusted_proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
             print(f"muggins serve: --trusted-proxy {proxy!r} is not an address or network")
             return 2
-    from muggins.server.config import public_url
-
     try:
-        public = public_url(args.public_url) if args.public_url else None
-    except ValueError as error:
-        print(f"muggins serve: {error}")
-        return 2
-    configure(json_lines=args.log_json, level=getattr(logging, args.log_level.upper()))
-    config = from_args(args, review_workers=max(0, args.review_workers), public_url=public)
+        configure(
+            json_lines=config.log_json,
+            level=getattr(logging, config.log_level.upper()),
+            file=config.log_file,
+        )
+    except OSError as error:
+        print(f"muggins serve: cannot write the log to {config.log_file}: {error.strerror}")
+        return 1
 
     async def main() -> None:
         shutdown = asyncio.Event()
@@ -141,10 +161,13 @@ def run(args: argparse.Namespace) -> int:
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop)
+        reload: list[Any] = []  # the running server's TLS reload, once it runs
+        loop.add_signal_handler(signal.SIGHUP, lambda: [again() for again in reload])
         # Young objects collected on a clock, not by CPython's count (server/runtime/collector.py).
         async with collecting(), running_server(config) as server:
+            reload.append(server.reload_tls)
             print(f"Muggins server listening on {server.url}", flush=True)
-            for line in address_lines(server.url, config.public_url, args.host):
+            for line in address_lines(server.url, config.public_url, config.host):
                 print(line, flush=True)
             kept = "nothing is kept" if config.memory else "games are kept and resume on restart"
             print(f"Stop with Ctrl-C ({kept}).", flush=True)

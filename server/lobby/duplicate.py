@@ -22,6 +22,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
+from muggins.server.lobby.cluster_seam import NoLobbyCluster
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import settle_result
 from muggins.server.rooms.players import Player, Refusal
@@ -38,6 +39,17 @@ if TYPE_CHECKING:
     from muggins.server.rooms.seating import Table
 
 log = logging.getLogger("muggins.duplicate")
+
+
+def on_one_server(cluster: object) -> None:
+    """Refuse a duplicate match or a tournament on a cluster node: their tables are seated by
+    the node that made them, which holds only its own players (docs/tournaments.md)."""
+    if not isinstance(cluster, NoLobbyCluster):
+        raise Refusal(
+            "illegal",
+            "Duplicate matches and tournaments are played on a single server for now, and this "
+            "server is a cluster",
+        )
 
 
 class Lobby(Protocol):
@@ -63,6 +75,8 @@ class DuplicateTables:
         self.on_result = on_result
         """Told the result (from the first player's side) once the match is over."""
         self.done = asyncio.Event()
+        self.tournament: str | None = None
+        """The tournament this match is a game of, if any (its tables say so)."""
         self._task: asyncio.Task[None] | None = None
         first.duplicate_table = 1
         self._watch(first)
@@ -100,6 +114,7 @@ class DuplicateTables:
             log.warning("duplicate %s: no second table: %s", first.code, refusal.message)
             return
         room.duplicate_table = 2
+        room.tournament = self.tournament
         room.new_seed = lambda: seed if isinstance(seed, bytes) else seed.to_bytes(32, "big")
         self.second = room
         self._watch(room)

@@ -8,11 +8,13 @@ from collections.abc import Callable
 
 from muggins.server.accounts.budget import ReadBudget
 from muggins.server.accounts.credentials import RegistrationLimiter
+from muggins.server.accounts.sanctions import Sanctions
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
-from muggins.server.lobby.duplicate import DuplicateTables
+from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
 from muggins.server.lobby.matchmaking import Matchmaker
+from muggins.server.lobby.moderation import Moderation
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.lobby.seat_holders import SeatHolders
 from muggins.server.lobby.tournaments import TournamentDirector
@@ -70,9 +72,13 @@ class Lobby:
         self.accounts.registrations = RegistrationLimiter(
             per_address=int(config.registrations_per_hour), clock=clock
         )
+        self.sanctions = Sanctions(store, chat_days=config.chat_days)
+        """Bans, mutes, reports, blocks, the moderation log and kept chat."""
+        self.accounts.sanctions = self.sanctions
+        self.moderation = Moderation(self, self.sanctions)
         self.accounts.budget = ReadBudget(
             per_connection=config.reads_per_second,
-            per_address=3 * config.reads_per_second,
+            per_address=2 * config.reads_per_second,
             clock=clock,
         )
         self.matchmaker = Matchmaker(self)
@@ -146,6 +152,7 @@ class Lobby:
             on_action=self.metrics.observe_action,
             on_change=self._changed,
         )
+        room.rated_pair_max = self.config.rated_pair_per_day
         self.cluster.room_made(room)
         return room
 
@@ -182,6 +189,8 @@ class Lobby:
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
         it is that match's ``second_table``)."""
+        if options.duplicate:
+            on_one_server(self.cluster)
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
@@ -224,6 +233,10 @@ class Lobby:
             return
         if self.rooms.get(room.code) is room:
             await self._drop(room, "nobody is seated any more")
+
+    async def close(self, room: Room, why: str) -> bool:
+        """Close ``room`` now, whoever is in it (a moderator's action): its match is abandoned."""
+        return await self._drop(room, why)
 
     async def _drop(self, room: Room, why: str) -> bool:
         """Close ``room`` for good and forget it; False if the store could not record it."""

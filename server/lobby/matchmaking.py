@@ -24,9 +24,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set
 from typing import TYPE_CHECKING, Final, Protocol
 
+from muggins.server.accounts.sanctions import Sanctions
+from muggins.server.lobby.duplicate import on_one_server
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import RATED_MOVE_SECONDS
 from muggins.server.runtime.ticks import tick
@@ -61,6 +63,9 @@ class Lobby(Protocol):
     @property
     def cluster(self) -> LobbyCluster: ...
 
+    @property
+    def sanctions(self) -> Sanctions: ...
+
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room with these options."""
 
@@ -78,8 +83,11 @@ def accepted_range(entry: QueueEntry, now: float) -> float:
     return BASE_RANGE + WIDEN_PER_SECOND * max(0.0, now - entry.since)
 
 
-def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, QueueEntry]]:
-    """Pairs to make now (see the module doc). Deterministic for the same entries and time."""
+def pair(
+    entries: Iterable[QueueEntry], now: float, *, apart: Set[frozenset[str]] = frozenset()
+) -> list[tuple[QueueEntry, QueueEntry]]:
+    """Pairs to make now (see the module doc). Deterministic for the same entries and time.
+    Two accounts in ``apart`` (one blocks the other) are never paired."""
     waiting = sorted(entries, key=lambda e: (e.since, e.account))
     taken: set[str] = set()
     pairs = []
@@ -91,6 +99,8 @@ def pair(entries: Iterable[QueueEntry], now: float) -> list[tuple[QueueEntry, Qu
             if other.account in taken or other.account == entry.account:
                 continue
             if other.best_of != entry.best_of:
+                continue
+            if frozenset((entry.account, other.account)) in apart:
                 continue
             if (entry.people_only and other.bot) or (other.people_only and entry.bot):
                 continue
@@ -144,6 +154,8 @@ class Matchmaker:
     ) -> Seeking:
         if player.account is None:
             raise Refusal("not_signed_in", "Rated games are for signed-in players: sign in first")
+        if duplicate:
+            on_one_server(self.lobby.cluster)
         room = player.room
         if room is not None and room.status != "over":
             raise Refusal("already_in_room", f"You have a seat in room {room.code}; leave it first")
@@ -241,7 +253,8 @@ class Matchmaker:
                 await self.store.queue_remove(entry.account)
             else:
                 fresh.append(entry)
-        for first, second in pair(fresh, now):
+        apart = await self.lobby.sanctions.apart() if len(fresh) > 1 else set()
+        for first, second in pair(fresh, now, apart=apart):
             await self._make(first, second)
 
     async def _make(self, first: QueueEntry, second: QueueEntry) -> None:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from muggins.server.lobby.lobby import Lobby
+from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.games import Store, StoreError
 
 log = logging.getLogger("muggins.census")
@@ -57,3 +60,40 @@ class Census:
         while True:
             await self.count()
             await asyncio.sleep(CENSUS_EVERY)
+
+
+def publish(metrics: Metrics, lobby: Lobby, census: Census, ready: Callable[[], bool]) -> None:
+    """The gauges ``/metrics`` reads when Prometheus scrapes: this node's games and players,
+    the store's counts, and whether the node is ready."""
+    figure = metrics.figure
+    figure(
+        "muggins_games_in_progress",
+        "Matches under way in the rooms this node holds",
+        lambda: sum(
+            1 for r in list(lobby.rooms.values()) if r.match is not None and not r.match.over
+        ),
+    )
+    figure(
+        "muggins_players_connected", "Players connected (said hello)", lambda: len(lobby.players)
+    )
+    figure(
+        "muggins_players_signed_in",
+        "Players connected and signed in to an account",
+        lambda: sum(1 for p in list(lobby.players.values()) if p.account),
+    )
+    figure(
+        "muggins_stored_rooms_open",
+        "Rooms open in the store (every node's, in a cluster)",
+        lambda: census.rooms_open,
+    )
+    figure("muggins_queue_length", "Players in the rated queue", lambda: census.queue_length)
+    figure(
+        "muggins_review_backlog",
+        "Finished matches waiting for their review",
+        lambda: census.review_backlog,
+    )
+    figure(
+        "muggins_ready",
+        "1 while /readyz answers 200 (the store answers, not stopping), else 0",
+        lambda: float(ready()),
+    )

@@ -324,7 +324,12 @@ class Connection:
             raise Refusal(
                 "unsupported_protocol",
                 f"This server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}: "
-                "update the client (since protocol 4 a brief view leaves out every part its "
+                + (
+                    f"update Muggins with: {self.config.update_command}"
+                    if message.protocol < PROTOCOL_VERSION
+                    else "this server is older than your client; ask its host to update it"
+                )
+                + " (since protocol 4 a brief view leaves out every part its "
                 "step cannot have changed; since protocol 3 a state carries its events; "
                 "since protocol 2 every move names the seq it answers)",
             )

@@ -8,11 +8,13 @@ A handler refuses with :class:`~server.rooms.players.Refusal`; nothing it refuse
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby, strongest_level
+from muggins.server.lobby.moderation import sanction_text
 from muggins.server.lobby.seat_holders import games_of
 from muggins.server.rooms.coach import hint_for
 from muggins.server.rooms.players import Player, Refusal
@@ -40,6 +42,7 @@ from muggins.shared.protocol import (
     Spectate,
 )
 from muggins.shared.protocol.accounts import ACCOUNT_REQUESTS
+from muggins.shared.protocol.moderation import MODERATION_REQUESTS
 from muggins.shared.protocol.review import GetReview
 from muggins.shared.protocol.tournaments import (
     TOURNAMENT_REQUESTS,
@@ -179,8 +182,17 @@ async def chat(session: Session, player: Player[Room], message: Chat) -> None:
     text = clean_text(message.text)
     if not text:
         raise Refusal("bad_message", "That chat line is empty")
-    line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text)
-    room.say(line, origin=session, id=message.id)
+    sanctions = session.lobby.sanctions
+    now = time.time()
+    if player.account is not None:
+        muted = await sanctions.of("mute", player.account, now=now)
+        if muted is not None:
+            raise Refusal("muted", sanction_text(muted))
+    kept = await sanctions.keep_line(
+        room.code, at=now, sender=player.name, account=player.account, text=text
+    )
+    line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text, line=kept.id)
+    room.say(line, origin=session, id=message.id, sender=player.account)
 
 
 async def leave(session: Session, player: Player[Room], message: Leave) -> None:
@@ -217,6 +229,10 @@ async def tournament(session: Session, player: Player[Room], message: Any) -> No
     session.send(reply.model_copy(update={"id": message.id}))
 
 
+async def moderation(session: Session, player: Player[Room], message: Any) -> None:
+    await session.lobby.moderation.handle(player, message, peer=session)
+
+
 async def ask_hint(session: Session, player: Player[Room], message: AskHint) -> None:
     room, seat = session.seat()
     session.send(await hint_for(room, seat, message.id))
@@ -238,5 +254,6 @@ HANDLERS: dict[type[ClientMessage], Handler] = {
     MyGames: my_games,
     **{request: account for request in (*ACCOUNT_REQUESTS, GetReview)},
     **{request: tournament for request in TOURNAMENT_REQUESTS},
+    **{request: moderation for request in MODERATION_REQUESTS},
 }
 """Every client message but ``ping``, ``hello`` and the game moves, to its handler."""

@@ -7,7 +7,7 @@ logic runs and is tested without sockets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
@@ -59,6 +59,8 @@ class Player(Generic[R]):
     """The account this player is signed in to (None: a guest)."""
     session_hash: str | None = None
     """The hash of this player's session token, to end it on sign-out."""
+    hidden: set[str] = field(default_factory=set)
+    """Accounts whose chat this player hides (``block`` with ``hide_chat``)."""
     reads: TokenBucket | None = None
     """How many more expensive reads this player may ask for now (server.accounts.budget)."""
     address: str | None = None

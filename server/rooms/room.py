@@ -221,9 +221,10 @@ class Room(Table):
         async with self.lock:
             if self.seat_of(by) is None:
                 raise Refusal("not_seated", "Only a player seated here can seat the computer")
-            if self.options.rated or self.options.duplicate:
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
                 raise Refusal(
-                    "illegal", "Rated and duplicate rooms are for two people: no computer"
+                    "illegal",
+                    "Rated, duplicate and tournament tables are for two people",
                 )
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
@@ -373,7 +374,13 @@ class Room(Table):
         addresses = [s.player.address if s.player else None for s in self.seats]
         shared = addresses[0] == addresses[1] and public_address(addresses[0])
         moved = await settle_match(
-            self.store, self.code, self.match_number, accounts, rated=rated, shared_address=shared
+            self.store,
+            self.code,
+            self.match_number,
+            accounts,
+            rated=rated,
+            shared_address=shared,
+            pair_max=self.rated_pair_max,
         )
         if moved and rated:
             self.notice("rating", moved)
@@ -623,8 +630,10 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None:
                 raise Refusal("illegal", "There is no match to restart yet")
-            if self.options.rated or self.options.duplicate:
-                raise Refusal("illegal", "A rated match cannot be restarted; resign to concede")
+            if self.options.rated or self.options.duplicate or self.tournament is not None:
+                raise Refusal(
+                    "illegal", "A rated or tournament match cannot be restarted; resign to concede"
+                )
             other = self._other(seat)
             if other.kind == "bot" or self.restart_by == 1 - seat:
                 await self._restart(origin=origin, id=id)
@@ -704,8 +713,8 @@ class Room(Table):
                 self.refuse_stale(seat, seq, origin=origin)
             if self.match is None or not self.match.over:
                 raise Refusal("not_over", "A rematch follows a finished match; this one goes on")
-            if self.options.duplicate:
-                raise Refusal("illegal", "A duplicate match's tables are played once each")
+            if self.options.duplicate or self.tournament is not None:
+                raise Refusal("illegal", "A duplicate or tournament table is played once")
             self.rematch[seat] = True
             if self._other(seat).kind == "bot" or all(self.rematch):
                 self.notice("restarted", "Rematch: a new match begins")

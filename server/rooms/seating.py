@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
 
+from muggins.server.results.settle import PAIR_RATED_MAX
 from muggins.server.rooms.cluster_seam import NO_CLUSTER, RoomCluster, RoomWrites
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
 from muggins.server.rooms.rated import TurnClock
@@ -57,6 +58,8 @@ class Table:
         self.cluster: RoomCluster = NO_CLUSTER
         """The cluster this room is one node's copy of (none on one server)."""
         self.grace = grace
+        self.rated_pair_max = PAIR_RATED_MAX
+        """Rated matches a day between two accounts that count (the server's option)."""
         self.make_bot = make_bot
         self.clock = clock
         self.new_seed = new_seed
@@ -79,6 +82,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.restart_by: int | None = None
         self.rematch = [False, False]
+        self.tournament: str | None = None
+        """The tournament this room's match is a game of (no restart, rematch or computer)."""
         self.duplicate_table: Literal[1, 2] | None = None
         """Which table of a duplicate match this room is (see server.lobby.duplicate)."""
         self.last_activity = clock()
@@ -255,16 +260,37 @@ class Table:
             if peer is not skip:
                 peer.send(message)
 
-    def say(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
-        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``."""
-        self.say_here(line, origin=origin, id=id)
+    def say(
+        self,
+        line: ChatLine,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        sender: str | None = None,
+    ) -> None:
+        """A chat line to everyone in the room; ``origin``'s copy answers its message ``id``.
+        Those who hide the ``sender`` account's chat are not sent it."""
+        self.say_here(line, origin=origin, id=id, sender=sender)
         self.cluster.relay_chat(line)
 
-    def say_here(self, line: ChatLine, *, origin: Peer | None, id: MessageId = None) -> None:
+    def say_here(
+        self,
+        line: ChatLine,
+        *,
+        origin: Peer | None,
+        id: MessageId = None,
+        sender: str | None = None,
+    ) -> None:
         """A chat line to the room's people connected to this server."""
         self.chat.append(line)
         for _, peer in self.receivers():
-            peer.send(line.model_copy(update={"id": id}) if peer is origin else line)
+            if peer is origin:
+                peer.send(line.model_copy(update={"id": id}))
+                continue
+            receiver = getattr(peer, "player", None)
+            if sender is not None and sender in getattr(receiver, "hidden", ()):
+                continue
+            peer.send(line)
 
     def welcome_back(self, peer: Peer, seat: int | None, *, id: MessageId = None) -> None:
         """Everything a newcomer or returning player needs: the room, then the state."""

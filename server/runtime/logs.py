@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import time
+from logging.handlers import WatchedFileHandler
+from pathlib import Path
 from typing import Any
 
 _STANDARD = set(vars(logging.makeLogRecord({})))
@@ -75,11 +78,16 @@ OUTAGE = OutageFilter()
 """The one outage filter, on the handler :func:`configure` makes."""
 
 
-def configure(
-    *, json_lines: bool, level: int = logging.INFO, handler: logging.Handler | None = None
-) -> None:
-    """Send the ``muggins`` loggers' lines to ``handler`` (default: stderr)."""
-    handler = handler or logging.StreamHandler(sys.stderr)
+def configure(*, json_lines: bool, level: int = logging.INFO, file: Path | None = None) -> None:
+    """Send the ``muggins`` loggers' lines to stderr, or to ``file`` (created 0640; opened
+    again when it is moved away, so logrotate needs no ``copytruncate`` and no signal)."""
+    handler: logging.Handler
+    if file is None:
+        handler = logging.StreamHandler(sys.stderr)
+    else:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(file, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o640))
+        handler = WatchedFileHandler(file, encoding="utf-8")
     handler.addFilter(OUTAGE)
     handler.setFormatter(
         JsonFormatter() if json_lines else TextFormatter("%(asctime)s %(levelname)s %(message)s")

@@ -106,6 +106,12 @@ class AccountStore(Protocol):
     async def set_role(self, id: str, role: Role | None) -> None:
         """Grant ``role`` to the account (None: take its role away)."""
 
+    async def restore_rating(self, id: str, rating: Rating, rated_games: int) -> None:
+        """Put the account's rating back (a voided result), leaderboard included."""
+
+    async def rename_account(self, id: str, name: str, key: str) -> None:
+        """A new name (a moderator's forced rename); StoreConflict if the key is taken."""
+
     async def set_bot(self, id: str) -> None:
         """Flag the account a bot account, for ever (an admin's act; nothing clears it)."""
 

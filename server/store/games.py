@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from muggins.server.store.accounts import AccountStore
+from muggins.server.store.moderation import ModerationStore
 from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.handover import HandOver, holders
 from muggins.shared.protocol import RoomOptions
@@ -119,7 +120,7 @@ def parse_match_id(text: str) -> tuple[str, int]:
     return code, int(number)
 
 
-class Store(AccountStore, Protocol):
+class Store(AccountStore, ModerationStore, Protocol):
     """Durable rooms, action logs and accounts. Writes complete before the call returns."""
 
     async def open(self) -> None: ...

@@ -20,6 +20,7 @@ from muggins.server.store.accounts import (
     settle,
 )
 from muggins.server.store.games import StoreConflict
+from muggins.shared.glicko2 import Rating
 
 HISTORY_KEPT = 1000
 """Finished matches kept per account."""
@@ -59,6 +60,21 @@ class MemoryAccounts:
         account = self.accounts.get(id)
         if account is not None:
             self.accounts[id] = replace(account, role=role)
+
+    async def restore_rating(self, id: str, rating: Rating, rated_games: int) -> None:
+        account = self.accounts.get(id)
+        if account is not None:
+            self.accounts[id] = replace(account, rating=rating, rated_games=rated_games)
+
+    async def rename_account(self, id: str, name: str, key: str) -> None:
+        account = self.accounts.get(id)
+        if account is None:
+            return
+        if self.account_keys.get(key, id) != id:
+            raise StoreConflict(f"the name {name!r} is taken")
+        self.account_keys.pop(account.key, None)
+        self.account_keys[key] = id
+        self.accounts[id] = replace(account, name=name, key=key)
 
     async def set_bot(self, id: str) -> None:
         account = self.accounts.get(id)

@@ -23,13 +23,15 @@ from muggins.server.store.games import (
     StoreError,
 )
 from muggins.server.store.memory_accounts import MemoryAccounts
+from muggins.server.store.memory_moderation import MemoryModeration
 from muggins.shared.actions import Action, Seat
 from muggins.shared.handover import HandOver
 
 
-class MemoryStore(MemoryAccounts):
+class MemoryStore(MemoryAccounts, MemoryModeration):
     def __init__(self, *, keep_finished: int = 10_000) -> None:
-        super().__init__()
+        MemoryAccounts.__init__(self)
+        MemoryModeration.__init__(self)
         self.rooms: dict[str, RoomRecord] = {}
         self.closed: set[str] = set()
         self.matches: dict[str, list[MatchRecord]] = {}

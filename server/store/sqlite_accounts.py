@@ -36,7 +36,8 @@ from muggins.server.store.accounts import (
     reviewed,
     settle,
 )
-from muggins.shared.glicko2 import PROVISIONAL_DEVIATION
+from muggins.server.store.sqlite_moderation import MIGRATION as MODERATION
+from muggins.shared.glicko2 import PROVISIONAL_DEVIATION, Rating
 
 T = TypeVar("T")
 
@@ -100,6 +101,8 @@ MIGRATIONS: Final = (
         PRIMARY KEY (room, number, seat, at)
     );
     """,
+    # 6: moderation: bans, mutes, reports and blocks by key; the moderation log and rooms' chat
+    MODERATION,
 )
 VERSION: Final = len(MIGRATIONS)
 
@@ -189,6 +192,26 @@ class SqliteAccounts:
                 _save(db, replace(account, role=role))
 
         await self._run(change)
+
+    async def restore_rating(self, id: str, rating: Rating, rated_games: int) -> None:
+        def change(db: sqlite3.Connection) -> None:
+            account = _account(db, "id", id)
+            if account is not None:
+                _save(db, replace(account, rating=rating, rated_games=rated_games))
+
+        await self._run(change)
+
+    async def rename_account(self, id: str, name: str, key: str) -> None:
+        def change(db: sqlite3.Connection) -> None:
+            account = _account(db, "id", id)
+            if account is not None:
+                renamed = replace(account, name=name, key=key)
+                db.execute(
+                    "UPDATE accounts SET key = ?, record = ? WHERE id = ?",
+                    (key, account_json(renamed), id),
+                )
+
+        await self._run(change)  # a taken key is a StoreConflict, as for create_account
 
     async def set_bot(self, id: str) -> None:
         def change(db: sqlite3.Connection) -> None:

@@ -59,10 +59,12 @@ def check_known(db: sqlite3.Connection, path: Path) -> int:
     some other program's database."""
     found = version(db)
     if found > VERSION:
+        copy = path.with_name(f"{path.name}.v{VERSION}.bak")
+        before = f"the copy taken before the upgrade ({copy})" if copy.exists() else "a backup"
         raise DatabaseRefused(
             f"{path} was written by a newer Muggins (database version {found}; this one knows "
-            f"versions up to {VERSION}): run the newer Muggins, or restore the copy taken before "
-            f"the upgrade ({path.name}.v{VERSION}.bak) with muggins restore; {HOSTING}"
+            f"versions up to {VERSION}): run the newer Muggins, or restore {before} with "
+            f"muggins restore; {HOSTING}"
         )
     present = tables(db)
     if present and "rooms" not in present:
@@ -115,8 +117,10 @@ class Contents:
     version: int
 
     def __str__(self) -> str:
+        matches = "match" if self.finished == 1 else "matches"
+        accounts = "account" if self.accounts == 1 else "accounts"
         return (
-            f"{self.finished} finished matches, {self.accounts} accounts "
+            f"{self.finished} finished {matches}, {self.accounts} {accounts} "
             f"(database version {self.version})"
         )
 

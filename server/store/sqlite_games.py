@@ -44,6 +44,7 @@ from muggins.server.store.games import (
 )
 from muggins.server.store.sqlite_accounts import VERSION, SqliteAccounts, migrate
 from muggins.server.store.sqlite_file import census, check_known, create_private, upgrade_copy
+from muggins.server.store.sqlite_moderation import SqliteModeration
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
 from muggins.shared.protocol import RoomOptions
@@ -115,7 +116,7 @@ key, where counting the log (:data:`APPEND_CHECKS`) reads every action of the ma
 When nothing is stored, :data:`APPEND_CHECKS` says why."""
 
 
-class SqliteStore(SqliteAccounts):
+class SqliteStore(SqliteAccounts, SqliteModeration):
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="muggins-sqlite")

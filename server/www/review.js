@@ -8,8 +8,12 @@ import { byId, el, fill, svg } from "./dom.js";
 import { say } from "./session.js";
 import { request } from "./requests.js";
 import { backLinks } from "./links.js";
+import { symbol } from "./cards.js";
 
 const KIND = /** @type {Record<string, string>} */ ({ discard: "Discard", play: "Play", count: "Count" });
+
+/** "3H JH" as "3♥ J♥"; a count stays as it is. @param {string} text */
+const cardText = (text) => text.replace(/\b(10|[2-9AJQK])([CDHS])\b/g, (card) => symbol(card));
 
 /** @param {number} n */
 const points = (n) => n.toFixed(2);
@@ -91,7 +95,7 @@ function worstMoments(review) {
       const d = review.decisions[i];
       return el("li", { "data-index": i },
         el("strong", {}, `Game ${d.game}, deal ${d.deal} (${d.scores[0]}–${d.scores[1]}): `),
-        `${KIND[d.kind] ?? d.kind} ${d.chosen}; the expert: ${d.best}. −${points(d.loss)} points`,
+        `${KIND[d.kind] ?? d.kind} ${cardText(d.chosen)}; the expert: ${cardText(d.best)}. −${points(d.loss)} points`,
         d.win_loss >= 0.001 ? `, −${percent(d.win_loss)} win chance` : "", ".",
         d.explanation ? el("span", { class: "small" }, ` ${d.explanation}`) : null);
     })));
@@ -118,8 +122,8 @@ function decisionTable(review) {
       el("th", { scope: "row" }, `Game ${d.game}, deal ${d.deal}`),
       el("td", {}, `${d.scores[0]}–${d.scores[1]}`),
       el("td", {}, KIND[d.kind] ?? d.kind),
-      el("td", { class: "mono" }, d.chosen),
-      el("td", { class: "mono" }, d.loss > 1e-9 ? d.best : "the same"),
+      el("td", { class: "mono" }, cardText(d.chosen)),
+      el("td", { class: "mono" }, d.loss > 1e-9 ? cardText(d.best) : "the same"),
       el("td", {}, d.loss > 1e-9 ? `−${points(d.loss)}` : "0"),
       el("td", {}, d.win_loss >= 0.0005 ? `−${percent(d.win_loss)}` : "–"))))));
 }

@@ -25,6 +25,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.accounts import AccountRequest
+from muggins.shared.protocol.moderation import ModerationRequest
 from muggins.shared.protocol.review import GetReview
 from muggins.shared.protocol.tournaments import TournamentRequest
 
@@ -296,6 +297,7 @@ ClientMessage = Annotated[
     | Leave
     | Ping
     | AccountRequest
+    | ModerationRequest
     | GetReview
     | TournamentRequest
     | AskHint

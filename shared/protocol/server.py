@@ -16,6 +16,7 @@ from muggins.shared.construct import unvalidated
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.protocol.accounts import AccountReply
 from muggins.shared.protocol.client import MessageId, RoomOptions
+from muggins.shared.protocol.moderation import ModerationReply
 from muggins.shared.protocol.review import GameReview
 from muggins.shared.protocol.tournaments import TournamentReply
 from muggins.shared.view import BriefView, SeatView
@@ -46,7 +47,7 @@ class Welcome(ServerModel):
     room: str | None = Field(default=None, description="the room you are back in, if any")
     public_url: str | None = Field(
         default=None,
-        description="the address players reach this server at (https://host[/path]), for links "
+        description="the address players reach this server at (https://host[:port]), for links "
         "and commands a client shows; None: the address the client used",
     )
 
@@ -225,6 +226,10 @@ ErrorCode = Literal[
     "storage",
     "unconfirmed",
     "internal",
+    "banned",
+    "muted",
+    "not_allowed",
+    "no_report",
 ]
 
 
@@ -245,6 +250,7 @@ class ChatLine(ServerModel):
     sender: str = Field(description="the sender's name")
     seat: Seat | None = Field(description="the sender's seat; None for a spectator")
     text: str
+    line: str | None = Field(default=None, description="the line's id (to report it)")
 
 
 class Notice(ServerModel):
@@ -360,6 +366,7 @@ ServerMessage = Annotated[
     | DuplicateResult
     | TournamentReply
     | AccountReply
+    | ModerationReply
     | GameReview,
     Field(discriminator="type"),
 ]

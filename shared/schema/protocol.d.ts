@@ -24,6 +24,15 @@ declare namespace MugginsClient {
     id?: number | string | null;
     type?: "hint";
   }
+  /** For yourself: ``block`` (matchmaking never pairs you) or ``hide_chat`` (their chat is not sent to you); ``on`` false undoes it. Signed in, for a registered player. */
+  interface Block {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "block";
+    name: string;
+    what?: "block" | "hide_chat";
+    on?: boolean;
+  }
   /** Muggins mode: call "Muggins!" on a short count and take the points it missed (if the count was not short, the owner pegs two more). */
   interface CallMuggins {
     /** chosen by the client; the answer to this message carries it back */
@@ -150,6 +159,13 @@ declare namespace MugginsClient {
     type?: "leaderboard";
     limit?: number;
   }
+  /** The moderation view (moderators and admins); with ``name``, that account's too. */
+  interface GetModeration {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "moderation";
+    name?: string | null;
+  }
   /** A player's rating and record; without a name, your own. */
   interface GetProfile {
     /** chosen by the client; the answer to this message carries it back */
@@ -228,6 +244,30 @@ declare namespace MugginsClient {
     id?: number | string | null;
     type?: "list_tournaments";
   }
+  /** A moderator's action (moderators and admins only; everyone else gets ``not_allowed``). */
+  interface Moderate {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "moderate";
+    action: "ban" | "unban" | "mute" | "unmute" | "void" | "rename" | "close_room" | "remove_line" | "close_report";
+    /** the account (ban, unban, mute, unmute, rename) */
+    name?: string | null;
+    reason?: string;
+    /** how long (ban, mute); none: for good */
+    minutes?: number | null;
+    /** ban: the account's address too */
+    address?: boolean;
+    /** rename: the new name */
+    new_name?: string | null;
+    /** close_room, remove_line */
+    room?: string | null;
+    /** remove_line: its id */
+    line?: string | null;
+    /** void: the game's id */
+    game?: string | null;
+    /** close_report: its id */
+    report?: string | null;
+  }
   /** Ask for your games in progress (answered with ``games``): the signed-in account's seats, and the seats these resume tokens hold (a browser keeps one per room). Nothing changes. */
   interface MyGames {
     /** chosen by the client; the answer to this message carries it back */
@@ -274,6 +314,18 @@ declare namespace MugginsClient {
     type?: "rematch";
     /** optional: the seq of the state this answers; if given, the server acts only at that seq and answers an older one with 'stale' (so a repeat cannot act twice) */
     seq?: number | null;
+  }
+  /** Report a player to the moderators, with a reason; from a table (``room``), a profile, or a chat line (``line``: its id, from the ``chat`` message). */
+  interface Report {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "report";
+    /** the player reported, as shown */
+    name: string;
+    reason: string;
+    room?: string | null;
+    game?: string | null;
+    line?: string | null;
   }
   /** Give up the current game (the match goes on if it is played to more game points). */
   interface ResignGame {
@@ -349,7 +401,7 @@ declare namespace MugginsClient {
     finish?: boolean;
   }
   /** Muggins client-to-server message */
-  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | GetReview | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
+  type Message = Hello | CreateRoom | JoinRoom | ListRooms | Spectate | SeatBot | DiscardCards | PlayCard | CountPoints | CallMuggins | ChallengeCount | AcceptCount | ResignGame | ProposeRestart | AnswerRestart | Rematch | Claim | Chat | Leave | Ping | Seek | CancelSeek | Register | SignIn | SignOut | ChangePassword | DeleteAccount | GetProfile | GetHistory | GetLeaderboard | GetGame | Report | Block | Moderate | GetModeration | GetReview | CreateTournament | JoinTournament | LeaveTournament | StartTournament | ListTournaments | GetTournament | AskHint | MyGames;
 }
 
 declare namespace MugginsServer {
@@ -370,6 +422,15 @@ declare namespace MugginsServer {
     rating: RatingInfo;
     /** a bot account */
     bot?: boolean;
+  }
+  /** One account as a moderator sees it. */
+  interface AccountItem {
+    name: string;
+    role: string | null;
+    games: HistoryItem[];
+    chat: KeptChatLine[];
+    reports: ReportItem[];
+    sanctions: SanctionItem[];
   }
   interface ActionsGameOver {
     type?: "game_over";
@@ -478,6 +539,8 @@ declare namespace MugginsServer {
     /** the sender's seat; None for a spectator */
     seat: number | null;
     text: string;
+    /** the line's id (to report it) */
+    line?: string | null;
   }
   /** Muggins mode: claim the points in your hand or crib (any number from 0 to 29). */
   interface Count {
@@ -587,7 +650,7 @@ declare namespace MugginsServer {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
     type?: "error";
-    code: "bad_json" | "bad_message" | "binary_frame" | "unsupported_protocol" | "hello_first" | "bad_name" | "already_welcomed" | "bad_token" | "no_room" | "not_in_room" | "not_seated" | "room_full" | "already_in_room" | "spectators_off" | "spectators_full" | "too_many_rooms" | "server_full" | "illegal" | "not_your_turn" | "no_seat_free" | "unknown_level" | "nothing_pending" | "not_over" | "too_early" | "rate_limited" | "stale" | "bad_credentials" | "name_taken" | "bad_password" | "not_signed_in" | "no_account" | "no_game" | "storage" | "unconfirmed" | "internal";
+    code: "bad_json" | "bad_message" | "binary_frame" | "unsupported_protocol" | "hello_first" | "bad_name" | "already_welcomed" | "bad_token" | "no_room" | "not_in_room" | "not_seated" | "room_full" | "already_in_room" | "spectators_off" | "spectators_full" | "too_many_rooms" | "server_full" | "illegal" | "not_your_turn" | "no_seat_free" | "unknown_level" | "nothing_pending" | "not_over" | "too_early" | "rate_limited" | "stale" | "bad_credentials" | "name_taken" | "bad_password" | "not_signed_in" | "no_account" | "no_game" | "storage" | "unconfirmed" | "internal" | "banned" | "muted" | "not_allowed" | "no_report";
     message: string;
     /** 'stale': the seq the room is at now (its state was sent just before) */
     seq?: number | null;
@@ -741,6 +804,13 @@ declare namespace MugginsServer {
     rating_before: number | null;
     rating_after: number | null;
   }
+  interface KeptChatLine {
+    id: string;
+    room: string;
+    at: number;
+    sender: string;
+    text: string;
+  }
   interface LeaderEntry {
     rank: number;
     name: string;
@@ -764,9 +834,40 @@ declare namespace MugginsServer {
     type?: "left";
     code: string;
   }
+  interface LogItem {
+    at: number;
+    by: string;
+    action: string;
+    target: string;
+    reason: string;
+  }
   interface LoggedAction {
     seat: number;
     action: Discard | Play | Count | Muggins | Challenge | Accept | Resign;
+  }
+  /** The answer to ``report``, ``block`` and ``moderate``: what was done, in a sentence. */
+  interface Moderated {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "moderated";
+    action: string;
+    text: string;
+  }
+  interface ModerationView {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "moderation";
+    /** open reports, oldest first */
+    reports: ReportItem[];
+    /** bans and mutes in force, newest first */
+    sanctions: SanctionItem[];
+    /** rooms live on this node */
+    rooms: RoomItem[];
+    /** players online on this node */
+    online: string[];
+    /** the moderation log, newest first */
+    log: LogItem[];
+    account?: AccountItem | null;
   }
   /** Muggins mode: call "Muggins!" on a short count and take the points it missed. */
   interface Muggins {
@@ -856,6 +957,18 @@ declare namespace MugginsServer {
     pile: PlayedCard[];
     show: ShowResult[];
   }
+  interface ReportItem {
+    id: string;
+    at: number;
+    by: string;
+    name: string;
+    reason: string;
+    room: string | null;
+    game: string | null;
+    line: KeptChatLine | null;
+    /** the room's kept chat around the report */
+    chat: KeptChatLine[];
+  }
   /** Give up the game. */
   interface Resign {
     type?: "resign";
@@ -904,6 +1017,12 @@ declare namespace MugginsServer {
     /** a duplicate match's table: the second deals the first's cards, the seats swapped */
     duplicate_table?: (1 | 2) | null;
   }
+  interface RoomItem {
+    code: string;
+    names: [string, string];
+    status: string;
+    rated: boolean;
+  }
   /** How a room is set up: the match rules plus who may find and watch it. */
   interface RoomOptions {
     game?: GameOptions;
@@ -936,6 +1055,25 @@ declare namespace MugginsServer {
     next?: string | null;
     /** listed rooms in all, on every page */
     total?: number;
+  }
+  interface SanctionItem {
+    kind: "ban" | "mute";
+    name: string;
+    reason: string;
+    by: string;
+    at: number;
+    until: number | null;
+    address: boolean;
+  }
+  /** You are banned or muted: why and until when (Unix time; none: for good). */
+  interface Sanctioned {
+    /** chosen by the client; the answer to this message carries it back */
+    id?: number | string | null;
+    type?: "sanctioned";
+    kind: "ban" | "mute";
+    reason: string;
+    until: number | null;
+    text: string;
   }
   /** Points pegged outside a card play: heels, go, last card, a count, and in muggins mode the points taken for a short count or an over-count, or the penalty for a wrong call. */
   interface Scored {
@@ -1161,7 +1299,7 @@ declare namespace MugginsServer {
     resumed: boolean;
     /** the room you are back in, if any */
     room?: string | null;
-    /** the address players reach this server at (https://host[/path]), for links and commands a client shows; None: the address the client used */
+    /** the address players reach this server at (https://host[:port]), for links and commands a client shows; None: the address the client used */
     public_url?: string | null;
   }
   /** The seat's chance to win the game at the start of a deal (or at the game's end). */
@@ -1177,5 +1315,5 @@ declare namespace MugginsServer {
     chance: number;
   }
   /** Muggins server-to-client message */
-  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord | GameReview;
+  type Message = Welcome | Room | Rooms | State | Error | ChatLine | Notice | Left | Pong | Hint | Games | Story | DuplicateResult | Tournaments | TournamentInfo | Seeking | Account | SignedOut | Profile | History | Leaderboard | GameRecord | Moderated | Sanctioned | ModerationView | GameReview;
 }

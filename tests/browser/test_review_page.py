@@ -17,6 +17,14 @@ from wire_client import WireClient, play_randomly
 
 from muggins.server.app import Server
 
+SUITS = str.maketrans({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
+
+
+def pretty(text: str) -> str:
+    """Cards as the page writes them ("3H JH" as "3♥ J♥"); a count as it is."""
+    return text.translate(SUITS)
+
+
 SIZES = ((1280, 800, False), (1366, 768, False), (390, 844, True))
 DECISIONS = "[...document.querySelectorAll('#review-decisions tbody tr')]"
 
@@ -49,8 +57,8 @@ async def test_the_review_page_agrees_with_the_server(browser: Browser, site: Se
     rows = await page.js(f"{DECISIONS}.map(tr => [...tr.children].map(c => c.textContent))")
     assert len(rows) == len(expected["decisions"])
     for row, d in zip(rows, expected["decisions"], strict=True):
-        assert row[0] == f"Game {d['game']}, deal {d['deal']}" and row[3] == d["chosen"]
-        assert row[4] == (d["best"] if d["loss"] > 1e-9 else "the same")
+        assert row[0] == f"Game {d['game']}, deal {d['deal']}" and row[3] == pretty(d["chosen"])
+        assert row[4] == (pretty(d["best"]) if d["loss"] > 1e-9 else "the same")
         assert row[5] == (f"−{d['loss']:.2f}" if d["loss"] > 1e-9 else "0")
     summary = await page.js("document.getElementById('review-summary').textContent")
     assert f"{len(rows)} decisions, {expected['agreed']} the same as the expert's" in summary

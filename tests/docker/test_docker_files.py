@@ -45,7 +45,24 @@ def test_compose_has_redis_servers_and_balancer() -> None:
     assert len(_servers(compose)) >= 2
     for name, svc in services.items():
         assert "image" in svc or "build" in svc, name
-    assert set(compose["volumes"]) == {"redis-data", "prometheus-data", "grafana-data"}
+    assert set(compose["volumes"]) == {
+        "redis-data",
+        "postgres-data",
+        "prometheus-data",
+        "grafana-data",
+    }
+
+
+def test_postgres_keeps_finished_games_on_a_volume() -> None:
+    """PostgreSQL keeps its data on a named volume; every node moves finished games to it."""
+    compose = _compose()
+    postgres = compose["services"]["postgres"]
+    assert "postgres-data:/var/lib/postgresql/data" in postgres["volumes"]
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    for name, svc in _servers(compose).items():
+        command = svc["command"]
+        assert command[command.index("--postgres") + 1].startswith("postgresql://"), name
+        assert svc["depends_on"]["postgres"]["condition"] == "service_healthy", name
 
 
 def test_redis_runs_with_aof_on_a_volume() -> None:

@@ -198,3 +198,25 @@ async def test_a_role_is_kept_through_a_settlement_and_can_be_taken_away(store: 
     await store.set_role("a1", None)
     ann = await store.find_account(key="ann")
     assert ann is not None and ann.role is None
+
+
+async def test_a_rating_is_restored_exactly_and_a_rename_keeps_the_key_unique(store: Store) -> None:
+    """restore_rating puts back rating, deviation, volatility and the count; a rename frees
+    the old key, takes the new one, and is a conflict on a key another account holds."""
+    await store.create_account(account("a1", "Ann"))
+    await store.create_account(account("a2", "Bob"))
+    before = await store.find_account(id="a1")
+    assert before is not None
+    assert await store.record_result(result("ABCD-1"), rate)
+    await store.restore_rating("a1", before.rating, before.rated_games)
+    again = await store.find_account(id="a1")
+    assert again is not None
+    assert (again.rating, again.rated_games) == (before.rating, before.rated_games)
+    await store.rename_account("a1", "Cleo", "cleo")
+    assert await store.find_account(key="ann") is None
+    renamed = await store.find_account(key="cleo")
+    assert renamed is not None and renamed.id == "a1" and renamed.name == "Cleo"
+    with pytest.raises(StoreConflict):
+        await store.rename_account("a1", "Bob", "bob")
+    found = await store.find_account(key="cleo")
+    assert found is not None and found.name == "Cleo"

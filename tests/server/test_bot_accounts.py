@@ -12,8 +12,9 @@ import pytest
 from conftest import TEST_CONFIG
 from wire_client import WireClient, play_randomly
 
+from muggins.client.bot_account import play_account
 from muggins.client.cli import main
-from muggins.client.remote_bot import RemoteError, play_account
+from muggins.client.remote_bot import RemoteError
 from muggins.server.accounts.credentials import name_key
 from muggins.server.app import Server, running_server
 from muggins.server.lobby.matchmaking import pair
@@ -163,3 +164,18 @@ async def register(db: Path, name: str) -> None:
         reply = await client.request(type="register", name=name, password="long enough")
         assert reply["type"] == "account" and not reply["bot"]
         await client.close()
+
+
+async def test_the_terminal_marks_a_bot_account_in_a_profile_and_the_leaderboard(
+    server: Server,
+) -> None:
+    """`muggins account profile` and `leaderboard` lines carry the mark the server's flag asks."""
+    from muggins.client.account_cli import describe
+    from muggins.shared.protocol import parse_server
+
+    bot = await WireClient.open(server.url, name="Deep Peg")
+    await bot.request(type="register", name="Deep Peg", password="long enough", bot=True)
+    profile = await bot.request(type="profile")
+    [first, *_] = describe(parse_server(bot.raw[-1]))
+    assert profile["bot"] and first.startswith("Deep Peg [bot]: rating ")
+    await bot.close()

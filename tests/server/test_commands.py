@@ -244,9 +244,11 @@ def test_serve_names_its_public_url_from_the_flag_or_the_environment() -> None:
 
 async def test_the_welcome_names_the_public_url() -> None:
     """The welcome tells every client the public address, for the links it shows."""
-    async with running_server(replace(CONFIG, public_url="https://cribbage.example")) as server:
+    # In memory: the test must not touch the data directory's file.
+    config = replace(CONFIG, memory=True)
+    async with running_server(replace(config, public_url="https://cribbage.example")) as server:
         alice = await WireClient.open(server.url, hello=False)
         assert (await alice.hello("Alice"))["public_url"] == "https://cribbage.example"
-    async with running_server(CONFIG) as server:
+    async with running_server(config) as server:
         bob = await WireClient.open(server.url, hello=False)
         assert (await bob.hello("Bob"))["public_url"] is None

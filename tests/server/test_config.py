@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
 
+from muggins.server.commands.config_sources import gather
 from muggins.server.config import ServerConfig, add_options, from_args
 
 
 def parse(*argv: str) -> ServerConfig:
+    """The configuration ``muggins serve ARGV`` runs with, the environment included."""
     parser = argparse.ArgumentParser()
     add_options(parser)
-    return from_args(parser.parse_args(list(argv)))
+    return from_args(parser.parse_args(list(argv)), given=gather(os.environ, None))
 
 
 def test_no_flags_give_the_defaults_but_one_reviewer() -> None:
@@ -70,7 +73,7 @@ def test_the_public_url_comes_from_its_flag_or_the_environment(
     [
         ("https://cribbage.example/", "https://cribbage.example"),
         ("http://10.0.0.5:8765", "http://10.0.0.5:8765"),
-        ("https://example.org/cribbage/", "https://example.org/cribbage"),
+        ("https://[2001:db8::1]:8443/", "https://[2001:db8::1]:8443"),
     ],
 )
 def test_a_public_url_is_kept_without_its_last_slash(given: str, kept: str) -> None:
@@ -79,7 +82,9 @@ def test_a_public_url_is_kept_without_its_last_slash(given: str, kept: str) -> N
     assert public_url(given) == kept
 
 
-@pytest.mark.parametrize("given", ["cribbage.example", "ftp://x.example", "https://a b", ""])
+@pytest.mark.parametrize(
+    "given", ["cribbage.example", "ftp://x.example", "https://a b", "", "https://x.example/sub"]
+)
 def test_a_public_url_that_is_no_address_is_refused_in_words(given: str) -> None:
     from muggins.server.config import public_url
 

@@ -7,7 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+from redis_helpers import RedisServer, running_redis
+from test_cluster_failover import Node
 from test_leak import Hidden, check_frames, play_fast, secrets_at
 from wire_client import WireClient
 
@@ -19,7 +24,10 @@ from muggins.shared.match import Match
 
 
 def audit(raw: list[str], receiver: int | None, match: Match) -> int:
-    """The leak audit of one receiver's frames of one table (see test_leak)."""
+    """The leak audit of one receiver's frames of one table (see test_leak). A ``story`` (the
+    match so far, told to who comes in) is checked for its running deal: the deals before it
+    are revealed, and their cards are dealt again in the running one."""
+    raw = [current_deal(text) for text in raw]
     replay = Match(seed=match.seed, options=match.options)
     cut = [[str(a), str(b)] for a, b in replay.cut_rounds]
     timeline: list[Hidden] = []
@@ -28,6 +36,15 @@ def audit(raw: list[str], receiver: int | None, match: Match) -> int:
             replay.apply(*match.log[step - 1])
         timeline.append(secrets_at(replay)[receiver])
     return check_frames(raw, receiver, timeline, cut)
+
+
+def current_deal(text: str) -> str:
+    frame = json.loads(text)
+    if frame["type"] != "story":
+        return text
+    kinds = [line["event"]["type"] for line in frame["lines"]]
+    start = max((i for i, kind in enumerate(kinds) if kind == "deal_started"), default=0)
+    return json.dumps({**frame, "lines": frame["lines"][start:]}, ensure_ascii=False)
 
 
 def split_at_room(raw: list[str], code: str) -> tuple[list[str], list[str]]:
@@ -140,3 +157,32 @@ def test_a_table_alone_is_not_a_comparison() -> None:
     options = GameOptions()
     lines = deal_lines(options, 11, [])
     assert compare(lines, lines) == []  # the first deal is not finished at either table
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def test_a_cluster_node_refuses_duplicate_matches_and_tournaments_plainly(
+    redis_server: RedisServer,
+) -> None:
+    """Not yet on a cluster: seek, create_room and create_tournament say so in a sentence."""
+    node = Node(redis_server)
+    try:
+        ann = await WireClient.open(node.url, name="Ann")
+        await ann.request(type="register", name="Ann", password="long enough")
+        asks = [
+            {"type": "seek", "duplicate": True},
+            {"type": "create_room", "options": {"duplicate": True}},
+            {"type": "create_tournament", "name": "Cup", "kind": "arena"},
+        ]
+        for ask in asks:
+            refused = await ann.request(**ask)
+            assert refused["type"] == "error" and "single server" in refused["message"], refused
+        seeking = await ann.request(type="seek")
+        assert seeking["type"] == "seeking" and seeking["active"]  # the plain queue still works
+        await ann.close()
+    finally:
+        node.stop()

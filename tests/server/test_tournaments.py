@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from wire_client import Frame, WireClient, play_randomly
 
-from muggins.client.remote_bot import play_tournament
+from muggins.client.bot_account import play_tournament
 from muggins.server.app import Server
 from muggins.shared.tournament import Arena, Swiss
 
@@ -191,3 +191,24 @@ async def test_a_swiss_of_four_rounds_on_duplicate_deals_with_buchholz(server: S
     keys = [(s["points"], s["buchholz"]) for s in final["standings"]]
     assert keys == sorted(keys, reverse=True)
     await boss.close()
+
+
+async def test_a_tournament_table_cannot_be_restarted_or_given_to_the_computer(
+    server: Server,
+) -> None:
+    """A tournament game is played out: no restart to escape a loss, no computer to take it."""
+    boss = await director(server)
+    made = await boss.request(type="create_tournament", name="Quick Arena", kind="arena")
+    tid = made["summary"]["tournament"]
+    ann, _ = await signed_in(server.url, "Ann")
+    bob, _ = await signed_in(server.url, "Bob")
+    for client in (ann, bob):
+        await client.request(type="join_tournament", tournament=tid)
+    await next_table(ann, None)
+    for refused in (
+        await ann.request(type="propose_restart"),
+        await ann.request(type="seat_bot"),
+    ):
+        assert refused["type"] == "error" and "tournament" in refused["message"]
+    for client in (boss, ann, bob):
+        await client.close()

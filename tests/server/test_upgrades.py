@@ -79,6 +79,12 @@ async def test_a_file_from_a_newer_muggins_is_refused(tmp_path: Path) -> None:
         await SqliteStore(path).open()
     assert isinstance(refused.value, ValueError)
     assert f"database version {VERSION + 1}" in str(refused.value)
+    assert "restore a backup" in str(refused.value)  # no copy beside it to name
+    (tmp_path / f"muggins.db.v{VERSION}.bak").write_bytes(before)
+    with pytest.raises(
+        StoreError, match=rf"restore the copy taken before the upgrade \(.*v{VERSION}\.bak\)"
+    ):
+        await SqliteStore(path).open()
     assert path.read_bytes() == before
 
 
@@ -101,3 +107,32 @@ async def test_another_program_s_database_is_refused(tmp_path: Path) -> None:
     sqlite3.connect(path).execute("CREATE TABLE invoices (n INTEGER)").connection.close()
     with pytest.raises(StoreError, match="not a Muggins database"):
         await SqliteStore(path).open()
+
+
+async def test_an_older_client_is_told_the_command_that_updates_it() -> None:
+    """A hello with an older protocol is refused with the exact update command (the host's
+    --update-command); a newer client is told the server is the older one."""
+    import json
+    from dataclasses import replace
+
+    from conftest import TEST_CONFIG
+    from wire_client import WireClient
+
+    from muggins.server.app import running_server
+    from muggins.shared.protocol import PROTOCOL_VERSION
+
+    config = replace(TEST_CONFIG, update_command="pipx upgrade muggins")
+    async with running_server(config) as server:
+        said = []
+        for protocol in (PROTOCOL_VERSION - 1, PROTOCOL_VERSION + 1):
+            client = await WireClient.open(server.url, hello=False)
+            await client.send_raw(
+                json.dumps({"type": "hello", "name": "Old", "protocol": protocol})
+            )
+            refusal = await client.expect("error")
+            assert refusal["code"] == "unsupported_protocol"
+            said.append(refusal["message"])
+            await client.close()
+    older, newer = said
+    assert "update Muggins with: pipx upgrade muggins" in older
+    assert "this server is older than your client" in newer and "pipx" not in newer

@@ -229,11 +229,13 @@ CLIENT_TYPES = {
     "leaderboard", "game", "seek", "cancel_seek", "hint", "my_games",
     "create_tournament", "join_tournament", "leave_tournament", "start_tournament",
     "list_tournaments", "get_tournament", "review",
+    "report", "block", "moderate", "moderation",
 }  # fmt: skip
 SERVER_TYPES = {
     "welcome", "room", "rooms", "state", "error", "chat", "notice", "left",
     "pong", "account", "signed_out", "profile", "history", "leaderboard", "game", "seeking",
     "hint", "duplicate_result", "tournaments", "tournament", "games", "story", "game_review",
+    "moderated", "sanctioned", "moderation",
 }  # fmt: skip
 
 

@@ -1,0 +1,225 @@
+"""Finished matches in PostgreSQL: a cluster's archive (psycopg 3, async).
+
+A cluster keeps live play in Redis; a finished, settled match moves here (see
+:mod:`server.cluster.archive`) and leaves Redis. Each match is written in one transaction, keyed
+by its id (``ON CONFLICT DO NOTHING``), so copying it again after a crash between the copy and
+the delete from Redis changes nothing.
+
+The schema is plain SQL in :data:`MIGRATIONS`, applied in order; ``schema_version`` records the
+last one applied, and an advisory lock makes the nodes that start together apply each once.
+The archive connects on first use and again after a failure: a node starts, and its players'
+moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from muggins.server.store.games import MatchRecord, MoveTag, StoreError
+from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE matches (
+        id text PRIMARY KEY,
+        room text NOT NULL,
+        number integer NOT NULL,
+        seed bytea NOT NULL,
+        options jsonb NOT NULL,
+        names jsonb NOT NULL,
+        started double precision NOT NULL,
+        finished double precision,
+        result text,
+        winner smallint,
+        archived timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX matches_by_finish ON matches (finished DESC);
+    CREATE TABLE actions (
+        match_id text NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        index integer NOT NULL,
+        seat smallint NOT NULL,
+        action jsonb NOT NULL,
+        seq integer,
+        key text,
+        PRIMARY KEY (match_id, index)
+    );
+    """,
+)
+"""The schema, one migration per entry: never edit one that has shipped; add another."""
+
+LOCK = 7_353_541
+"""The advisory lock the migrations run under (any number, the same on every node)."""
+
+
+class PostgresArchive:
+    """Finished matches and their logs in PostgreSQL."""
+
+    def __init__(self, url: str, *, timeout: float = 5.0) -> None:
+        self.url = url
+        self.timeout = timeout
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        if self._connection is not None and not self._connection.closed:
+            return self._connection
+        connection = await psycopg.AsyncConnection.connect(
+            self.url, connect_timeout=max(1, int(self.timeout)), autocommit=True
+        )
+        await migrate(connection)
+        self._connection = connection
+        return connection
+
+    async def _run(self, what: str, work: Any) -> Any:
+        """Run ``work(connection)`` on the archive's connection; any failure is a StoreError
+        (and the connection is made again next time)."""
+        async with self._lock:
+            try:
+                async with asyncio.timeout(self.timeout * 2):
+                    connection = await self._connect()
+                    return await work(connection)
+            except (psycopg.Error, OSError, TimeoutError) as error:
+                if self._connection is not None:
+                    await self._connection.close()
+                    self._connection = None
+                raise StoreError(f"PostgreSQL ({what}): {error}") from error
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._connection is not None:
+                await self._connection.close()
+                self._connection = None
+
+    async def save_match(self, match: MatchRecord) -> bool:
+        """Archive a finished match with its log; False if it was archived before."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> bool:
+            async with connection.transaction():
+                cursor = await connection.execute(
+                    "INSERT INTO matches (id, room, number, seed, options, names, started,"
+                    " finished, result, winner) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                    " ON CONFLICT (id) DO NOTHING",
+                    (
+                        match.id,
+                        match.room,
+                        match.number,
+                        match.seed,
+                        Jsonb(match.options.model_dump(mode="json")),
+                        Jsonb(list(match.names)),
+                        match.started,
+                        match.finished,
+                        match.result,
+                        match.winner,
+                    ),
+                )
+                if cursor.rowcount == 0:
+                    return False
+                tags: Sequence[MoveTag] = match.tags or [(None, None)] * len(match.actions)
+                async with connection.cursor() as rows:
+                    await rows.executemany(
+                        "INSERT INTO actions (match_id, index, seat, action, seq, key)"
+                        " VALUES (%s, %s, %s, %s, %s, %s)",
+                        [
+                            (match.id, i, seat, Jsonb(action.model_dump(mode="json")), *tag)
+                            for i, ((seat, action), tag) in enumerate(
+                                zip(match.actions, tags, strict=True)
+                            )
+                        ],
+                    )
+                return True
+
+        return bool(await self._run("archive", work))
+
+    async def load_match(self, code: str, number: int) -> MatchRecord | None:
+        """An archived match with its actions, or None."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> MatchRecord | None:
+            row = await (
+                await connection.execute(
+                    f"SELECT {COLUMNS} FROM matches WHERE room = %s AND number = %s",
+                    (code, number),
+                )
+            ).fetchone()
+            if row is None:
+                return None
+            actions = await (
+                await connection.execute(
+                    "SELECT seat, action, seq, key FROM actions WHERE match_id = %s ORDER BY index",
+                    (row[0],),
+                )
+            ).fetchall()
+            return _record(row, actions)
+
+        found: MatchRecord | None = await self._run("match", work)
+        return found
+
+    async def finished_matches(self, *, limit: int) -> list[MatchRecord]:
+        """The latest ``limit`` archived matches, newest first, without their actions."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> list[MatchRecord]:
+            rows = await (
+                await connection.execute(
+                    f"SELECT {COLUMNS} FROM matches ORDER BY finished DESC NULLS LAST LIMIT %s",
+                    (limit,),
+                )
+            ).fetchall()
+            return [_record(row, []) for row in rows]
+
+        found: list[MatchRecord] = await self._run("history", work)
+        return found
+
+    async def count(self) -> int:
+        """How many matches are archived."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> int:
+            row = await (await connection.execute("SELECT count(*) FROM matches")).fetchone()
+            return int(row[0]) if row else 0
+
+        found: int = await self._run("count", work)
+        return found
+
+
+COLUMNS = "id, room, number, seed, options, names, started, finished, result, winner"
+
+
+def _record(row: Sequence[Any], actions: Sequence[Sequence[Any]]) -> MatchRecord:
+    _, room, number, seed, options, names, started, finished, result, winner = row
+    moves: list[tuple[Seat, Action]] = [
+        (int(seat), ACTION.validate_python(action)) for seat, action, _, _ in actions
+    ]
+    return MatchRecord(
+        room=room,
+        number=int(number),
+        seed=bytes(seed),
+        options=GameOptions.model_validate(options),
+        names=(names[0], names[1]),
+        started=float(started),
+        actions=tuple(moves),
+        tags=tuple((seq, key) for _, _, seq, key in actions),
+        finished=float(finished) if finished is not None else None,
+        result=result,
+        winner=int(winner) if winner is not None else None,
+    )
+
+
+async def migrate(connection: psycopg.AsyncConnection[Any]) -> int:
+    """Apply the migrations not applied yet; returns the schema's version."""
+    async with connection.transaction():
+        await connection.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
+        await connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY,"
+            " applied timestamptz NOT NULL DEFAULT now())"
+        )
+        row = await (
+            await connection.execute("SELECT coalesce(max(version), 0) FROM schema_version")
+        ).fetchone()
+        version = int(row[0]) if row else 0
+        for number, sql in enumerate(MIGRATIONS[version:], start=version + 1):
+            await connection.execute(sql.encode())
+            await connection.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+    return len(MIGRATIONS)
