@@ -224,7 +224,7 @@ function newState(msg) {
   const lines = S.pending.splice(0);
   if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names(S)));
   S.wasMyTurn = mine;
-  if (lines.length) say(lines.join(". "));
+  if (lines.length) say(lines); // the show's parts and then the prompt, each said on its own
   redraw();
 }
 
