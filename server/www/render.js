@@ -48,7 +48,8 @@ function renderTable(t) {
   const view = state?.view ?? null;
   fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
     view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
-    room && room.you === null ? " · watching" : "",
+    room && room.you === null ? " · you are watching" : "",
+    room && room.spectators ? ` · ${room.spectators} watching` : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
   tableModeration(t);
