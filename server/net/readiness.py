@@ -57,8 +57,9 @@ class Readiness:
         self.stopping = False
         self.reason = ""
         self.down_since = 0.0
+        self._said = 0.0
+        """When the last error line about the outage was logged."""
         self._task: asyncio.Task[None] | None = None
-        self.on_change: Callable[[bool], None] | None = None
 
     def answer(self) -> tuple[bool, str]:
         """``/readyz``'s answer: ready or not, and a line saying why."""
@@ -108,7 +109,6 @@ class Readiness:
             self.ready, self.down_since, self._said = False, now, now
             log.error("not ready: %s does not answer (%s)", self.what, self.reason)
             OUTAGE.begin()
-            self._changed()
         elif now - self._said >= OUTAGE_LOG_EVERY:
             self._said = now
             held = OUTAGE.held_back()
@@ -130,8 +130,3 @@ class Readiness:
                 time.monotonic() - self.down_since,
                 held,
             )
-            self._changed()
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change(self.ready)
