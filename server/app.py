@@ -160,8 +160,6 @@ class Server:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.keepalive.start()
         self.readiness.start()
-        await self.census.count()
-        self.census.start()
         self.lobby.matchmaker.start()
         self.reviewer.start()
         log.info(

@@ -28,14 +28,16 @@ PROBE_TIMEOUT = 2.0
 OUTAGE_LOG_EVERY = 30.0
 """Seconds between two error lines while the store does not answer."""
 
-Probe = Callable[[], Awaitable[None]]
+Probe = Callable[[], Awaitable[float | None]]
+"""Asks the store; returns how long the store took when it knows better than the clock here
+(a cluster node's heartbeat answered for it), else None."""
 
 
 @runtime_checkable
 class Pingable(Protocol):
     """A store that can say it answers (SQLite's thread read from the file; Redis answered)."""
 
-    async def ping(self) -> None: ...
+    async def ping(self) -> float | None: ...
 
 
 class Readiness:
@@ -87,14 +89,14 @@ class Readiness:
         began = time.perf_counter()
         try:
             async with asyncio.timeout(PROBE_TIMEOUT):
-                await self.probe()
+                took = await self.probe()
         except Exception as error:  # any failure to answer means: not ready
             if self.observe is not None:
                 self.observe(None)
             self._failed(str(error) or type(error).__name__)
         else:
             if self.observe is not None:
-                self.observe(time.perf_counter() - began)
+                self.observe(took if took is not None else time.perf_counter() - began)
             self._answered()
 
     async def _watch(self, probe: Probe) -> None:
