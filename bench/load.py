@@ -59,6 +59,23 @@ TICK = os.sysconf("SC_CLK_TCK")
 # --- reading a process from /proc ---------------------------------------------------------------
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of process ``pid`` and its children now running, and of those that ended
+    (PostgreSQL's backends are the postmaster's children)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            ticks = sum(int(v) for v in fields[11 : 15 if int(entry.name) == pid else 13])
+            total += ticks / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU of a process (all its threads) so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -122,6 +139,8 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--gc-young", type=int, help="allocations between young collections")
     parser.add_argument("--gc-every", type=float, help="young collections every SECONDS")
     parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
+    parser.add_argument("--postgres", help="with --redis: move finished games to this PostgreSQL")
+    parser.add_argument("--sweep-interval", type=float, default=30.0)
     parser.add_argument("--db", help="a plain server keeping its games in this SQLite file")
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     args = parser.parse_args(argv)
@@ -145,7 +164,14 @@ def serve_child(argv: list[str]) -> int:
     unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
     unlimited |= {"registrations_per_hour": 1e9, "reads_per_second": 1e9}
     if args.redis:
-        config = ServerConfig(port=0, redis=args.redis, **limits, **unlimited)
+        config = ServerConfig(
+            port=0,
+            redis=args.redis,
+            postgres=args.postgres,
+            sweep_interval=args.sweep_interval,
+            **limits,
+            **unlimited,
+        )
     elif args.db:
         config = ServerConfig(port=0, db=Path(args.db), **limits, **unlimited)
     else:
@@ -437,6 +463,7 @@ def _run_load(
     label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
     children: list[subprocess.Popen[str]] = []
     redis: subprocess.Popen[bytes] | None = None
+    postgres_pid: int | None = None
     url = args.url
     host_urls: tuple[str, ...] = ()
     guest_urls: tuple[str, ...] = ()
@@ -452,6 +479,13 @@ def _run_load(
             redis, redis_url = start_redis(directory, args.redis_fsync)
             stack.callback(lambda: (redis.kill(), redis.wait()))
             command += ["--redis", redis_url]
+            if args.postgres:
+                sys.path.insert(0, str(HERE.parent / "tests" / "server"))
+                from pg_helpers import running_postgres
+
+                postgres = stack.enter_context(running_postgres())
+                postgres_pid = postgres.pid()
+                command += ["--postgres", postgres.url, "--sweep-interval", "5"]
         elif store == "sqlite":
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-sqlite-"))
             command += ["--db", str(Path(directory) / "games.db")]
@@ -554,6 +588,7 @@ def _run_load(
     cpu0 = sum(node_cpu0)
     system0 = sum(node_system0)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
+    postgres_cpu0 = tree_cpu_seconds(postgres_pid) if postgres_pid else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
     spies: list[subprocess.Popen[bytes] | None] = []
@@ -575,6 +610,7 @@ def _run_load(
     cpu1 = sum(node_cpu1)
     system1 = sum(node_system1)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
+    postgres_cpu1 = tree_cpu_seconds(postgres_pid) if postgres_pid else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
     window_end = time.time()
@@ -703,6 +739,12 @@ def _run_load(
             figures["redis_cpu_us_per_action"] = (
                 redis_cpu / actions * 1e6 if actions else float("nan")
             )
+        if postgres_pid is not None:
+            postgres_cpu = postgres_cpu1 - postgres_cpu0
+            figures["postgres_cpu_percent"] = postgres_cpu / wall * 100
+            figures["postgres_cpu_us_per_action"] = (
+                postgres_cpu / actions * 1e6 if actions else float("nan")
+            )
         figures["rss_base_mb"] = base_rss / 2**20
         figures["rss_kb_per_player"] = (max(rss_ready, rss_end) - base_rss) / 1024 / seated
         if echo_figures:
@@ -796,6 +838,11 @@ def _print_figures(f: dict[str, Any]) -> None:
             print(
                 f"  redis-server CPU {f['redis_cpu_percent']:.0f}% of one core"
                 + (f", {f['redis_cpu_us_per_action']:.0f} µs per action" if f["actions"] else "")
+            )
+        if "postgres_cpu_percent" in f:
+            print(
+                f"  PostgreSQL CPU {f['postgres_cpu_percent']:.1f}% of one core"
+                + (f", {f['postgres_cpu_us_per_action']:.1f} µs per action" if f["actions"] else "")
             )
     if "server_cpu_us_per_s_per_player" in f and f["mode"] == "idle":
         print(
@@ -954,6 +1001,12 @@ def main(argv: list[str] | None = None) -> int:
         "(sqlite: what `muggins serve` does by default), or a list: memory,sqlite",
     )
     parser.add_argument("--redis-fsync", default="always", choices=("always", "everysec", "no"))
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="cluster: nodes move finished games to a fresh PostgreSQL (initdb in a temporary "
+        "folder; a sweep every 5 s), whose CPU is reported",
+    )
     parser.add_argument(
         "--idle", action="store_true", help="seat the rooms and never move: CPU per idle player"
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -31,6 +32,7 @@ import time
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from muggins.client.remote_bot import play_remote
 from muggins.shared.protocol import PROTOCOL_VERSION, RoomOptions
@@ -106,23 +108,30 @@ async def game(url: str, n: int, until: float, took: list[float]) -> None:
 
 
 async def flooder(url: str, games: list[str], until: float, counts: dict[str, int]) -> None:
-    ws = await hello(url, "Flood")
-
-    async def read() -> None:
-        while True:
-            frame = json.loads(await ws.recv())
-            counts[frame.get("code", frame["type"])] = (
-                counts.get(frame.get("code", frame["type"]), 0) + 1
-            )
-
-    reading = asyncio.create_task(read())
+    """Ask for replays at FLOOD_RATE until ``until``, counting the answers by type (or error
+    code); a connection the server closes (a reader too slow) is opened again."""
     n = 0
     while time.monotonic() < until:
-        await ws.send(json.dumps({"type": "game", "game": games[n % len(games)], "steps": True}))
-        n += 1
-        await asyncio.sleep(1 / FLOOD_RATE)
-    reading.cancel()
-    await ws.close()
+        ws = await hello(url, "Flood")
+
+        async def read(ws: ClientConnection = ws) -> None:
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    frame = json.loads(await ws.recv())
+                    key = frame.get("code", frame["type"])
+                    counts[key] = counts.get(key, 0) + 1
+
+        reading = asyncio.create_task(read())
+        try:
+            while time.monotonic() < until:
+                message = {"type": "game", "game": games[n % len(games)], "steps": True}
+                await ws.send(json.dumps(message))
+                n += 1
+                await asyncio.sleep(1 / FLOOD_RATE)
+        except ConnectionClosed:
+            counts["closed"] = counts.get("closed", 0) + 1
+        reading.cancel()
+        await ws.close()
 
 
 def start_server(extra: list[str]) -> tuple[subprocess.Popen[str], str]:

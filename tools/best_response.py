@@ -15,8 +15,12 @@ balance (its points in the play less the level's) under that best response, less
 when it plays as the level itself would (the level against itself): the most a perfect adversary
 gains per deal by knowing how the level pegs. Roles alternate: even deals the adversary deals.
 
-The worlds are a sample, so the adversary's belief is a little sharper than the true one and the
-figure leans high; more worlds lower it towards the exact bound.
+The worlds are a sample, so the adversary's belief is sharper than the true one (a few worlds
+are soon told apart by the level's cards, where the true belief holds many hands) and the figure
+leans high; more worlds lower it towards the exact bound. So the best response is also played,
+unchanged, against as many other worlds drawn the same way (where it meets a history it was not
+solved for it plays as the level would): a strategy the adversary could really follow, so that
+figure leans low. The exact gain lies between the two.
 """
 
 from __future__ import annotations
@@ -116,33 +120,54 @@ Policy = Callable[[Peg], Card]
 World = tuple[Peg, float]
 
 
-def best_response(worlds: Sequence[World], level: Policy) -> float:
+History = tuple[tuple[tuple[int, Card], ...], tuple[bool, bool]]
+"""What the adversary has seen of a position: the cards played in order and who has said go."""
+
+
+def best_response(
+    worlds: Sequence[World], level: Policy, choices: dict[History, Card] | None = None
+) -> float:
     """The adversary's best mean balance over ``worlds`` (positions that differ only in the
-    level's hidden hand, with their weights), the level playing by ``level`` in each."""
+    level's hidden hand, with their weights), the level playing by ``level`` in each. The
+    adversary's card at each history it meets goes into ``choices`` when given."""
     mass = sum(w for _, w in worlds)
-    return _respond(list(worlds), level) / mass
+    return _respond(list(worlds), level, {} if choices is None else choices) / mass
 
 
-def _respond(worlds: list[World], level: Policy) -> float:
+def _respond(worlds: list[World], level: Policy, choices: dict[History, Card]) -> float:
     """The weighted sum of the best balance over worlds the adversary cannot tell apart."""
     parts: dict[tuple[int, tuple[bool, bool], bool], list[World]] = {}
     for p, w in worlds:  # a go, or a last card, tells the worlds apart too
         parts.setdefault((p.turn, p.said_go, p.over), []).append((p, w))
     if len(parts) > 1:
-        return sum(_respond(part, level) for part in parts.values())
+        return sum(_respond(part, level, choices) for part in parts.values())
     peg = worlds[0][0]
     if peg.over:
         return sum(w * p.balance for p, w in worlds)
     if peg.turn == ADVERSARY:
         by_rank = {c.rank: c for c in peg.legal()}  # suits never peg, and the level sees ranks
-        return max(
-            _respond([(p.play(card), w) for p, w in worlds], level) for card in by_rank.values()
-        )
+        values = {
+            card: _respond([(p.play(card), w) for p, w in worlds], level, choices)
+            for card in by_rank.values()
+        }
+        best = max(values, key=lambda c: values[c])
+        choices[(peg.played, peg.said_go)] = best
+        return values[best]
     groups: dict[Card, list[World]] = {}
     for p, w in worlds:
         card = level(p)
         groups.setdefault(card, []).append((p.play(card), w))
-    return sum(_respond(group, level) for group in groups.values())
+    return sum(_respond(group, level, choices) for group in groups.values())
+
+
+def replayed(choices: dict[History, Card], fallback: Policy) -> Policy:
+    """The adversary playing ``choices`` where it met the history, else ``fallback``."""
+
+    def policy(peg: Peg) -> Card:
+        card = choices.get((peg.played, peg.said_go))
+        return card if card is not None else fallback(peg)
+
+    return policy
 
 
 def follow(peg: Peg, level: Policy, adversary: Policy) -> int:
@@ -241,9 +266,14 @@ def _discards(six: tuple[Card, ...]) -> tuple[Discard, ...]:
 @dataclass(frozen=True)
 class DealResult:
     best: float
-    """The adversary's best-response balance, averaged over the worlds."""
+    """The adversary's best-response balance over the worlds it was solved on."""
     own: float
-    """Its balance playing as the level does (mean over the same worlds)."""
+    """Its balance playing as the level does, over the same worlds."""
+    held_out: float
+    """The same best response's balance over as many other worlds, drawn alike (where it meets a
+    history it was not solved for, it plays as the level does)."""
+    held_out_own: float
+    """Its balance playing as the level does over those other worlds."""
     adversary_deals: bool
 
 
@@ -266,29 +296,32 @@ def solve_deal(
     ]
     away = discard_of(level, templates[1], six, seed=index)
     kept = tuple(sorted(c for c in six if c not in away.cards))
-    weights: dict[tuple[Card, ...], float] = {}
     policies: dict[tuple[Card, ...], SeatPolicy] = {}
-    for k in range(worlds):
-        theirs = tuple(rng.sample(rest, 6))
-        laid = discard_of(level, templates[0], theirs, seed=index)
-        four = tuple(sorted(c for c in theirs if c not in laid.cards))
-        weights[four] = weights.get(four, 0.0) + 1.0
-        if four not in policies:
-            policies[four] = SeatPolicy(
-                level,
-                side=LEVEL,
-                template=templates[0],
-                discards=laid.cards,
-                scores=scores,
-                seed=index * 1000 + k,
-            )
+
+    def draw() -> list[World]:
+        """``worlds`` hands for the level, each kept four a world (weighted by how often)."""
+        weights: dict[tuple[Card, ...], float] = {}
+        for _ in range(worlds):
+            theirs = tuple(rng.sample(rest, 6))
+            laid = discard_of(level, templates[0], theirs, seed=index)
+            four = tuple(sorted(c for c in theirs if c not in laid.cards))
+            weights[four] = weights.get(four, 0.0) + 1.0
+            if four not in policies:
+                policies[four] = SeatPolicy(
+                    level,
+                    side=LEVEL,
+                    template=templates[0],
+                    discards=laid.cards,
+                    scores=scores,
+                    seed=index * 1000 + len(policies),
+                )
+        first = LEVEL if adversary_deals else ADVERSARY
+        return [(Peg(hands=(four, kept), turn=first), w) for four, w in weights.items()]
 
     def level_policy(peg: Peg) -> Card:
         four = tuple(sorted((*peg.hands[LEVEL], *(c for s, c in peg.played if s == LEVEL))))
         return policies[four](peg)
 
-    first = LEVEL if adversary_deals else ADVERSARY
-    positions = [(Peg(hands=(four, kept), turn=first), w) for four, w in weights.items()]
     own_policy = SeatPolicy(
         level,
         side=ADVERSARY,
@@ -297,9 +330,21 @@ def solve_deal(
         scores=(scores[1], scores[0]),
         seed=index,
     )
-    best = best_response(positions, level_policy)
-    own = sum(w * follow(p, level_policy, own_policy) for p, w in positions) / worlds
-    return DealResult(best=best, own=own, adversary_deals=adversary_deals)
+    solved, other = draw(), draw()
+    choices: dict[History, Card] = {}
+    best = best_response(solved, level_policy, choices)
+    replay = replayed(choices, own_policy)
+
+    def mean(positions: list[World], adversary: Policy) -> float:
+        return sum(w * follow(p, level_policy, adversary) for p, w in positions) / worlds
+
+    return DealResult(
+        best=best,
+        own=mean(solved, own_policy),
+        held_out=mean(other, replay),
+        held_out_own=mean(other, own_policy),
+        adversary_deals=adversary_deals,
+    )
 
 
 def _solve(job: tuple[str, int, int, int, tuple[int, int]]) -> DealResult:
@@ -354,11 +399,13 @@ def main() -> int:
         ("adversary is pone", [r for r in results if not r.adversary_deals]),
     ):
         gain, half = mean_ci([r.best - r.own for r in pick])
+        out, out_half = mean_ci([r.held_out - r.held_out_own for r in pick])
         best, _ = mean_ci([r.best for r in pick])
         own, _ = mean_ci([r.own for r in pick])
         print(
-            f"  {name:<18} gain {gain:+.3f} ± {half:.3f} points a deal"
-            f"  (best response {best:+.3f}, as the level plays {own:+.3f})"
+            f"  {name:<18} gain {gain:+.3f} ± {half:.3f} points a deal on the worlds solved"
+            f" (best response {best:+.3f}, as the level plays {own:+.3f});"
+            f" {out:+.3f} ± {out_half:.3f} on other worlds"
         )
     return 0
 

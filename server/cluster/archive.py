@@ -2,7 +2,8 @@
 
 Redis keeps live play; a finished match moves to the archive (:mod:`server.store.postgres`)
 once nothing live needs it: it is settled (not listed in ``unsettled``), and its room is closed
-or has moved on to a later match (a room's current match is what a node rebuilding it loads).
+(a node rebuilding an open room loads its current match, and counts its earlier matches' actions
+to number the moves).
 Each move is a copy then a delete: the copy is one transaction keyed by the match id (a second
 copy changes nothing), and the delete is one Lua script, so a node killed between the two, or
 PostgreSQL down, leaves the match in Redis for the next round, never lost and never doubled.
@@ -51,8 +52,8 @@ async def _move(store: ClusterStore, archive: PostgresArchive, member: str) -> b
     if await store.is_unsettled(member):
         return False  # the settlement reads it from Redis first
     room = await store.settling_room(code)
-    if room is not None and not room.closed and room.match == number:
-        return False  # the room's current match: a node rebuilding the room loads it
+    if room is not None and not room.closed:
+        return False  # a node rebuilding the room reads its matches
     record = await store.load_match(code, number, archived=False)
     if record is not None and record.finished is not None:
         await archive.save_match(record)

@@ -16,7 +16,7 @@ def register(commands: Any) -> None:
         "to-postgres",
         help="move a cluster's finished games from Redis into PostgreSQL",
         description="Move every finished game that nothing live needs any more (settled, and "
-        "its room closed or on to a later game) from the cluster's Redis into PostgreSQL, "
+        "its room closed) from the cluster's Redis into PostgreSQL, "
         "creating the tables if needed. Nodes may keep serving; start them with --postgres "
         "URL afterwards so later games follow.",
     )

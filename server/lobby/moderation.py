@@ -21,6 +21,7 @@ from muggins.server.accounts.sanctions import (
     new_report_id,
 )
 from muggins.server.accounts.service import AccountService
+from muggins.server.lobby.cluster_seam import LobbyCluster
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.store.accounts import AccountRecord
@@ -55,6 +56,9 @@ class ModeratedLobby(Protocol):
     accounts: AccountService
 
     async def close(self, room: Room, why: str) -> bool: ...
+
+    @property
+    def cluster(self) -> LobbyCluster: ...
 
 
 BANNED_CLOSE = 4003
@@ -176,6 +180,7 @@ class Moderation:
                 else f"{account.name} was not {kind}ned"
             )
             if kind == "mute":
+                await self.lobby.cluster.tell_nodes({"what": "unmute", "account": account.id})
                 self._tell(account.id, None)
         elif action == "rename":
             account = await self._named(message.name or "")
@@ -240,11 +245,33 @@ class Moderation:
             address=address,
         )
         await self.sanctions.put(sanction)
+        await self.lobby.cluster.tell_nodes({"what": kind, "account": account.id})
         self._tell(account.id, sanction)
         if kind == "ban":
             await self.ban_effects(account.id, sanction)
         words = "banned" if kind == "ban" else "muted"
         return f"{account.name} is {words} {until_words(sanction.until)}"
+
+    async def heard(self, message: dict[str, str]) -> None:
+        """Another node's moderator banned, muted or unmuted an account: the same for the
+        account's players connected here."""
+        account, what = str(message.get("account", "")), message.get("what")
+        if what == "unmute":
+            self._tell(account, None)
+            return
+        kind: SanctionKind
+        if what == "ban":
+            kind = "ban"
+        elif what == "mute":
+            kind = "mute"
+        else:
+            return
+        sanction = await self.sanctions.of(kind, account, now=time.time())
+        if sanction is None:
+            return
+        self._tell(account, sanction)
+        if kind == "ban":
+            await self.ban_effects(account, sanction)
 
     def _tell(self, account: str, sanction: Sanction | None) -> None:
         for player in list(self.lobby.players.values()):

@@ -67,7 +67,10 @@ export function signInAgain(t) {
   refresh(t);
   request(t.link, { type: "sign_in", session }).then((reply) => {
     A.resuming = false;
-    if (reply.type === "account") signedIn(t, reply);
+    if (reply.type === "account") {
+      signedIn(t, reply);
+      t.render(); // a page that needs the account (moderation) is drawn again
+    }
   }, (error) => {
     A.resuming = false;
     if (error instanceof RequestError && error.code === "bad_credentials") {

@@ -14,7 +14,8 @@ import { askMyGames, askRooms, describeOptions, fillLevels, showMyGames, showRoo
 import { event, logLine, names, newSession, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
-import { answer } from "./requests.js";
+import { answer, listen } from "./requests.js";
+import { reportButton, sanctioned } from "./moderation.js";
 import { leftQueue, signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
@@ -230,7 +231,9 @@ function newState(msg) {
 /** @param {MugginsServer.ChatLine} msg */
 function addChat(msg) {
   const list = byId("chat-lines");
-  list.appendChild(el("li", {}, el("strong", {}, msg.sender), `: ${msg.text}`));
+  const mine = S.room && S.room.you !== null && S.room.seats[S.room.you]?.name === msg.sender;
+  list.appendChild(el("li", {}, el("strong", {}, msg.sender), `: ${msg.text}`,
+    ...(msg.line && S.room && !mine ? [" ", reportButton(table, msg.sender, { room: S.room.code, line: msg.line }, "Report")] : [])));
   while (list.children.length > 100) list.firstElementChild?.remove();
   list.scrollTop = list.scrollHeight;
 }
@@ -247,6 +250,7 @@ function takeHint(msg) {
 wire(table);
 wireAccount(table);
 wirePages(table);
+listen("sanctioned", sanctioned);
 wireTournaments();
 startClock(S);
 redraw();

@@ -11,6 +11,7 @@ import { describeOptions } from "./lobby.js";
 import { againstComputer, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
 import { renderPages } from "./pages.js";
+import { tableModeration } from "./moderation.js";
 import { duplicatePanel, tableFacts } from "./duplicate.js";
 
 /** @param {import("./session.js").Table} t @param {string} [focusCard] */
@@ -46,6 +47,7 @@ function renderTable(t) {
     room && room.you === null ? " · watching" : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
+  tableModeration(t);
   // Resign and restart are for a seated player while a match is on: never for a spectator,
   // nor once the match is over.
   const playing = Boolean(room && room.you !== null && room.status === "playing" && view?.phase !== "match_over");

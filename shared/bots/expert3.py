@@ -87,14 +87,17 @@ def endgame_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
     if len({p.card.rank for p in plays}) == 1:  # one rank: suits never peg
         return max(plays, key=lambda p: p.card)
     chances = win_values(view, rng)
-    points = play_values(view, rng)  # ties in the chance to win go to the points search
 
-    def key(play: Play) -> tuple[bool, float, float, Card]:
+    def first(play: Play) -> tuple[bool, float]:
         rank = play.card.rank
-        wins = play_points(pile, view.count, rank) >= need
-        return (wins, round(chances.get(rank, -1.0), 4), points.get(rank, -99.0), play.card)
+        return (play_points(pile, view.count, rank) >= need, round(chances.get(rank, -1.0), 4))
 
-    return max(plays, key=key)
+    top = max(first(p) for p in plays)
+    tied = [p for p in plays if first(p) == top]
+    if len({p.card.rank for p in tied}) == 1:
+        return max(tied, key=lambda p: p.card)
+    points = play_values(view, rng)  # ties in the chance to win go to the points search
+    return max(tied, key=lambda p: (points.get(p.card.rank, -99.0), p.card))
 
 
 class ExpertThreeStrategy(ExpertStrategy):

@@ -77,7 +77,7 @@ async def test_register_sign_in_elsewhere_and_sign_out_everywhere(
     await first.reload()
     await first.wait(signed_in_as("Alice"), what="signed in again by the session")
     assert await session_of(first) == token  # the same session: no password asked
-    assert "1500 ± 350 (provisional)" in await first.js(
+    assert "1500 ± 350 RD (provisional)" in await first.js(
         "document.getElementById('rated-area').textContent"
     )
 

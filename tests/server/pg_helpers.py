@@ -71,9 +71,13 @@ class PostgresServer:
         """Stop the server (``immediate``: as after a crash, no clean shutdown)."""
         self._run([self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "stop"])
 
+    def pid(self) -> int:
+        """The postmaster's process id."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
     def kill(self) -> None:
         """SIGKILL the postmaster (as a crash would); start() recovers."""
-        pid = int((self.data / "postmaster.pid").read_text().split()[0])
+        pid = self.pid()
         os.kill(pid, 9)
         while True:
             try:

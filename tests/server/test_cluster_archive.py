@@ -20,7 +20,10 @@ from pg_helpers import PostgresServer, running_postgres
 from redis_helpers import RedisServer, running_redis
 from wire_client import WireClient, play_randomly
 
+from muggins.server.cluster.archive import archive_finished
+from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.settling import settle_unsettled
 from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.server.store.postgres import MIGRATIONS, PostgresArchive, migrate
 from muggins.shared.actions import Action, GameOptions, Seat
@@ -253,3 +256,33 @@ async def test_to_postgres_moves_a_redis_only_clusters_games_once(
     again = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "moved 0 finished games;" in again.stdout, again.stdout
     assert archived_logs(postgres) == logs
+
+
+async def test_an_open_rooms_earlier_matches_stay_in_redis(
+    redis_server: RedisServer, postgres: PostgresServer
+) -> None:
+    """A room still open keeps its finished matches in Redis (a node rebuilding it numbers the
+    moves of its current match after them); once it closes they move."""
+    store = ClusterStore(redis_server.url, archive=PostgresArchive(postgres.url))
+    try:
+        await store.create_room(RoomRecord("OPEN01", RoomOptions(), time.time(), SEATS))
+        options = GameOptions(target=61)
+        seed, log = played(1)
+        await store.start_match(MatchRecord("OPEN01", 1, seed, options, ("Ann", "Bot"), 0.0))
+        for index, (seat, action) in enumerate(log):
+            await store.append_action("OPEN01", 1, index, seat, action, key="k")
+        winner = Match.replay(options, seed, log).winner
+        await store.finish_match("OPEN01", 1, finished=time.time(), result="won", winner=winner)
+        second, log2 = played(2)
+        await store.start_match(MatchRecord("OPEN01", 2, second, options, ("Ann", "Bot"), 0.0))
+        for index, (seat, action) in enumerate(log2[:3]):
+            await store.append_action("OPEN01", 2, index, seat, action, key="k")
+        await settle_unsettled(store, quiet_for=0.0)
+        assert await archive_finished(store, store.archive) == 0  # type: ignore[arg-type]
+        snapshot = await store.load_room("OPEN01")
+        assert snapshot is not None and snapshot.previous_actions == len(log)
+        await store.close_room("OPEN01")
+        assert await archive_finished(store, store.archive) == 1  # type: ignore[arg-type]
+        assert archived_logs(postgres) == {"OPEN01": log}
+    finally:
+        await store.close()

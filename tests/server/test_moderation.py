@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from cluster_nodes import node_config
+from cluster_nodes import node_config, nodes
 from conftest import TEST_CONFIG
 from redis_helpers import RedisServer, running_redis
 from websockets.asyncio.client import connect
@@ -257,3 +257,26 @@ async def test_a_forced_rename_and_a_closed_room(server: Server) -> None:
         assert left["code"] == code
     assert code not in server.lobby.rooms
     assert (await boss.request(type="join_room", code=code))["type"] == "error"
+
+
+async def test_in_a_cluster_a_ban_and_a_mute_reach_players_on_another_node(
+    redis_server: RedisServer,
+) -> None:
+    """A moderator on node A bans Bob and mutes Cy, both connected to node B: Bob is told and
+    his connection closes (4003), Cy is told and her chat is refused, on node B."""
+    await redis_flush(redis_server)
+    async with nodes(redis_server, 2) as (a, b):
+        boss = await admin(a)
+        bob = await person(b, "Bob", address="203.0.113.7")
+        cy = await person(b, "Cyd", address="203.0.113.8")
+        await moderate(boss, action="mute", name="Cyd", minutes=5, reason="shouting")
+        assert (await cy.expect("sanctioned"))["kind"] == "mute"
+        await cy.request(type="create_room")
+        assert (await cy.request(type="chat", text="HEY"))["code"] == "muted"
+        await moderate(boss, action="ban", name="Bob", reason="abuse")
+        told = await bob.expect("sanctioned")
+        assert told["kind"] == "ban" and told["until"] is None
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await bob.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003

@@ -50,7 +50,12 @@ def test_worked_case_the_adversary_cannot_see_the_hand() -> None:
     (1 + 3) / 2 = 2; the lowest-card player leads the 4 for 0.
     """
     both = worlds("4H 9S", "6D", "4C")
-    assert br.best_response(both, lowest) == pytest.approx(1.0)
+    choices: dict[object, object] = {}
+    assert br.best_response(both, lowest, choices) == pytest.approx(1.0)
+    assert choices[((), (False, False))] == parse_cards("9S")[0]
+    # Played against the worlds alone, the 9 lead it found is worth -1 and +3.
+    replay = br.replayed(choices, lowest)
+    assert [br.follow(p, lowest, replay) for p, _ in both] == [-1, 3]
     assert [br.best_response([w], lowest) for w in both] == [pytest.approx(1.0), 3.0]
     assert [br.follow(p, lowest, lowest) for p, _ in both] == [1, -1]
 
