@@ -407,5 +407,5 @@ class ClusterStore(RedisStore):
                 self.unsettled_key,
                 self.room_key(code),
             ],
-            [f"{code}-{number}", number, self.player_key(""), code],
+            [f"{code}-{number}", number, self.player_key(""), code, self.prefix],
         )

@@ -5,6 +5,8 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
   status (waiting, playing or over, as listed), touched (the time of the last write).
 - ``rooms:open`` set: the codes of open rooms.
+- ``retired:XX`` hashes: the codes of closed rooms whose matches moved to PostgreSQL (the room
+  hash is gone), so a code is never given out twice.
 - ``rooms:listed`` sorted set and ``rooms:summary`` hash: the lobby's listing index, kept by the
   scripts that change rooms (see :data:`server.cluster.scripts.RELIST`), so a page of the
   listing costs three commands however many rooms there are.
@@ -280,6 +282,7 @@ class RedisStore(RedisAccounts, RedisModeration):
                 seats_json(room.seats),
                 room.code,
                 self.node,
+                self.prefix,
             ],
         )
         if not created:

@@ -215,7 +215,8 @@ async def test_the_claim_is_offered_when_the_opponents_node_hangs(
                 frame = await bob.recv(timeout=60)
                 if frame["type"] == "notice":
                     notices.append(frame["code"])
-        assert notices == ["disconnected", "claimable"], notices
+        # (a loaded machine may tell a lapse and a return before: only the order at the end counts)
+        assert notices[-2:] == ["disconnected", "claimable"], notices
         reply = await bob.request(type="claim", take="win")
         assert reply["type"] != "error", reply
         assert (
