@@ -71,8 +71,10 @@ class Readiness:
             return False, f"not ready: {self.what} does not answer ({self.reason})\n"
         return True, "ready\n"
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Ask the store once now, then every :data:`PROBE_EVERY` seconds."""
         if self.probe is not None:
+            await self.check()
             self._task = asyncio.get_running_loop().create_task(self._watch(self.probe))
 
     async def stop(self) -> None:
@@ -101,8 +103,8 @@ class Readiness:
 
     async def _watch(self, probe: Probe) -> None:
         while True:
-            await self.check()
             await asyncio.sleep(PROBE_EVERY)
+            await self.check()
 
     def _failed(self, reason: str) -> None:
         self.reason = reason[:200]
