@@ -64,7 +64,7 @@ export function renderPages(t, onTable) {
     return false;
   }
   const key = keyOf(route) + (route.kind === "player" ? `|${P.historyLimit}` : "")
-    + (route.kind === "moderation" ? `|${A.account?.name ?? ""}` : "");
+    + (route.kind === "moderation" || route.kind === "tournament" ? `|${A.account?.name ?? ""}` : "");
   if (key !== P.loaded && t.s.link === "connected") {
     P.loaded = key;
     load(t, route);
