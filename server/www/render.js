@@ -66,12 +66,16 @@ function renderTable(t) {
   fill("hand-area", handSection(view, s.selected, (card) => toggle(t, card)));
   fill("actions", ...actionButtons(t, state));
   const show = pendingShow(s);
-  fill("show-area", show ? showPanel(show.shown, show.dealer, who,
-    show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null,
-  show && !show.live ? el("button", {
-    type: "button", id: "continue", class: "primary",
-    onclick: () => { s.showSeen = show.key; t.render(); },
-  }, "Continue (Enter)") : null);
+  // The show's decision comes first (Continue, or the count or the answer in muggins mode),
+  // then the hands: so the decision and the hand it is about are on the screen together.
+  fill("show-area",
+    show && !show.live ? el("button", {
+      type: "button", id: "continue", class: "primary",
+      onclick: () => { s.showSeen = show.key; t.render(); },
+    }, "Continue (Enter)") : null,
+    show ? mugginsControls(t.link, state, who) : null,
+    show ? showPanel(show.shown, show.dealer, who,
+      show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null);
   const duplicate = s.duplicate && room && s.duplicate.games.some((g) => g.startsWith(`${room.code}-`));
   fill("over-area", duplicate && s.duplicate ? duplicatePanel(s.duplicate) : overPanel(t, view, who));
   const showKey = show ? `${show.key}|${show.shown.length}` : "";
@@ -97,7 +101,7 @@ function actionButtons(t, state) {
     out.push(el("button", { type: "button", id: "play-card", class: "primary", disabled: s.selected.length !== 1, onclick: () => submit(t) },
       "Play (Enter)"));
   }
-  out.push(mugginsControls(t.link, state, names(s)));
+  if (!pendingShow(s)) out.push(mugginsControls(t.link, state, names(s)));
   // No coach in a muggins show while a count or an answer is pending (the server refuses it there).
   if (againstComputer(s) && view.seat !== null && view.waiting_for.includes(view.seat) && !showPrompt(view)) {
     out.push(el("button", { type: "button", id: "hint", onclick: () => askHint(t), "aria-keyshortcuts": "H" }, "Hint (H)"));
