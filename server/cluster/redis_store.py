@@ -254,9 +254,10 @@ class RedisStore(RedisAccounts, RedisModeration):
     async def open(self) -> None:
         await self._call("ping", self.redis.ping)
 
-    async def ping(self) -> None:
+    async def ping(self) -> float | None:
         """Answer once Redis has (readiness asks every second)."""
         await self._call("ping", self.redis.ping)
+        return None
 
     async def close(self) -> None:
         if self.archive is not None:
