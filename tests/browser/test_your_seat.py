@@ -152,7 +152,5 @@ async def test_arriving_by_link_asks_the_name_and_marks_watchers(
     await zoe.click("#chat-send")
     chat = "document.getElementById('chat-lines').textContent"
     await alice.wait(f"{chat}.includes('Zoe (watching): nice hand')", what="the marked line")
-    await alice.wait(
-        "document.getElementById('room-facts').textContent.includes('1 watching')"
-    )
+    await alice.wait("document.getElementById('room-facts').textContent.includes('1 watching')")
     assert [] == alice.errors == bea.errors == zoe.errors
