@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cluster_nodes import node_config, nodes
 from conftest import TEST_CONFIG
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer, redis_flush, running_redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wire_client import Frame, WireClient
@@ -40,14 +40,6 @@ async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         config = replace(node_config(redis), trusted_proxies=("127.0.0.1",))
     async with running_server(config) as running:
         yield running
-
-
-async def redis_flush(redis: RedisServer) -> None:
-    import redis.asyncio as aioredis
-
-    client = aioredis.Redis.from_url(redis.url)
-    await client.flushall()
-    await client.aclose()
 
 
 async def person(server: Server, name: str, *, address: str = "198.51.100.1") -> WireClient:
