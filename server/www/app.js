@@ -21,6 +21,7 @@ import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
 import { tellStory } from "./story.js";
+import { noteTurn, sound, wireFeel } from "./feel.js";
 import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
@@ -240,6 +241,8 @@ function newState(msg) {
   const lines = S.pending.splice(0);
   if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names(S)));
   S.wasMyTurn = mine;
+  noteTurn(mine, turnPrompt(view, names(S)));
+  if ((msg.events ?? []).some((line) => line.event.type === "card_played" && line.event.seat !== view.seat)) sound("card");
   if (lines.length) say(lines); // the show's parts and then the prompt, each said on its own
   redraw();
 }
@@ -265,6 +268,7 @@ function takeHint(msg) {
 }
 
 wire(table);
+wireFeel();
 wireAccount(table);
 wirePages(table);
 listen("sanctioned", sanctioned);
