@@ -199,10 +199,11 @@ class Table:
         )
 
     def room_message(self, you: int | None, *, id: MessageId = None) -> RoomMessage:
+        shown = self.names()  # two seats never show the same name
         infos = tuple(
             SeatInfo(
                 seat=s.index,
-                name=s.name,
+                name=shown[s.index] if s.name is not None else None,
                 player=s.player.id if s.kind == "human" and s.player else None,
                 kind=s.kind,
                 level=s.level,

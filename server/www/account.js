@@ -43,6 +43,11 @@ function keepSession(token) {
   }
 }
 
+/** Whether this browser keeps an account's session (it signs in after every hello). */
+export function hasSession() {
+  return Boolean(loadSession());
+}
+
 /** "1500 ± 350 RD": the one way a rating is written, the ± being one rating deviation (RD);
  * the terminal's RatingInfo.text writes the same. @param {MugginsServer.RatingInfo} r */
 export function ratingFigure(r) {

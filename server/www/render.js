@@ -33,6 +33,10 @@ export function render(t, focusCard) {
   if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
   else if (keepId && keepId !== "body") document.getElementById(keepId)?.focus();
+  // The control that had the focus went with the move (a played card, Lay away): the focus goes
+  // to the next sensible control rather than falling to the page.
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (onTable && lost && active && active !== document.body) nextFocus()?.focus();
 }
 
 /** @param {import("./session.js").Table} t */
@@ -44,7 +48,8 @@ function renderTable(t) {
   const view = state?.view ?? null;
   fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
     view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
-    room && room.you === null ? " · watching" : "",
+    room && room.you === null ? " · you are watching" : "",
+    room && room.spectators ? ` · ${room.spectators} watching` : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
   tableModeration(t);
@@ -176,4 +181,14 @@ function selectInvite() {
   const input = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
   input?.select();
   say("Press Ctrl+C to copy the link");
+}
+
+/** Where the focus goes when its control is gone: the move now asked for, else the prompt. */
+function nextFocus() {
+  for (const selector of ["#continue", "#count-input", "#accept-button", "#hand button:not([disabled])",
+    "#lay-away:not([disabled])", "#rematch", "#next-game", "#prompt"]) {
+    const found = /** @type {HTMLElement | null} */ (document.querySelector(selector));
+    if (found && found.offsetParent !== null) return found;
+  }
+  return null;
 }

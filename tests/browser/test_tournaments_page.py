@@ -140,6 +140,9 @@ async def test_a_duplicate_match_result_in_the_browser(
     )
     page = await browser.new_page()
     await page.goto(page_url(site, f"/r/{room['code']}"))
+    await page.wait("document.getElementById('name-dialog').open", what="the name asked")
+    await page.type("#arrival-name", "Ann")
+    await page.click("#arrival-sit")
     await page.wait("document.getElementById('room-facts')?.textContent.includes('table 1 of 2')")
     rng = random.Random(3)
 

@@ -27,6 +27,7 @@ from muggins.server.cluster.settling import settle_unsettled
 from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.server.store.postgres import MIGRATIONS, PostgresArchive, migrate
 from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
 
@@ -310,3 +311,33 @@ async def test_an_abandoned_match_is_not_waited_for_and_moves(
         assert archived_logs(postgres) == {"GONE01": log[:5]}
     finally:
         await store.close()
+
+
+async def test_an_archived_match_reads_back_as_it_was_stored(postgres: PostgresServer) -> None:
+    """Everything of a match record survives the archive: its log with each move's tags, its
+    hand-overs, its result; a second save of it changes nothing."""
+    seed, log = played(4)
+    options = GameOptions(target=61)
+    record = MatchRecord(
+        "SAME01",
+        2,
+        seed,
+        options,
+        ("Ann", "Bob"),
+        started=1.5,
+        actions=tuple(log),
+        tags=tuple((i + 7, f"key{i}") for i in range(len(log))),
+        finished=99.25,
+        result="won",
+        winner=Match.replay(options, seed, log).winner,
+        hand_overs=(HandOver(seat=1, at=3, before="Bob", after="Cy"),),
+    )
+    archive = PostgresArchive(postgres.url)
+    try:
+        assert await archive.save_match(record)
+        assert not await archive.save_match(record)
+        assert await archive.load_match("SAME01", 2) == record
+        [listed] = await archive.finished_matches(limit=5)
+        assert listed.id == record.id and listed.actions == ()
+    finally:
+        await archive.close()
