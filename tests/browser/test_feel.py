@@ -4,9 +4,12 @@ until chosen, and the choice is kept."""
 
 from __future__ import annotations
 
+import re
+
 from cdp import Browser, Page
 from site_helpers import page_url
 from table_driver import read_table, take_turn
+from test_friend_game import named_page
 
 from muggins.server.app import Server
 
@@ -55,3 +58,30 @@ async def test_title_motion_theme_and_sound(browser: Browser, site: Server) -> N
     await page.wait("!!document.querySelector('#hand button')")
     assert await page.js("document.getElementById('sound-on').checked")
     assert page.errors == []
+
+
+async def test_a_casual_room_with_a_clock(browser: Browser, site: Server) -> None:
+    """A friend room set to 30 s a move shows the clock counting down on both pages at the
+    discard (no bank in a casual room), and the room is made with that turn timer."""
+    alice = await named_page(browser, page_url(site), "Alice")
+    await page_select(alice, "friend-clock", "30")
+    await alice.click("#create-room")
+    link: str = await alice.wait("document.getElementById('invite-link')?.value")
+    code = link.rsplit("/", 1)[1]
+    assert site.lobby.rooms[code].options.turn_timer == 30
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    for page in (alice, bob):
+        shown = await page.wait(
+            "!document.getElementById('clock').hidden"
+            " && document.getElementById('clock').textContent",
+            what="the clock",
+        )
+        assert "Your move: " in shown and "bank" not in shown, shown
+        seconds = [int(n) for n in re.findall(r"(\d+) s", shown)]
+        assert seconds and all(0 < n <= 30 for n in seconds), shown
+    assert "30 s a move" in await bob.js("document.getElementById('room-facts').textContent")
+
+
+async def page_select(page: Page, select: str, value: str) -> None:
+    await page.js(f"document.getElementById('{select}').value = '{value}'")
