@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from muggins.client.remote_bot import play_account
+from muggins.client.bot_account import play_account
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
 from muggins.shared.actions import Action

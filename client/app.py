@@ -24,6 +24,7 @@ from muggins.client.connection import Connection, LinkStatus
 from muggins.client.link import Link
 from muggins.client.lobby import LobbyScreen
 from muggins.client.messages import LinkChanged, ServerMessageReceived
+from muggins.client.moderation import USAGE, moderation_command
 from muggins.client.prompts import need, show_prompt, unplayable
 from muggins.client.screens import ConfirmScreen, GameOverScreen, HelpScreen, ReviewScreen
 from muggins.client.session import Goal, Session
@@ -262,7 +263,14 @@ class MugginsApp(App[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "chat" and event.value.strip():
-            self.send(Chat(text=event.value.strip()))
+            text = event.value.strip()
+            room = self.session.room.code if self.session.room else None
+            asked = moderation_command(text[1:], room=room) if text.startswith("/") else None
+            if text.startswith("/") and asked is None:
+                self.error = f"Type {USAGE}"
+                self.refresh_status()
+                return
+            self.send(asked or Chat(text=text))
             event.input.value = ""
 
     # --- actions (keys) --------------------------------------------------------------------------

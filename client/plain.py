@@ -18,6 +18,8 @@ It reads commands, one per line::
     seek [3] [people] [duplicate]  signed in: wait for a rated opponent (one game, or best of
                     three; people: no bot accounts; duplicate: two tables on the same deals); cancel
     profile [NAME]  a rating and record (yours without a name);  history [NAME];  leaderboard
+    report NAME: REASON  tell the moderators;  block NAME / unblock NAME: never paired by the
+                    rated queue;  hide NAME / show NAME: their chat
     tournaments     the list;  enter ID / withdraw ID: join or leave one;  standings ID
     arena MINUTES [duplicate] [bots] NAME / swiss ROUNDS [duplicate] [bots] NAME: make one
                     (admins and moderators);  begin ID: start a Swiss you made
@@ -35,6 +37,7 @@ from pydantic import BaseModel, ValidationError
 
 from muggins.client.connection import Connection, LinkStatus
 from muggins.client.link import Link
+from muggins.client.moderation import USAGE, VERBS, moderation_command
 from muggins.client.prompts import (
     answer_choices,
     claim_sentence,
@@ -335,6 +338,14 @@ class PlainClient:
             "swiss": lambda: create_message("swiss", args),
             "begin": lambda: StartTournament(tournament=args[0]) if args else None,
         }
+        if verb in VERBS:
+            room = self.session.room.code if self.session.room else None
+            asked = moderation_command(line, room=room)
+            if asked is None:
+                self.say(f"? {USAGE}")
+            else:
+                self.send(asked)
+            return
         if verb in ("quit", "exit"):
             self.done.set()
         elif verb in ("help", "?"):

@@ -37,6 +37,7 @@ from muggins.shared.protocol import (
     Welcome,
 )
 from muggins.shared.protocol.accounts import Account, Seek, Seeking, SignIn
+from muggins.shared.protocol.moderation import Moderated, Sanctioned
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import DealReveal, SeatView
 
@@ -180,7 +181,7 @@ class Session:
         elif isinstance(message, ChatLine):
             self.chat.append(f"{message.sender}: {message.text}")
             self.log.append(f"💬 {message.sender}: {message.text}")
-        elif isinstance(message, Notice):
+        elif isinstance(message, Notice | Moderated | Sanctioned):
             self.log.append(message.text)
         elif isinstance(message, Error):
             self.errors.append(message)

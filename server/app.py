@@ -159,9 +159,7 @@ class Server:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.keepalive.start()
-        self.readiness.start()
-        await self.census.count()
-        self.census.start()
+        await self.readiness.start()
         self.lobby.matchmaker.start()
         self.reviewer.start()
         log.info(

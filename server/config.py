@@ -129,9 +129,15 @@ class ServerConfig:
         3.0, "accounts the players of one address may register an hour", metavar="N"
     )
     reads_per_second: float = option(
-        2.0,
+        1.0,
         "finished games, histories and leaderboards one connection may ask for a second "
-        "(an address: three times that)",
+        "(an address: twice that)",
+        metavar="N",
+    )
+    rated_pair_per_day: int = option(
+        3,
+        "rated matches two accounts may play each other in 24 hours that move their ratings "
+        "(later ones are recorded, not rated)",
         metavar="N",
     )
     chat_days: float = option(

@@ -126,7 +126,8 @@ def run_account(args: argparse.Namespace, level: str) -> int:
     import os
     import secrets
 
-    from muggins.client.remote_bot import RemoteError, play_account, play_tournament
+    from muggins.client.bot_account import play_account, play_tournament
+    from muggins.client.remote_bot import RemoteError
 
     password = os.environ.get("MUGGINS_BOT_PASSWORD")
     if not args.account or not password:

@@ -22,8 +22,8 @@ class ReadBudget:
     def __init__(
         self,
         *,
-        per_connection: float = 2.0,
-        per_address: float = 6.0,
+        per_connection: float = 1.0,
+        per_address: float = 2.0,
         burst: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

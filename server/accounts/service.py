@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from muggins.server.accounts.admission import check_seat, not_banned
 from muggins.server.accounts.budget import ReadBudget
 from muggins.server.accounts.credentials import (
     AccountError,
@@ -30,12 +31,13 @@ from muggins.server.accounts.credentials import (
     session_hash,
     verify_password,
 )
+from muggins.server.accounts.figures import averages, rating_info
 from muggins.server.accounts.game_reviews import GameReviews
-from muggins.server.accounts.sanctions import Sanction, Sanctions
+from muggins.server.accounts.sanctions import Sanctions
 from muggins.server.results.records import counts
 from muggins.server.results.replays import GameRecords
 from muggins.server.rooms.players import Peer, Player, Refusal
-from muggins.server.store.accounts import AccountRecord, Stats
+from muggins.server.store.accounts import AccountRecord
 from muggins.server.store.games import Store, StoreConflict, StoreError, parse_match_id
 from muggins.server.wire.send_cache import encoded_as
 from muggins.shared.names import GUEST_MARK, legacy_key, marked, unmarked
@@ -44,7 +46,6 @@ from muggins.shared.protocol.accounts import (
     Account,
     AccountReply,
     AccountRequest,
-    Averages,
     CancelSeek,
     ChangePassword,
     DeleteAccount,
@@ -57,7 +58,6 @@ from muggins.shared.protocol.accounts import (
     Leaderboard,
     LeaderEntry,
     Profile,
-    RatingInfo,
     Register,
     Seek,
     Seeking,
@@ -86,46 +86,6 @@ class Queue(Protocol):
 
 log = logging.getLogger("muggins.accounts")
 BAD_CREDENTIALS = "That name and password do not match an account here"
-
-
-def rating_info(account: AccountRecord) -> RatingInfo:
-    r = account.rating
-    return RatingInfo(
-        rating=round(r.rating, 1),
-        deviation=round(r.deviation, 1),
-        volatility=round(r.volatility, 6),
-        provisional=r.provisional,
-        games=account.rated_games,
-    )
-
-
-def averages(stats: Stats) -> Averages:
-    def per(key: str, count: str) -> float:
-        n = stats.get(count, 0)
-        return round(stats.get(key, 0) / n, 2) if n else 0.0
-
-    dealer = ("dealer_pegging", "dealer_hand", "dealer_crib")
-    pone = ("pone_pegging", "pone_hand")
-    deals_dealer, deals_pone = stats.get("deals_dealer", 0), stats.get("deals_pone", 0)
-    reviewed = stats.get("reviewed_deals", 0)
-    discards = stats.get("given_away_discard_milli", 0) / 1000
-    play = stats.get("given_away_play_milli", 0) / 1000
-    return Averages(
-        dealer_pegging=per("dealer_pegging", "deals_dealer"),
-        dealer_hand=per("dealer_hand", "deals_dealer"),
-        dealer_crib=per("dealer_crib", "deals_dealer"),
-        dealer_total=round(sum(stats.get(k, 0) for k in dealer) / deals_dealer, 2)
-        if deals_dealer
-        else 0.0,
-        pone_pegging=per("pone_pegging", "deals_pone"),
-        pone_hand=per("pone_hand", "deals_pone"),
-        pone_total=round(sum(stats.get(k, 0) for k in pone) / deals_pone, 2) if deals_pone else 0.0,
-        hand=per("hand_points", "hands"),
-        crib=per("crib_points", "cribs"),
-        given_away=round((discards + play) / reviewed, 2) if reviewed else None,
-        given_away_discards=round(discards / reviewed, 2) if reviewed else None,
-        given_away_play=round(play / reviewed, 2) if reviewed else None,
-    )
 
 
 class AccountService:
@@ -212,8 +172,8 @@ class AccountService:
             raise Refusal("illegal", "You are signed in already; sign out to make another account")
         name = check_name(message.name)
         check_password(message.password)
-        self._check_seat(player, None)
-        await self._not_banned(None, address)
+        check_seat(player, None)
+        await not_banned(self.sanctions, None, address)
         wait = self.registrations.take(address)
         if wait > 0:
             minutes = max(1, round(wait / 60))
@@ -245,30 +205,12 @@ class AccountService:
             account = await self.store.find_account(id=found) if found else None
             if account is None:
                 raise Refusal("bad_credentials", "That session has ended; sign in with a password")
-            await self._not_banned(account, address)
+            await not_banned(self.sanctions, account, address)
             return await self._bind(player, account, session=message.session)
         assert message.name is not None and message.password is not None
         account = await self._check(message.name, message.password, address)
-        await self._not_banned(account, address)
+        await not_banned(self.sanctions, account, address)
         return await self._bind(player, account)
-
-    async def _not_banned(self, account: AccountRecord | None, address: str) -> None:
-        """Refuse a banned account, or any account from a banned address, saying why and until
-        when."""
-        now = time.time()
-        found: Sanction | None = None
-        if account is not None:
-            found = await self.sanctions.of("ban", account.id, now=now)
-        if found is None:
-            found = await self.sanctions.address_ban(address, now=now)
-        if found is not None:
-            until = (
-                "for good"
-                if found.until is None
-                else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(found.until))
-            )
-            why = f": {found.reason}" if found.reason else ""
-            raise Refusal("banned", f"You are banned {until}{why}")
 
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
         """The account if ``password`` is its password; one answer for every failure."""
@@ -305,27 +247,11 @@ class AccountService:
             return name
         return f"{name[: NAME_SHOWN - len(GUEST_MARK) - 1].rstrip()} {GUEST_MARK}"
 
-    @staticmethod
-    def _check_seat(player: Player, account: AccountRecord | None) -> None:
-        """Refuse to sign a seated player in to an account other than their seat's: the seat's
-        name and rating would part (the name from one account, the rating with the other)."""
-        room = player.room
-        index = room.seat_of(player) if room is not None else None
-        if room is None or index is None or room.status == "over":
-            return
-        held = room.seats[index].account
-        if held is not None and (account is None or held != account.id):
-            raise Refusal(
-                "illegal",
-                f"You are playing in room {room.code} as another account: finish or leave that "
-                "game first",
-            )
-
     async def _bind(
         self, player: Player, account: AccountRecord, *, session: str | None = None
     ) -> Account:
         """Sign ``player`` in (a new session unless one is given); their seat follows."""
-        self._check_seat(player, account)
+        check_seat(player, account)
         new = None
         if session is None:
             new, token_hash = new_session()

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -89,8 +90,25 @@ def _holder(value: str | None) -> str | None:
     return None if value is None or value == GONE else str(value)
 
 
+HEARD_LATELY = 2.5
+"""Seconds after an answered heartbeat during which readiness takes Redis as answering."""
+
+
 class ClusterStore(RedisStore):
     """The Redis store with the coordination of the nodes that share it."""
+
+    answered = 0.0
+    """When (monotonic clock) Redis last answered this node's heartbeat."""
+    heartbeat_seconds = 0.0
+    """How long that heartbeat's round trip took."""
+
+    async def ping(self) -> float | None:
+        """Answer once Redis has: at once if the node's heartbeat (every second) was answered
+        lately, so readiness costs Redis no round trip of its own while all is well; then the
+        heartbeat's time is Redis's answer time."""
+        if time.monotonic() - self.answered < HEARD_LATELY:
+            return self.heartbeat_seconds
+        return await super().ping()
 
     async def census(self) -> dict[str, int]:
         """Rooms open (of every node) and matches waiting for their review (``/metrics``)."""
@@ -287,7 +305,10 @@ class ClusterStore(RedisStore):
                     pipe.pubsub_numsub(*[self.node_prefix + n for n in others])
                 return list(await pipe.execute())
 
+        began = time.monotonic()
         answers = await self._call("heartbeat", beat)
+        self.answered = time.monotonic()
+        self.heartbeat_seconds = self.answered - began
         if not others:
             return []
         beats, listeners = answers[1], answers[2]
@@ -386,5 +407,5 @@ class ClusterStore(RedisStore):
                 self.unsettled_key,
                 self.room_key(code),
             ],
-            [f"{code}-{number}", number, self.player_key(""), code],
+            [f"{code}-{number}", number, self.player_key(""), code, self.prefix],
         )

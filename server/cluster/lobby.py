@@ -348,10 +348,31 @@ class ClusterNode:
 
         self._spawn(settle())
 
+    async def tell_nodes(self, message: dict[str, str]) -> None:
+        """Publish ``message`` (kind "moderation") on every other node's channel."""
+        text = json.dumps({"kind": "moderation", "room": "", **message})
+        pattern = self.redis.node_prefix + "*"
+
+        async def publish() -> None:
+            channels = await self.redis.redis.pubsub_channels(pattern)
+            mine = self.redis.node_channel(self.name)
+            for channel in channels:
+                name = channel.decode() if isinstance(channel, bytes) else str(channel)
+                if name != mine:
+                    await self.redis.redis.publish(name, text)
+
+        try:
+            await self.redis._call("moderation", publish)
+        except StoreError as error:
+            log.warning("moderation not told to the other nodes: %s", error)
+
     def _heard(self, data: str) -> None:
         """A wake-up on this node's channel: apply the action it carries, or catch up."""
         try:
             wake = json.loads(data)
+            if wake.get("kind") == "moderation":
+                self._spawn(self.lobby.moderation.heard(wake))
+                return
             code = str(wake["room"])
         except (ValueError, KeyError, TypeError):
             log.warning("a wake-up that names no room: %.80s", data)

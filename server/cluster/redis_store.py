@@ -5,6 +5,8 @@ Keys (all under a prefix, ``muggins:`` by default):
 - ``room:{code}`` hash: options, created, seats, closed, match (the current match number),
   status (waiting, playing or over, as listed), touched (the time of the last write).
 - ``rooms:open`` set: the codes of open rooms.
+- ``retired:XX`` hashes: the codes of closed rooms whose matches moved to PostgreSQL (the room
+  hash is gone), so a code is never given out twice.
 - ``rooms:listed`` sorted set and ``rooms:summary`` hash: the lobby's listing index, kept by the
   scripts that change rooms (see :data:`server.cluster.scripts.RELIST`), so a page of the
   listing costs three commands however many rooms there are.
@@ -252,9 +254,10 @@ class RedisStore(RedisAccounts, RedisModeration):
     async def open(self) -> None:
         await self._call("ping", self.redis.ping)
 
-    async def ping(self) -> None:
+    async def ping(self) -> float | None:
         """Answer once Redis has (readiness asks every second)."""
         await self._call("ping", self.redis.ping)
+        return None
 
     async def close(self) -> None:
         if self.archive is not None:
@@ -279,6 +282,7 @@ class RedisStore(RedisAccounts, RedisModeration):
                 seats_json(room.seats),
                 room.code,
                 self.node,
+                self.prefix,
             ],
         )
         if not created:

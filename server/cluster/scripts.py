@@ -80,12 +80,15 @@ return 1
 """
 )
 
-# KEYS: room, open-set, watch, listed, summary, then one player key per seated person. ARGV:
+# KEYS: room, open-set, watch, listed, summary, then one player key per seated person. ARGV (the
+# key prefix last, for the retired codes, see FORGET_MATCH):
 # options, created, seats, code, the creating node (which watches the room from the start).
 CREATE_ROOM = (
     RELIST
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local retired = ARGV[6] .. 'retired:' .. string.sub(redis.sha1hex(ARGV[4]), 1, 2)
+if redis.call('HEXISTS', retired, ARGV[4]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'options', ARGV[1], 'created', ARGV[2], 'seats', ARGV[3],
            'closed', '0', 'match', '0', 'status', 'waiting')
 redis.call('SADD', KEYS[2], ARGV[4])
@@ -383,9 +386,10 @@ return 1
 )
 
 # KEYS: match, log, voided, finished, unsettled, room. ARGV: match id, match number, player key
-# prefix, room code. A match moved to PostgreSQL leaves Redis; when it is the last match of a
-# closed room, the room leaves too but for a tombstone (closed, its last match number: its code
-# is never given out again, so match ids stay unique), with the players' keys that still name it.
+# prefix, room code, key prefix. A match moved to PostgreSQL leaves Redis; when it is the last
+# match of a closed room, the room leaves too, with the players' keys that still name it, and its
+# code is noted as retired (never given out again, so match ids stay unique): a field in one of
+# 256 small hashes ``retired:XX`` (XX from the code's SHA-1), a dozen bytes a room.
 FORGET_MATCH = """
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('ZREM', KEYS[4], ARGV[1])
@@ -400,7 +404,8 @@ if f[1] == '1' and f[2] == ARGV[2] and f[3] then
         end
     end
     redis.call('DEL', KEYS[6])
-    redis.call('HSET', KEYS[6], 'closed', '1', 'match', ARGV[2])
+    local retired = ARGV[5] .. 'retired:' .. string.sub(redis.sha1hex(ARGV[4]), 1, 2)
+    redis.call('HSET', retired, ARGV[4], ARGV[2])
 end
 return 1
 """

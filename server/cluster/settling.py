@@ -21,8 +21,9 @@ from muggins.shared.match import Match
 
 log = logging.getLogger("muggins.cluster")
 
-BATCH = 200
-"""Listed matches looked at per sweep round at most (the oldest first)."""
+BATCH = 1000
+"""Listed matches looked at per sweep round at most, the least recently looked at first (a match
+in play goes to the back), so a dead node's match is reached within a few rounds."""
 
 
 async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int = BATCH) -> int:
@@ -35,20 +36,23 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
         code, _, text = member.rpartition("-")
         number = int(text)
         room = await store.settling_room(code)
-        if room is not None and room.touched > now - quiet_for:
-            await store.recheck_unsettled(member, at=now)  # in play: look again later
-            continue
-        record = await store.load_match(code, number)
         first, second = (
             (s.account if s.kind == "human" else None for s in room.seats) if room else (None, None)
         )
-        if record is None or room is None or (first is None and second is None):
+        if room is None or (first is None and second is None):
             await store.drop_unsettled(member)  # gone, or guests only: nothing to record
+            continue
+        if room.touched > now - quiet_for:
+            await store.recheck_unsettled(member, at=now)  # in play: look again later
+            continue
+        record = await store.load_match(code, number)
+        if record is None:
+            await store.drop_unsettled(member)
             continue
         match = Match.replay(record.options, record.seed, record.actions, keep_events=False)
         if not match.over:
-            if room.match != number:
-                await store.drop_unsettled(member)  # the room moved on: it never finished
+            if room.closed or room.match != number:
+                await store.drop_unsettled(member)  # abandoned, or the room moved on
             else:
                 await store.recheck_unsettled(member, at=now)  # idle: look again later
             continue

@@ -134,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
     if (config.certfile is None) != (config.keyfile is None):
         print("muggins serve: give both --certfile and --keyfile for TLS")
         return 2
+    if config.postgres is not None and config.redis is None:
+        print("muggins serve: --postgres is for a cluster's finished games: give --redis URL too")
+        return 2
     for proxy in config.trusted_proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)

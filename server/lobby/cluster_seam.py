@@ -58,6 +58,10 @@ class LobbyCluster(Protocol):
 
     async def stop(self) -> None:
         """Stop the cluster's background work."""
+
+    async def tell_nodes(self, message: dict[str, str]) -> None:
+        """Send ``message`` to every other node (a moderator's ban or mute, so it takes effect
+        for the players connected there); nothing on one server."""
         ...
 
 
@@ -88,4 +92,7 @@ class NoLobbyCluster:
         return False
 
     async def stop(self) -> None:
+        return None
+
+    async def tell_nodes(self, message: dict[str, str]) -> None:
         return None

@@ -12,7 +12,7 @@ from muggins.server.accounts.sanctions import Sanctions
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
-from muggins.server.lobby.duplicate import DuplicateTables
+from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.moderation import Moderation
 from muggins.server.lobby.room_index import RoomIndex
@@ -78,7 +78,7 @@ class Lobby:
         self.moderation = Moderation(self, self.sanctions)
         self.accounts.budget = ReadBudget(
             per_connection=config.reads_per_second,
-            per_address=3 * config.reads_per_second,
+            per_address=2 * config.reads_per_second,
             clock=clock,
         )
         self.matchmaker = Matchmaker(self)
@@ -152,6 +152,7 @@ class Lobby:
             on_action=self.metrics.observe_action,
             on_change=self._changed,
         )
+        room.rated_pair_max = self.config.rated_pair_per_day
         self.cluster.room_made(room)
         return room
 
@@ -188,6 +189,8 @@ class Lobby:
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
         it is that match's ``second_table``)."""
+        if options.duplicate:
+            on_one_server(self.cluster)
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):

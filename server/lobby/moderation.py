@@ -5,14 +5,13 @@ moderation log. What each action does to games and ratings is in docs/moderation
 
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import replace
 from typing import Any, Protocol
 
 from muggins.server.accounts.credentials import AccountError, check_name, name_key
 from muggins.server.accounts.roles import may_moderate
 from muggins.server.accounts.sanctions import (
-    KeptLine,
     LogEntry,
     ReportRecord,
     Sanction,
@@ -21,6 +20,8 @@ from muggins.server.accounts.sanctions import (
     new_report_id,
 )
 from muggins.server.accounts.service import AccountService
+from muggins.server.lobby.cluster_seam import LobbyCluster
+from muggins.server.lobby.moderation_view import moderation_view
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.store.accounts import AccountRecord
@@ -28,21 +29,13 @@ from muggins.server.store.games import Store, StoreConflict, parse_match_id
 from muggins.shared.actions import Resign
 from muggins.shared.glicko2 import Rating
 from muggins.shared.protocol import Left
-from muggins.shared.protocol.accounts import GetHistory
 from muggins.shared.protocol.moderation import (
-    AccountItem,
     Block,
     GetModeration,
-    KeptChatLine,
-    LogItem,
     Moderate,
     Moderated,
-    ModerationView,
     Report,
-    ReportItem,
-    RoomItem,
     Sanctioned,
-    SanctionItem,
 )
 
 
@@ -55,6 +48,9 @@ class ModeratedLobby(Protocol):
     accounts: AccountService
 
     async def close(self, room: Room, why: str) -> bool: ...
+
+    @property
+    def cluster(self) -> LobbyCluster: ...
 
 
 BANNED_CLOSE = 4003
@@ -71,10 +67,6 @@ def sanction_text(sanction: Sanction) -> str:
     what = "banned" if sanction.kind == "ban" else "muted"
     why = f": {sanction.reason}" if sanction.reason else ""
     return f"You are {what} {until_words(sanction.until)}{why}"
-
-
-def kept(line: KeptLine) -> KeptChatLine:
-    return KeptChatLine(id=line.id, room=line.room, at=line.at, sender=line.sender, text=line.text)
 
 
 class Moderation:
@@ -94,7 +86,7 @@ class Moderation:
         else:
             actor = await self._moderator(player)
             if isinstance(message, GetModeration):
-                reply = await self._view(player, message)
+                reply = await moderation_view(self.lobby, self.sanctions, player, message)
             else:
                 reply = await self._moderate(actor, message)
         peer.send(reply.model_copy(update={"id": message.id}))
@@ -176,6 +168,7 @@ class Moderation:
                 else f"{account.name} was not {kind}ned"
             )
             if kind == "mute":
+                await self.lobby.cluster.tell_nodes({"what": "unmute", "account": account.id})
                 self._tell(account.id, None)
         elif action == "rename":
             account = await self._named(message.name or "")
@@ -240,11 +233,33 @@ class Moderation:
             address=address,
         )
         await self.sanctions.put(sanction)
+        await self.lobby.cluster.tell_nodes({"what": kind, "account": account.id})
         self._tell(account.id, sanction)
         if kind == "ban":
             await self.ban_effects(account.id, sanction)
         words = "banned" if kind == "ban" else "muted"
         return f"{account.name} is {words} {until_words(sanction.until)}"
+
+    async def heard(self, message: dict[str, str]) -> None:
+        """Another node's moderator banned, muted or unmuted an account: the same for the
+        account's players connected here."""
+        account, what = str(message.get("account", "")), message.get("what")
+        if what == "unmute":
+            self._tell(account, None)
+            return
+        kind: SanctionKind
+        if what == "ban":
+            kind = "ban"
+        elif what == "mute":
+            kind = "mute"
+        else:
+            return
+        sanction = await self.sanctions.of(kind, account, now=time.time())
+        if sanction is None:
+            return
+        self._tell(account, sanction)
+        if kind == "ban":
+            await self.ban_effects(account, sanction)
 
     def _tell(self, account: str, sanction: Sanction | None) -> None:
         for player in list(self.lobby.players.values()):
@@ -308,8 +323,6 @@ class Moderation:
         text = await self.store.record_get("rated-before", game.upper())
         if text is None:
             raise Refusal("no_game", f"No rated result of {game!r} to void here")
-        import json
-
         before = json.loads(text)
         accounts = [await self.store.find_account(id=a) for a in before]
         for account, (a, values) in zip(accounts, before.items(), strict=True):
@@ -334,87 +347,3 @@ class Moderation:
         for peer in peers:
             peer.send(Left(code=code))
         return f"Room {code} is closed; its match ends abandoned, without a rating change"
-
-    # --- the view --------------------------------------------------------------------------
-
-    async def _report_item(self, report: ReportRecord, now: float) -> ReportItem:
-        chat = await self.sanctions.chat(report.room, now=now, limit=30) if report.room else []
-        return ReportItem(
-            id=report.id,
-            at=report.at,
-            by=report.by,
-            name=report.name,
-            reason=report.reason,
-            room=report.room,
-            game=report.game,
-            line=kept(report.line) if report.line else None,
-            chat=tuple(kept(x) for x in chat),
-        )
-
-    async def _current(self, sanction: Sanction) -> Sanction:
-        """The sanction under the account's name now (it may have been renamed since)."""
-        account = await self.store.find_account(id=sanction.account)
-        return replace(sanction, name=account.name) if account else sanction
-
-    @staticmethod
-    def _sanction_item(s: Sanction) -> SanctionItem:
-        return SanctionItem(
-            kind=s.kind,
-            name=s.name,
-            reason=s.reason,
-            by=s.by,
-            at=s.at,
-            until=s.until,
-            address=s.address is not None,
-        )
-
-    async def _view(self, player: Player[Room], message: GetModeration) -> ModerationView:
-        now = time.time()
-        reports = await self.sanctions.reports()
-        sanctions = await self.sanctions.all("ban", now=now) + await self.sanctions.all(
-            "mute", now=now
-        )
-        sanctions = [await self._current(s) for s in sanctions]
-        account_item = None
-        if message.name is not None:
-            account = await self._named(message.name)
-            history = await self.lobby.accounts.history_of(
-                player, GetHistory(name=account.name, limit=20)
-            )
-            mine = [
-                r for r in await self.sanctions.reports(open_only=False) if r.account == account.id
-            ]
-            lines = []
-            for room in {r.room for r in mine if r.room} | {
-                p.room.code
-                for p in self.lobby.players.values()
-                if p.account == account.id and p.room
-            }:
-                lines += [
-                    x for x in await self.sanctions.chat(room, now=now) if x.account == account.id
-                ]
-            account_item = AccountItem(
-                name=account.name,
-                role=account.role,
-                games=history.games,
-                chat=tuple(kept(x) for x in sorted(lines, key=lambda x: x.at)),
-                reports=tuple([await self._report_item(r, now) for r in mine]),
-                sanctions=tuple(
-                    self._sanction_item(s) for s in sanctions if s.account == account.id
-                ),
-            )
-        return ModerationView(
-            reports=tuple([await self._report_item(r, now) for r in reports]),
-            sanctions=tuple(self._sanction_item(s) for s in sorted(sanctions, key=lambda s: -s.at)),
-            rooms=tuple(
-                RoomItem(code=r.code, names=r.names(), status=r.status, rated=r.options.rated)
-                for r in self.lobby.rooms.values()
-                if not r.closed
-            ),
-            online=tuple(sorted(p.name for p in self.lobby.players.values() if p.peer is not None)),
-            log=tuple(
-                LogItem(at=e.at, by=e.by, action=e.action, target=e.target, reason=e.reason)
-                for e in await self.sanctions.read_log(limit=50)
-            ),
-            account=account_item,
-        )

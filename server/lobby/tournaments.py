@@ -26,28 +26,23 @@ import asyncio
 import logging
 import secrets
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from muggins.server.accounts.roles import may_moderate
 from muggins.server.config import ServerConfig
-from muggins.server.lobby.duplicate import DuplicateTables
+from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
+from muggins.server.lobby.standings import Member, Pairing, Tournament, info, summary
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.store.accounts import AccountRecord
-from muggins.server.store.games import Store, match_id
+from muggins.server.store.games import Store
 from muggins.shared.actions import GameOptions
 from muggins.shared.protocol import DuplicateResult, RoomOptions
 from muggins.shared.protocol.tournaments import (
     CreateTournament,
-    Standing,
-    TournamentGame,
     TournamentInfo,
-    TournamentKind,
     Tournaments,
-    TournamentStatus,
-    TournamentSummary,
 )
-from muggins.shared.tournament import Arena, Record, Swiss
+from muggins.shared.tournament import Swiss
 
 if TYPE_CHECKING:
     from muggins.server.rooms.room import Room
@@ -72,60 +67,11 @@ class Lobby(Protocol):
     @property
     def players(self) -> dict[str, Player[Room]]: ...
 
+    @property
+    def cluster(self) -> object: ...
+
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room."""
-
-
-@dataclass(eq=False)
-class Member:
-    account: str
-    name: str
-    player: Player
-    active: bool = True
-
-
-@dataclass(eq=False)
-class Pairing:
-    first: str
-    second: str
-    """Account ids; the first sits in seat 0."""
-    room: Room
-    round: int | None
-    result: float | None = None
-
-
-@dataclass(eq=False)
-class Tournament:
-    id: str
-    name: str
-    kind: TournamentKind
-    duplicate: bool
-    bots: bool
-    target: int
-    minutes: int
-    rounds: int
-    maker: str
-    members: dict[str, Member] = field(default_factory=dict)
-    followers: dict[str, Player] = field(default_factory=dict)
-    """Players who asked for the standings (by player id): they hear each change too."""
-    pairings: list[Pairing] = field(default_factory=list)
-    status: TournamentStatus | Literal["ending"] = "waiting"
-    """"ending": an arena past its time, waiting for its last games."""
-    ends_at: float | None = None
-    round: int = 0
-    arena: Arena = field(default_factory=Arena)
-    swiss: Swiss | None = None
-    round_seed: bytes = b""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held while pairing: two pairings never take one free player."""
-
-    def records(self) -> list[Record]:
-        if self.swiss is not None:
-            return self.swiss.standings()
-        return self.arena.standings()
-
-    def busy(self) -> set[str]:
-        return {a for p in self.pairings if p.result is None for a in (p.first, p.second)}
 
 
 class TournamentDirector:
@@ -139,6 +85,7 @@ class TournamentDirector:
 
     async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
         account = await self._account(player)
+        on_one_server(self.lobby.cluster)
         if not (self.lobby.config.open_tournaments or may_moderate(account)):
             raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
         t = Tournament(
@@ -156,7 +103,7 @@ class TournamentDirector:
         log.info("tournament created", extra={"tournament": t.id, "kind": t.kind})
         if t.kind == "arena":
             self._start_arena(t)
-        return self.info(t, player)
+        return info(t, player)
 
     async def join(self, player: Player, tournament: str) -> TournamentInfo:
         t = self._find(tournament)
@@ -174,7 +121,7 @@ class TournamentDirector:
         else:
             member.player, member.active = player, True
         self._changed(t)
-        return self.info(t, player)
+        return info(t, player)
 
     async def leave(self, player: Player, tournament: str) -> TournamentInfo:
         t = self._find(tournament)
@@ -183,7 +130,7 @@ class TournamentDirector:
             raise Refusal("illegal", f"You are not in {t.name}")
         member.active = False
         self._changed(t)
-        return self.info(t, player)
+        return info(t, player)
 
     async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo:
         t = self._find(tournament)
@@ -198,18 +145,18 @@ class TournamentDirector:
             t.status = "playing"
             t.swiss = Swiss(t.members)
             await self._next_round(t)
-        return self.info(t, player)
+        return info(t, player)
 
     def listing(self) -> Tournaments:
         order = {"playing": 0, "waiting": 1, "finished": 2}
         ts = sorted(self.tournaments.values(), key=lambda t: (order[t.status], t.name))
-        return Tournaments(tournaments=tuple(self.summary(t) for t in ts))
+        return Tournaments(tournaments=tuple(summary(t) for t in ts))
 
     def get(self, player: Player, tournament: str) -> TournamentInfo:
         """Its standings now; and (the standings page) each change from now on."""
         t = self._find(tournament)
         t.followers[player.id] = player
-        return self.info(t, player)
+        return info(t, player)
 
     # --- pairing -------------------------------------------------------------------------------
 
@@ -239,7 +186,7 @@ class TournamentDirector:
         told = {m.player.id: m.player for m in t.members.values()} | t.followers
         for player in told.values():
             if player.peer is not None:
-                player.peer.send(self.info(t, player))
+                player.peer.send(info(t, player))
 
     def _free(self, t: Tournament) -> list[str]:
         busy = t.busy()
@@ -345,57 +292,6 @@ class TournamentDirector:
         else:
             t.arena.record(pairing.first, pairing.second, score)
         self._changed(t)
-
-    # --- what is told --------------------------------------------------------------------------
-
-    def summary(self, t: Tournament) -> TournamentSummary:
-        ends_in = None
-        if t.kind == "arena" and t.status == "playing" and t.ends_at is not None:
-            ends_in = round(max(0.0, t.ends_at - time.time()), 1)
-        return TournamentSummary(
-            tournament=t.id,
-            name=t.name,
-            kind=t.kind,
-            status="playing" if t.status == "ending" else t.status,
-            duplicate=t.duplicate,
-            bots=t.bots,
-            players=len(t.members),
-            rounds=t.rounds if t.kind == "swiss" else None,
-            round=t.round,
-            ends_in=ends_in,
-        )
-
-    def info(self, t: Tournament, player: Player | None) -> TournamentInfo:
-        swiss = t.swiss
-        standings = tuple(
-            Standing(
-                rank=rank,
-                name=t.members[r.player].name,
-                points=r.points,
-                games=r.games,
-                wins=r.wins,
-                draws=r.draws,
-                losses=r.losses,
-                streak=r.streak,
-                buchholz=swiss.buchholz(r.player) if swiss is not None else None,
-                active=t.members[r.player].active,
-            )
-            for rank, r in enumerate(t.records(), 1)
-        )
-        games = tuple(
-            TournamentGame(
-                game=match_id(p.room.code, max(1, p.room.match_number)),
-                names=(t.members[p.first].name, t.members[p.second].name),
-                round=p.round,
-                result=p.result,
-            )
-            for p in t.pairings
-        )
-        member = t.members.get(player.account or "") if player is not None else None
-        joined = member is not None and member.active
-        return TournamentInfo(
-            summary=self.summary(t), standings=standings, games=games, joined=joined
-        )
 
     # --- helpers -------------------------------------------------------------------------------
 

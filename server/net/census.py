@@ -1,11 +1,14 @@
 """The figures ``/metrics`` reads from the store rather than from this node: open rooms of every
-node, the rated queue's length and the review backlog, counted every :data:`CENSUS_EVERY` s."""
+node, the rated queue's length and the review backlog. They are counted when Prometheus scrapes,
+at most every :data:`CENSUS_EVERY` seconds, in the background (a scrape shows the count the one
+before it started): a node nobody scrapes asks its store nothing."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -16,7 +19,7 @@ from muggins.server.store.games import Store, StoreError
 log = logging.getLogger("muggins.census")
 
 CENSUS_EVERY = 15.0
-"""Seconds between two counts (Prometheus scrapes every 15 s by default)."""
+"""Seconds between two counts at most (Prometheus scrapes every 15 s by default)."""
 
 
 @runtime_checkable
@@ -34,10 +37,21 @@ class Census:
         self.rooms_open = 0
         self.queue_length = 0
         self.review_backlog = 0
+        self.counted = -CENSUS_EVERY
+        """When (monotonic clock) the latest count was started."""
         self._task: asyncio.Task[None] | None = None
 
+    def read(self) -> Census:
+        """The latest counts; a new count starts if they are :data:`CENSUS_EVERY` old."""
+        now = time.monotonic()
+        if (self._task is None or self._task.done()) and now - self.counted >= CENSUS_EVERY:
+            self.counted = now
+            with contextlib.suppress(RuntimeError):  # no running loop: no count
+                self._task = asyncio.get_running_loop().create_task(self.count())
+        return self
+
     async def count(self) -> None:
-        """Count once (what the clock does every :data:`CENSUS_EVERY` seconds)."""
+        """Count once, now."""
         try:
             self.queue_length = len(await self.store.queue_entries())
             if isinstance(self.store, Counting):
@@ -47,19 +61,11 @@ class Census:
         except StoreError as error:
             log.debug("census not taken: %s", error)
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await self.count()
-            await asyncio.sleep(CENSUS_EVERY)
 
 
 def publish(metrics: Metrics, lobby: Lobby, census: Census, ready: Callable[[], bool]) -> None:
@@ -84,13 +90,13 @@ def publish(metrics: Metrics, lobby: Lobby, census: Census, ready: Callable[[], 
     figure(
         "muggins_stored_rooms_open",
         "Rooms open in the store (every node's, in a cluster)",
-        lambda: census.rooms_open,
+        lambda: census.read().rooms_open,
     )
-    figure("muggins_queue_length", "Players in the rated queue", lambda: census.queue_length)
+    figure("muggins_queue_length", "Players in the rated queue", lambda: census.read().queue_length)
     figure(
         "muggins_review_backlog",
         "Finished matches waiting for their review",
-        lambda: census.review_backlog,
+        lambda: census.read().review_backlog,
     )
     figure(
         "muggins_ready",

@@ -28,14 +28,16 @@ PROBE_TIMEOUT = 2.0
 OUTAGE_LOG_EVERY = 30.0
 """Seconds between two error lines while the store does not answer."""
 
-Probe = Callable[[], Awaitable[None]]
+Probe = Callable[[], Awaitable[float | None]]
+"""Asks the store; returns how long the store took when it knows better than the clock here
+(a cluster node's heartbeat answered for it), else None."""
 
 
 @runtime_checkable
 class Pingable(Protocol):
     """A store that can say it answers (SQLite's thread read from the file; Redis answered)."""
 
-    async def ping(self) -> None: ...
+    async def ping(self) -> float | None: ...
 
 
 class Readiness:
@@ -57,8 +59,9 @@ class Readiness:
         self.stopping = False
         self.reason = ""
         self.down_since = 0.0
+        self._said = 0.0
+        """When the last error line about the outage was logged."""
         self._task: asyncio.Task[None] | None = None
-        self.on_change: Callable[[bool], None] | None = None
 
     def answer(self) -> tuple[bool, str]:
         """``/readyz``'s answer: ready or not, and a line saying why."""
@@ -68,8 +71,10 @@ class Readiness:
             return False, f"not ready: {self.what} does not answer ({self.reason})\n"
         return True, "ready\n"
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Ask the store once now, then every :data:`PROBE_EVERY` seconds."""
         if self.probe is not None:
+            await self.check()
             self._task = asyncio.get_running_loop().create_task(self._watch(self.probe))
 
     async def stop(self) -> None:
@@ -86,20 +91,20 @@ class Readiness:
         began = time.perf_counter()
         try:
             async with asyncio.timeout(PROBE_TIMEOUT):
-                await self.probe()
+                took = await self.probe()
         except Exception as error:  # any failure to answer means: not ready
             if self.observe is not None:
                 self.observe(None)
             self._failed(str(error) or type(error).__name__)
         else:
             if self.observe is not None:
-                self.observe(time.perf_counter() - began)
+                self.observe(took if took is not None else time.perf_counter() - began)
             self._answered()
 
     async def _watch(self, probe: Probe) -> None:
         while True:
-            await self.check()
             await asyncio.sleep(PROBE_EVERY)
+            await self.check()
 
     def _failed(self, reason: str) -> None:
         self.reason = reason[:200]
@@ -108,7 +113,6 @@ class Readiness:
             self.ready, self.down_since, self._said = False, now, now
             log.error("not ready: %s does not answer (%s)", self.what, self.reason)
             OUTAGE.begin()
-            self._changed()
         elif now - self._said >= OUTAGE_LOG_EVERY:
             self._said = now
             held = OUTAGE.held_back()
@@ -130,8 +134,3 @@ class Readiness:
                 time.monotonic() - self.down_since,
                 held,
             )
-            self._changed()
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change(self.ready)

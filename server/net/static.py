@@ -40,7 +40,7 @@ CONTENT_TYPES = {
 }
 """The only kinds of file served; anything else under www/ is left out."""
 
-PAGE_ROUTE = re.compile(r"^/(?:(?:r|w)/[A-Za-z]{4,12}/?)?$")
+PAGE_ROUTE = re.compile(r"^/(?:(?:r|w)/[A-Za-z]{4,12}/?|moderation/?)?$")
 HOST = re.compile(r"^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$")
 
 

@@ -31,7 +31,12 @@ PAIR_RATED_MAX = 3
 
 
 async def unrated_because(
-    store: Store, accounts: tuple[str | None, str | None], *, finished: float, shared_address: bool
+    store: Store,
+    accounts: tuple[str | None, str | None],
+    *,
+    finished: float,
+    shared_address: bool,
+    pair_max: int = PAIR_RATED_MAX,
 ) -> str | None:
     """Why a rated match between these accounts must not move their ratings, or None.
 
@@ -52,8 +57,8 @@ async def unrated_because(
         and entry.rated
         and finished - PAIR_WINDOW < entry.finished <= finished
     ]
-    if len(recent) >= PAIR_RATED_MAX:
-        return f"these two played {PAIR_RATED_MAX} rated matches in the last 24 hours"
+    if len(recent) >= pair_max:
+        return f"these two played {pair_max} rated matches in the last 24 hours"
     return None
 
 
@@ -65,6 +70,7 @@ async def settle_match(
     *,
     rated: bool,
     shared_address: bool = False,
+    pair_max: int = PAIR_RATED_MAX,
 ) -> str:
     """Record a finished match for the accounts that played it, once. Returns a sentence saying
     how the ratings moved ("Ann 1500 -> 1662, Bob 1500 -> 1338"), or why they did not, or "" if
@@ -79,20 +85,30 @@ async def settle_match(
         result = match_result(record, accounts, rated=rated)
         if result is None:
             return ""
-        return await settle_result(store, result, shared_address=shared_address)
+        return await settle_result(store, result, shared_address=shared_address, pair_max=pair_max)
     except StoreError as error:
         log.warning("match %s-%d: could not settle: %s", code, number, error)
         return ""
 
 
-async def settle_result(store: Store, result: MatchResult, *, shared_address: bool = False) -> str:
+async def settle_result(
+    store: Store,
+    result: MatchResult,
+    *,
+    shared_address: bool = False,
+    pair_max: int = PAIR_RATED_MAX,
+) -> str:
     """Record ``result`` once (see :func:`settle_match`, which it ends); a duplicate match's
     result, made of both its tables, comes here directly. A rated result that
     :func:`unrated_because` rules out is recorded unrated. Raises StoreError."""
     why = None
     if result.rated:
         why = await unrated_because(
-            store, result.accounts, finished=result.finished, shared_address=shared_address
+            store,
+            result.accounts,
+            finished=result.finished,
+            shared_address=shared_address,
+            pair_max=pair_max,
         )
         if why is not None:
             result = replace(result, rated=False)

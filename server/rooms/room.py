@@ -374,7 +374,13 @@ class Room(Table):
         addresses = [s.player.address if s.player else None for s in self.seats]
         shared = addresses[0] == addresses[1] and public_address(addresses[0])
         moved = await settle_match(
-            self.store, self.code, self.match_number, accounts, rated=rated, shared_address=shared
+            self.store,
+            self.code,
+            self.match_number,
+            accounts,
+            rated=rated,
+            shared_address=shared,
+            pair_max=self.rated_pair_max,
         )
         if moved and rated:
             self.notice("rating", moved)

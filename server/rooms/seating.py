@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
 
+from muggins.server.results.settle import PAIR_RATED_MAX
 from muggins.server.rooms.cluster_seam import NO_CLUSTER, RoomCluster, RoomWrites
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
 from muggins.server.rooms.rated import TurnClock
@@ -57,6 +58,8 @@ class Table:
         self.cluster: RoomCluster = NO_CLUSTER
         """The cluster this room is one node's copy of (none on one server)."""
         self.grace = grace
+        self.rated_pair_max = PAIR_RATED_MAX
+        """Rated matches a day between two accounts that count (the server's option)."""
         self.make_bot = make_bot
         self.clock = clock
         self.new_seed = new_seed
@@ -196,10 +199,11 @@ class Table:
         )
 
     def room_message(self, you: int | None, *, id: MessageId = None) -> RoomMessage:
+        shown = self.names()  # two seats never show the same name
         infos = tuple(
             SeatInfo(
                 seat=s.index,
-                name=s.name,
+                name=shown[s.index] if s.name is not None else None,
                 player=s.player.id if s.kind == "human" and s.player else None,
                 kind=s.kind,
                 level=s.level,

@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 
 from muggins.server.store.games import MatchRecord, MoveTag, StoreError
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -48,6 +49,9 @@ MIGRATIONS: tuple[str, ...] = (
         key text,
         PRIMARY KEY (match_id, index)
     );
+    """,
+    """
+    ALTER TABLE matches ADD COLUMN hand_overs jsonb NOT NULL DEFAULT '[]';
     """,
 )
 """The schema, one migration per entry: never edit one that has shipped; add another."""
@@ -102,7 +106,8 @@ class PostgresArchive:
             async with connection.transaction():
                 cursor = await connection.execute(
                     "INSERT INTO matches (id, room, number, seed, options, names, started,"
-                    " finished, result, winner) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                    " finished, result, winner, hand_overs)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                     " ON CONFLICT (id) DO NOTHING",
                     (
                         match.id,
@@ -115,6 +120,7 @@ class PostgresArchive:
                         match.finished,
                         match.result,
                         match.winner,
+                        Jsonb([h.model_dump(mode="json") for h in match.hand_overs]),
                     ),
                 )
                 if cursor.rowcount == 0:
@@ -184,11 +190,11 @@ class PostgresArchive:
         return found
 
 
-COLUMNS = "id, room, number, seed, options, names, started, finished, result, winner"
+COLUMNS = "id, room, number, seed, options, names, started, finished, result, winner, hand_overs"
 
 
 def _record(row: Sequence[Any], actions: Sequence[Sequence[Any]]) -> MatchRecord:
-    _, room, number, seed, options, names, started, finished, result, winner = row
+    _, room, number, seed, options, names, started, finished, result, winner, hand_overs = row
     moves: list[tuple[Seat, Action]] = [
         (int(seat), ACTION.validate_python(action)) for seat, action, _, _ in actions
     ]
@@ -204,6 +210,7 @@ def _record(row: Sequence[Any], actions: Sequence[Sequence[Any]]) -> MatchRecord
         finished=float(finished) if finished is not None else None,
         result=result,
         winner=int(winner) if winner is not None else None,
+        hand_overs=tuple(HandOver.model_validate(h) for h in hand_overs),
     )
 
 

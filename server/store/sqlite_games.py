@@ -145,10 +145,11 @@ class SqliteStore(SqliteAccounts, SqliteModeration):
         self._wrote()
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
-    async def ping(self) -> None:
+    async def ping(self) -> float | None:
         """Answer once the store's thread has read from the file (readiness asks every second;
         it does not count as a write for the quiet checkpoint)."""
         await self._read(lambda db: db.execute("SELECT 1").fetchone())
+        return None
 
     async def census(self) -> dict[str, int]:
         """Rooms open and matches waiting for their review (for ``/metrics``)."""

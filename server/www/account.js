@@ -43,6 +43,11 @@ function keepSession(token) {
   }
 }
 
+/** Whether this browser keeps an account's session (it signs in after every hello). */
+export function hasSession() {
+  return Boolean(loadSession());
+}
+
 /** "1500 ± 350 RD": the one way a rating is written, the ± being one rating deviation (RD);
  * the terminal's RatingInfo.text writes the same. @param {MugginsServer.RatingInfo} r */
 export function ratingFigure(r) {
@@ -67,7 +72,10 @@ export function signInAgain(t) {
   refresh(t);
   request(t.link, { type: "sign_in", session }).then((reply) => {
     A.resuming = false;
-    if (reply.type === "account") signedIn(t, reply);
+    if (reply.type === "account") {
+      signedIn(t, reply);
+      t.render(); // a page that needs the account (moderation) is drawn again
+    }
   }, (error) => {
     A.resuming = false;
     if (error instanceof RequestError && error.code === "bad_credentials") {

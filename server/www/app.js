@@ -7,19 +7,21 @@
 
 import { byId, el, fill } from "./dom.js";
 import { Link } from "./net.js";
-import { forgetToken, loadToken, saveToken } from "./storage.js";
+import { forgetToken, loadToken, saveName, saveToken } from "./storage.js";
 import { checkDeal } from "./fair.js";
 import { turnPrompt } from "./table.js";
 import { askMyGames, askRooms, describeOptions, fillLevels, showMyGames, showRooms } from "./lobby.js";
 import { event, logLine, names, newSession, say } from "./session.js";
 import { opponentStatus, render } from "./render.js";
 import { wire } from "./input.js";
-import { answer } from "./requests.js";
-import { leftQueue, signInAgain, wireAccount } from "./account.js";
+import { answer, listen } from "./requests.js";
+import { reportButton, sanctioned } from "./moderation.js";
+import { hasSession, leftQueue, signInAgain, wireAccount } from "./account.js";
 import { wirePages } from "./pages.js";
 import { startClock } from "./clock.js";
 import { whole } from "./unpack.js";
 import { tellStory } from "./story.js";
+import { noteTurn, sound, wireFeel } from "./feel.js";
 import { loadTournaments, wireTournaments } from "./tournaments.js";
 
 const S = newSession();
@@ -52,7 +54,7 @@ function receive(msg) {
     case "story": return tellStory(S, msg, addChat, redraw);
     case "state": return newState(whole(msg));
     case "chat":
-      logLine(S, `💬 ${msg.sender}: ${msg.text}`);
+      logLine(S, `💬 ${msg.sender}${msg.seat === null ? " (watching)" : ""}: ${msg.text}`);
       addChat(msg);
       say(`${msg.sender} says: ${msg.text}`);
       return;
@@ -144,6 +146,7 @@ function welcome(msg) {
     return redraw();
   }
   const goal = S.goal;
+  if (goal.kind === "join" && !S.name && !hasSession()) return askName(); // arrived by a link
   if (goal.kind === "join") link.send({ type: "join_room", code: goal.code });
   else if (goal.kind === "spectate") link.send({ type: "spectate", code: goal.code });
   else {
@@ -152,6 +155,21 @@ function welcome(msg) {
   }
   loadTournaments(table);
   redraw();
+}
+
+/** Someone who arrived by a link without a name: ask it (remembered), then say hello with it. */
+function askName() {
+  const dialog = /** @type {HTMLDialogElement} */ (byId("name-dialog"));
+  const input = /** @type {HTMLInputElement} */ (byId("arrival-name"));
+  if (dialog.open) return;
+  dialog.showModal();
+  input.focus();
+  byId("name-form").onsubmit = () => {
+    S.name = input.value.trim().slice(0, 64) || "Guest";
+    saveName(S.name);
+    forgetToken(S.goal.code); // the seatless player said hello as Guest: start anew as S.name
+    link.restart();
+  };
 }
 
 /** Put the room in the address bar without reloading. @param {string} code @param {"join" | "spectate"} kind */
@@ -223,14 +241,19 @@ function newState(msg) {
   const lines = S.pending.splice(0);
   if (mine && (!S.wasMyTurn || lines.length)) lines.push(turnPrompt(view, names(S)));
   S.wasMyTurn = mine;
-  if (lines.length) say(lines.join(". "));
+  noteTurn(mine, turnPrompt(view, names(S)));
+  if ((msg.events ?? []).some((line) => line.event.type === "card_played" && line.event.seat !== view.seat)) sound("card");
+  if (lines.length) say(lines); // the show's parts and then the prompt, each said on its own
   redraw();
 }
 
 /** @param {MugginsServer.ChatLine} msg */
 function addChat(msg) {
   const list = byId("chat-lines");
-  list.appendChild(el("li", {}, el("strong", {}, msg.sender), `: ${msg.text}`));
+  const mine = S.room && S.room.you !== null && S.room.seats[S.room.you]?.name === msg.sender;
+  const watching = msg.seat === null ? el("span", { class: "watching-tag" }, " (watching)") : null;
+  list.appendChild(el("li", {}, el("strong", {}, msg.sender), watching, `: ${msg.text}`,
+    ...(msg.line && S.room && !mine ? [" ", reportButton(table, msg.sender, { room: S.room.code, line: msg.line }, "Report")] : [])));
   while (list.children.length > 100) list.firstElementChild?.remove();
   list.scrollTop = list.scrollHeight;
 }
@@ -245,8 +268,10 @@ function takeHint(msg) {
 }
 
 wire(table);
+wireFeel();
 wireAccount(table);
 wirePages(table);
+listen("sanctioned", sanctioned);
 wireTournaments();
 startClock(S);
 redraw();

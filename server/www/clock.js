@@ -38,7 +38,8 @@ export function clockLine(s) {
   const parts = waiting.map((seat) => {
     const bank = room.bank ? room.bank[seat] : 0;
     const move = perMove - spent;
-    const left = move > 0 ? `${clockText(move)} + bank ${clockText(bank)}` : `bank ${clockText(bank + move)}`;
+    // A casual room's clock has no bank: the move's own seconds only.
+    const left = !room.bank ? clockText(move) : move > 0 ? `${clockText(move)} + bank ${clockText(bank)}` : `bank ${clockText(bank + move)}`;
     const low = move + bank < 10;
     return { text: `${seat === room.you ? "Your move" : who[seat]}: ${left}`, low };
   });

@@ -7,7 +7,7 @@ import { saveName } from "./storage.js";
 import * as moves from "./moves.js";
 import { mugginsKey } from "./muggins.js";
 import { askRooms, chosenOptions } from "./lobby.js";
-import { againstComputer, pendingShow, say } from "./session.js";
+import { againstComputer, names, pendingShow, say } from "./session.js";
 
 /** @typedef {import("./session.js").Table} Table */
 
@@ -149,7 +149,25 @@ function onKey(t, ev) {
   } else if (key === "h") {
     askHint(t);
     ev.preventDefault();
+  } else if (key === "s") {
+    say(scoresSentence(s));
+    ev.preventDefault();
   } else if (mugginsKey(t.link, state, key)) {
     ev.preventDefault();
   }
+}
+
+/** The S key: both scores, the count, and whose move it is, in one sentence.
+ * @param {import("./session.js").Session} s */
+export function scoresSentence(s) {
+  const view = s.state?.view;
+  if (!view) return "No game yet";
+  const who = names(s);
+  const me = view.seat;
+  const name = (/** @type {number} */ seat) => (seat === me ? "You" : who[seat]);
+  const scores = [0, 1].map((seat) => `${name(seat)} ${view.scores[seat]}`).join(", ");
+  const waiting = view.waiting_for.map((seat) => (seat === me ? "your" : `${who[seat]}'s`));
+  const turn = waiting.length ? `${waiting.join(" and ")} move` : "nobody's move";
+  const count = view.phase === "play" ? `, the count is ${view.count}` : "";
+  return `${scores} (to ${view.options.target ?? 121})${count}; ${turn}`;
 }

@@ -11,6 +11,7 @@ export function describeOptions(options) {
   if (game.muggins) bits.push("muggins");
   if ((game.match_to ?? 1) > 1) bits.push(`match to ${game.match_to}`);
   if (options.private) bits.push("private");
+  if (options.turn_timer) bits.push(`${options.turn_timer} s a move`);
   if ("rated" in options && options.rated) bits.push("rated");
   return bits.join(", ");
 }
@@ -68,11 +69,13 @@ export function chosenOptions(prefix) {
   const target = /** @type {HTMLSelectElement} */ (document.getElementById(`${prefix}-target`));
   const muggins = /** @type {HTMLInputElement} */ (document.getElementById(`${prefix}-muggins`));
   const hidden = /** @type {HTMLInputElement | null} */ (document.getElementById(`${prefix}-private`));
+  const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById(`${prefix}-clock`));
   /** @type {MugginsClient.RoomOptions} */
   const options = {
     game: { target: target.value === "61" ? 61 : 121, muggins: muggins.checked },
     private: prefix === "cpu" ? true : Boolean(hidden && hidden.checked),
   };
+  if (clock && clock.value) options.turn_timer = Number(clock.value);
   return options;
 }
 

@@ -11,13 +11,15 @@ import { replayPage } from "./replay.js";
 import { backLinks, playerLink } from "./links.js";
 import { tournamentPage } from "./tournaments.js";
 import { reviewPage } from "./review.js";
+import { blockButtons, moderationPage, reportButton } from "./moderation.js";
+import { A } from "./account.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
 const HISTORY_FIRST = 20;
 const HISTORY_MOST = 100;
 
-/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "game", id: string}
+/** @typedef {{kind: "player", name: string} | {kind: "leaderboard"} | {kind: "moderation"} | {kind: "game", id: string}
  *   | {kind: "review", id: string, seat: number | null} | {kind: "tournament", id: string}} Route */
 
 /** The page the address names, or null for the front page. @returns {Route | null} */
@@ -32,6 +34,7 @@ export function currentRoute() {
     }
   }
   if (/^#\/leaderboard\/?$/.test(hash)) return { kind: "leaderboard" };
+  if (/^#\/moderation\/?$/.test(hash) || location.pathname === "/moderation") return { kind: "moderation" };
   m = hash.match(/^#\/game\/([A-Za-z]{4,12}-\d{1,6})$/);
   if (m) return { kind: "game", id: m[1].toUpperCase() };
   m = hash.match(/^#\/review\/([A-Za-z]{4,12}-\d{1,6})(?:\/([01]))?$/);
@@ -60,7 +63,8 @@ export function renderPages(t, onTable) {
     P.loaded = "";
     return false;
   }
-  const key = keyOf(route) + (route.kind === "player" ? `|${P.historyLimit}` : "");
+  const key = keyOf(route) + (route.kind === "player" ? `|${P.historyLimit}` : "")
+    + (route.kind === "moderation" || route.kind === "tournament" ? `|${A.account?.name ?? ""}` : "");
   if (key !== P.loaded && t.s.link === "connected") {
     P.loaded = key;
     load(t, route);
@@ -75,6 +79,11 @@ function load(t, route) {
   if (route.kind !== "game" && route.kind !== "review") fill("page-body", el("p", {}, "Loading…"));
   if (route.kind === "player") return loadProfile(t, route.name);
   if (route.kind === "leaderboard") return loadLeaderboard(t);
+  if (route.kind === "moderation") {
+    if (A.account) return moderationPage(t);
+    return fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Moderation"),
+      el("p", { id: "mod-sign-in" }, "Sign in as a moderator or an admin to see this page."), backLinks());
+  }
   if (route.kind === "review") return reviewPage(t.link, route.id, route.seat);
   if (route.kind === "tournament") return tournamentPage(t, route.id);
   return replayPage(t.link, route.id);
@@ -136,6 +145,10 @@ async function loadProfile(t, name) {
     el("p", { id: "given-away" }, a.given_away === null || a.given_away === undefined
       ? "Points given away per deal: not reviewed yet."
       : `Points given away per deal, as the expert reviewer sees it: ${two(a.given_away)} (discards ${two(a.given_away_discards ?? 0)}, play ${two(a.given_away_play ?? 0)}; ${n("reviewed_deals")} deals reviewed).`),
+    A.account && A.account.name !== profile.name
+      ? el("p", { id: "profile-moderation" }, reportButton(t, profile.name, {}, `Report ${profile.name}`), " ",
+        blockButtons(t, profile.name))
+      : null,
     el("h3", {}, "Finished games, newest first"),
     historyList(history),
     history.games.length >= P.historyLimit && P.historyLimit < HISTORY_MOST

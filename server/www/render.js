@@ -11,6 +11,7 @@ import { describeOptions } from "./lobby.js";
 import { againstComputer, names, pendingShow, say } from "./session.js";
 import { askHint, submit, toggle } from "./input.js";
 import { renderPages } from "./pages.js";
+import { tableModeration } from "./moderation.js";
 import { duplicatePanel, tableFacts } from "./duplicate.js";
 
 /** @param {import("./session.js").Table} t @param {string} [focusCard] */
@@ -32,6 +33,10 @@ export function render(t, focusCard) {
   if (onTable) renderTable(t);
   if (keep) (/** @type {HTMLElement | null} */ (document.querySelector(`#hand [data-card="${keep}"]`)))?.focus();
   else if (keepId && keepId !== "body") document.getElementById(keepId)?.focus();
+  // The control that had the focus went with the move (a played card, Lay away): the focus goes
+  // to the next sensible control rather than falling to the page.
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (onTable && lost && active && active !== document.body) nextFocus()?.focus();
 }
 
 /** @param {import("./session.js").Table} t */
@@ -43,9 +48,11 @@ function renderTable(t) {
   const view = state?.view ?? null;
   fill("room-facts", room ? `Room ${room.code} · ${describeOptions(room.options)}` : "",
     view ? ` · game ${view.game_number}, deal ${view.deal_number} · match ${who[0]} ${view.match_points[0]}, ${who[1]} ${view.match_points[1]}` : "",
-    room && room.you === null ? " · watching" : "",
+    room && room.you === null ? " · you are watching" : "",
+    room && room.spectators ? ` · ${room.spectators} watching` : "",
     room && room.duplicate_table ? ` · ${tableFacts(room.duplicate_table)}` : "");
   fill("opponent-status", ...opponentStatus(t));
+  tableModeration(t);
   // Resign and restart are for a seated player while a match is on: never for a spectator,
   // nor once the match is over.
   const playing = Boolean(room && room.you !== null && room.status === "playing" && view?.phase !== "match_over");
@@ -64,12 +71,16 @@ function renderTable(t) {
   fill("hand-area", handSection(view, s.selected, (card) => toggle(t, card)));
   fill("actions", ...actionButtons(t, state));
   const show = pendingShow(s);
-  fill("show-area", show ? showPanel(show.shown, show.dealer, who,
-    show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null,
-  show && !show.live ? el("button", {
-    type: "button", id: "continue", class: "primary",
-    onclick: () => { s.showSeen = show.key; t.render(); },
-  }, "Continue (Enter)") : null);
+  // The show's decision comes first (Continue, or the count or the answer in muggins mode),
+  // then the hands: so the decision and the hand it is about are on the screen together.
+  fill("show-area",
+    show && !show.live ? el("button", {
+      type: "button", id: "continue", class: "primary",
+      onclick: () => { s.showSeen = show.key; t.render(); },
+    }, "Continue (Enter)") : null,
+    show ? mugginsControls(t.link, state, who) : null,
+    show ? showPanel(show.shown, show.dealer, who,
+      show.live ? "The show" : `The show of deal ${state.view.last_deal?.deal_number}`) : null);
   const duplicate = s.duplicate && room && s.duplicate.games.some((g) => g.startsWith(`${room.code}-`));
   fill("over-area", duplicate && s.duplicate ? duplicatePanel(s.duplicate) : overPanel(t, view, who));
   const showKey = show ? `${show.key}|${show.shown.length}` : "";
@@ -95,7 +106,7 @@ function actionButtons(t, state) {
     out.push(el("button", { type: "button", id: "play-card", class: "primary", disabled: s.selected.length !== 1, onclick: () => submit(t) },
       "Play (Enter)"));
   }
-  out.push(mugginsControls(t.link, state, names(s)));
+  if (!pendingShow(s)) out.push(mugginsControls(t.link, state, names(s)));
   // No coach in a muggins show while a count or an answer is pending (the server refuses it there).
   if (againstComputer(s) && view.seat !== null && view.waiting_for.includes(view.seat) && !showPrompt(view)) {
     out.push(el("button", { type: "button", id: "hint", onclick: () => askHint(t), "aria-keyshortcuts": "H" }, "Hint (H)"));
@@ -170,4 +181,14 @@ function selectInvite() {
   const input = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
   input?.select();
   say("Press Ctrl+C to copy the link");
+}
+
+/** Where the focus goes when its control is gone: the move now asked for, else the prompt. */
+function nextFocus() {
+  for (const selector of ["#continue", "#count-input", "#accept-button", "#hand button:not([disabled])",
+    "#lay-away:not([disabled])", "#rematch", "#next-game", "#prompt"]) {
+    const found = /** @type {HTMLElement | null} */ (document.querySelector(selector));
+    if (found && found.offsetParent !== null) return found;
+  }
+  return null;
 }

@@ -5,10 +5,11 @@
 
 /** @typedef {MugginsServer.Account | MugginsServer.SignedOut | MugginsServer.Profile | MugginsServer.History
  *   | MugginsServer.Leaderboard | MugginsServer.GameRecord | MugginsServer.Seeking
- *   | MugginsServer.GameReview | MugginsServer.Tournaments | MugginsServer.TournamentInfo} AccountAnswer */
+ *   | MugginsServer.GameReview | MugginsServer.Tournaments | MugginsServer.TournamentInfo
+ *   | MugginsServer.ModerationView | MugginsServer.Moderated | MugginsServer.Sanctioned} AccountAnswer */
 
 const ACCOUNT_TYPES = new Set(["account", "signed_out", "profile", "history", "leaderboard", "game", "seeking", "game_review",
-  "tournaments", "tournament"]);
+  "tournaments", "tournament", "moderation", "moderated", "sanctioned"]);
 /** How long an answer may take before the request is given up. */
 const PATIENCE_MS = 15000;
 

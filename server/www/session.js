@@ -61,9 +61,16 @@ export function newSession() {
  * redraw (with the card to keep focus on).
  * @typedef {{s: Session, link: import("./net.js").Link, render: (focusCard?: string) => void}} Table */
 
-/** @param {string} text */
+/** Say a sentence in the live region; several sentences at once are said one by one (each its
+ * own addition to the region, so one is not cut off by the next). @param {string | string[]} text */
 export function say(text) {
-  byId("announce").textContent = speakable(text);
+  const region = byId("announce");
+  const lines = Array.isArray(text) ? text : [text];
+  region.replaceChildren(...lines.map((line) => {
+    const p = document.createElement("p");
+    p.textContent = speakable(line);
+    return p;
+  }));
 }
 
 /** @param {Session} s @param {string} text */

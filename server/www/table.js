@@ -9,6 +9,7 @@ import { legalOf, need, playable } from "./moves.js";
 import { claimSentence, pendingClaim } from "./muggins.js";
 
 const SHAPES = ["●", "■"];
+let lastPile = "";
 
 /** A face-up card (not a button). @param {string} card @param {string} [extra] */
 export function faceUp(card, extra = "") {
@@ -69,8 +70,12 @@ export function middleSection(view, names, calls) {
   const crib = view.crib
     ? el("span", { class: "cards" }, ...view.crib.map((c) => faceUp(c)))
     : backs(view.crib_count, `${cribOwner}'s crib`);
+  // The card just played slides in (once: a redraw for anything else does not move it again).
+  const pileKey = `${view.deal_number}:${view.pile.map((p) => p.card).join(" ")}`;
+  const fresh = pileKey !== lastPile && view.pile.length > 0;
+  lastPile = pileKey;
   const pile = el("div", { class: "pile", id: "pile", role: "group", "aria-label": "Cards played since the count started" },
-    ...view.pile.map((p) => faceUp(p.card, `by${p.seat}`)));
+    ...view.pile.map((p, i) => faceUp(p.card, `by${p.seat}${fresh && i === view.pile.length - 1 ? " fresh" : ""}`)));
   return el("section", { class: "middle", "aria-label": "The table" },
     ...hands,
     el("div", { class: "row" },

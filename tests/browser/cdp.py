@@ -282,6 +282,12 @@ class Page:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))
 
+    async def screenshot_viewport(self, path: Path) -> None:
+        """What the screen shows now, where the page stands (no scrolling)."""
+        data = (await self.call("Page.captureScreenshot", format="png"))["data"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+
     async def everything(self) -> str:
         """The whole DOM (text, attributes, hidden elements), field values, and both storages."""
         return str(

@@ -21,6 +21,7 @@ def site_config(db: Path, **changes: object) -> ServerConfig:
         "burst": 10_000,
         "registrations_per_hour": 1e6,
         "reads_per_second": 1e6,
+        "rated_pair_per_day": 10**6,
     }
     base.update(changes)
     return ServerConfig(**base)  # type: ignore[arg-type]

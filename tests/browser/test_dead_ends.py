@@ -24,6 +24,9 @@ async def test_a_wrong_room_link_leads_home(browser: Browser, site: Server) -> N
     """/r/NOSUCH shows the front page at / with "There is no room NOSUCH", not an empty table."""
     page = await browser.new_page()
     await page.goto(page_url(site, "/r/NOSUCH"))
+    await page.wait("document.getElementById('name-dialog').open", what="the name asked")
+    await page.type("#arrival-name", "Ned")
+    await page.click("#arrival-sit")
     said = await page.wait(
         "document.getElementById('join-error').textContent", what="the no-room sentence"
     )

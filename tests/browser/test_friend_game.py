@@ -64,6 +64,9 @@ async def test_friends_play_a_deal_by_link_and_a_spectator_watches(
     await bob.wait("!!document.querySelector('#hand button')", what="Bob's hand")
     carol = await browser.new_page()
     await carol.goto(link)
+    await carol.wait("document.getElementById('name-dialog').open", what="Carol asked her name")
+    await carol.type("#arrival-name", "Carol")
+    await carol.click("#arrival-sit")
     await carol.wait("!!document.querySelector('.watching')", what="Carol watching")
     assert await carol.js("location.pathname") == f"/w/{code}"
     assert await carol.js("document.querySelectorAll('#hand button').length") == 0

@@ -113,6 +113,8 @@ async def test_joining_an_arena_and_its_standings(browser: Browser, site: Server
         " return r.length === 2 && r[0][3] === '1' ? r : null; })()",
         what="the standings after the game",
     )
+    # Signed in again on this page, it offers to leave, not to join: she is still in it.
+    await page.wait("!!document.getElementById('leave-tournament')", what="Ann still in it")
     info = await boss.request(type="get_tournament", tournament=tid)
     assert [row[1].removesuffix(" (left)") for row in standings] == [
         s["name"] for s in info["standings"]
@@ -138,6 +140,9 @@ async def test_a_duplicate_match_result_in_the_browser(
     )
     page = await browser.new_page()
     await page.goto(page_url(site, f"/r/{room['code']}"))
+    await page.wait("document.getElementById('name-dialog').open", what="the name asked")
+    await page.type("#arrival-name", "Ann")
+    await page.click("#arrival-sit")
     await page.wait("document.getElementById('room-facts')?.textContent.includes('table 1 of 2')")
     rng = random.Random(3)
 

@@ -129,3 +129,28 @@ async def test_a_reload_keeps_the_chat_and_the_log(browser: Browser, site: Serve
         "document.getElementById('log-lines').textContent.includes('deals (deal 1)')",
         what="the first deal in the log after the reload",
     )
+
+
+async def test_arriving_by_link_asks_the_name_and_marks_watchers(
+    browser: Browser, site: Server
+) -> None:
+    """A friend opening the link with a fresh browser is asked a name (kept for next time) and
+    sits under it; a watcher's chat line is marked "(watching)" and the watchers counted."""
+    alice, link = await invite(browser, site, "Alice")
+    bea = await browser.new_page()
+    await bea.goto(link)
+    await bea.wait("document.getElementById('name-dialog').open", what="the name asked")
+    await bea.type("#arrival-name", "Bea")
+    await bea.click("#arrival-sit")
+    await bea.wait(DEALT, what="Bea seated")
+    assert await bea.js("localStorage.getItem('muggins.name')") == "Bea"
+    await alice.wait("document.getElementById('scoreline').textContent.includes('Bea')")
+    zoe = await named_page(browser, page_url(site), "Zoe")
+    await zoe.goto(link.replace("/r/", "/w/"))
+    await zoe.wait("!!document.getElementById('pegboard')", what="Zoe watching")
+    await zoe.type("#chat-input", "nice hand")
+    await zoe.click("#chat-send")
+    chat = "document.getElementById('chat-lines').textContent"
+    await alice.wait(f"{chat}.includes('Zoe (watching): nice hand')", what="the marked line")
+    await alice.wait("document.getElementById('room-facts').textContent.includes('1 watching')")
+    assert [] == alice.errors == bea.errors == zoe.errors

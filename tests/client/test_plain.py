@@ -134,3 +134,47 @@ async def test_plain_mode_shows_profiles_and_the_leaderboard() -> None:
     assert "* Signed in as Ann (rating 1500, provisional)" in text
     rated = level_ratings()  # the calibrated strengths shipped with the package
     assert f"* computer levels (rating): random ({rated['random']}), easy ({rated['easy']})" in text
+
+
+async def test_plain_mode_reports_blocks_and_hides_and_tells_a_mute() -> None:
+    """`report NAME: REASON` reaches the moderators' open reports, `block` and `hide` answer
+    with a sentence, a malformed one gets the usage, and a mute is printed when it comes."""
+    from muggins.client.accounts import Link
+    from muggins.server.accounts.roles import grant
+    from muggins.shared.protocol.accounts import Account, Register
+    from muggins.shared.protocol.moderation import GetModeration, Moderate, ModerationView
+
+    out = io.StringIO()
+    async with real_server() as server:
+        async with Link(server.url) as link:
+            assert isinstance(await link.ask(Register(name="Bob", password="long enough")), Account)
+        async with Link(server.url) as link:
+            made = await link.ask(Register(name="Ann", password="long enough"))
+        assert isinstance(made, Account)
+        client = PlainClient(
+            url=server.url, name="Ann", goal=Goal("lobby", session=made.session), out=out
+        )
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+        await wait_for(lambda: client.session.signed_in)
+        await lines.put("report Bob: rude in chat")
+        await wait_for(lambda: "Bob is reported to the moderators" in out.getvalue())
+        await lines.put("block Bob")
+        await wait_for(lambda: "Bob is blocked" in out.getvalue())
+        await lines.put("hide Bob")
+        await wait_for(lambda: "Bob is hidden" in out.getvalue())
+        await lines.put("report")
+        await wait_for(lambda: "? report NAME: REASON" in out.getvalue())
+        await grant(server.store, "Bob", "moderator")
+        async with Link(server.url) as link:
+            from muggins.shared.protocol.accounts import SignIn
+
+            await link.ask(SignIn(name="Bob", password="long enough"))
+            view = await link.ask(GetModeration())
+            assert isinstance(view, ModerationView)
+            [report] = view.reports
+            assert (report.by, report.name, report.reason) == ("Ann", "Bob", "rude in chat")
+            await link.ask(Moderate(action="mute", name="Ann", minutes=5, reason="spam"))
+        await wait_for(lambda: "You are muted until" in out.getvalue())
+        await lines.put(None)
+        await task

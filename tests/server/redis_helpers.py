@@ -116,3 +116,12 @@ def running_redis(directory: Path, *, fsync: str = "always") -> Iterator[RedisSe
         yield server
     finally:
         server.stop(kill=True)
+
+
+async def redis_flush(redis: RedisServer) -> None:
+    """Empty the server (tests sharing one redis-server start each from nothing)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis.url)
+    await client.flushall()
+    await client.aclose()

@@ -12,8 +12,9 @@ import pytest
 from conftest import TEST_CONFIG
 from wire_client import WireClient, play_randomly
 
+from muggins.client.bot_account import play_account
 from muggins.client.cli import main
-from muggins.client.remote_bot import RemoteError, play_account
+from muggins.client.remote_bot import RemoteError
 from muggins.server.accounts.credentials import name_key
 from muggins.server.app import Server, running_server
 from muggins.server.lobby.matchmaking import pair

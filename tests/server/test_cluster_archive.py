@@ -27,6 +27,7 @@ from muggins.server.cluster.settling import settle_unsettled
 from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, StoreConflict
 from muggins.server.store.postgres import MIGRATIONS, PostgresArchive, migrate
 from muggins.shared.actions import Action, GameOptions, Seat
+from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
 
@@ -241,10 +242,10 @@ async def test_to_postgres_moves_a_redis_only_clusters_games_once(
     assert "moved 20 finished games;" in first.stdout, first.stdout
     assert await redis_matches(redis_server) == (0, 0)
     client = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
-    try:  # each closed room leaves a tombstone that keeps its code from being given out again
+    try:  # the rooms leave Redis; their codes are retired, never given out again
         assert await client.keys("muggins:player:*") == []
-        for code in logs:
-            assert await client.hgetall(f"muggins:room:{code}") == {"closed": "1", "match": "1"}
+        assert await client.keys("muggins:room:*") == []
+        assert 0 < len(await client.keys("muggins:retired:*")) <= 20
     finally:
         await client.aclose()
     store = RedisStore(redis_server.url)
@@ -286,3 +287,57 @@ async def test_an_open_rooms_earlier_matches_stay_in_redis(
         assert archived_logs(postgres) == {"OPEN01": log}
     finally:
         await store.close()
+
+
+async def test_an_abandoned_match_is_not_waited_for_and_moves(
+    redis_server: RedisServer, postgres: PostgresServer
+) -> None:
+    """A match abandoned half played (its room closed by the sweep) needs no settling: it leaves
+    the unsettled list and moves to PostgreSQL."""
+    store = ClusterStore(redis_server.url, archive=PostgresArchive(postgres.url))
+    try:
+        signed_in = (SeatRecord(0, "human", "Ann", player="p", account="a1"), SEATS[1])
+        await store.create_room(RoomRecord("GONE01", RoomOptions(), time.time(), signed_in))
+        seed, log = played(3)
+        options = GameOptions(target=61)
+        await store.start_match(MatchRecord("GONE01", 1, seed, options, ("Ann", "Bot"), 0.0))
+        for index, (seat, action) in enumerate(log[:5]):
+            await store.append_action("GONE01", 1, index, seat, action, key="k")
+        await store.finish_match("GONE01", 1, finished=time.time(), result="abandoned", winner=None)
+        await store.close_room("GONE01")
+        await settle_unsettled(store, quiet_for=0.0)
+        assert not await store.is_unsettled("GONE01-1")
+        assert await archive_finished(store, store.archive) == 1  # type: ignore[arg-type]
+        assert archived_logs(postgres) == {"GONE01": log[:5]}
+    finally:
+        await store.close()
+
+
+async def test_an_archived_match_reads_back_as_it_was_stored(postgres: PostgresServer) -> None:
+    """Everything of a match record survives the archive: its log with each move's tags, its
+    hand-overs, its result; a second save of it changes nothing."""
+    seed, log = played(4)
+    options = GameOptions(target=61)
+    record = MatchRecord(
+        "SAME01",
+        2,
+        seed,
+        options,
+        ("Ann", "Bob"),
+        started=1.5,
+        actions=tuple(log),
+        tags=tuple((i + 7, f"key{i}") for i in range(len(log))),
+        finished=99.25,
+        result="won",
+        winner=Match.replay(options, seed, log).winner,
+        hand_overs=(HandOver(seat=1, at=3, before="Bob", after="Cy"),),
+    )
+    archive = PostgresArchive(postgres.url)
+    try:
+        assert await archive.save_match(record)
+        assert not await archive.save_match(record)
+        assert await archive.load_match("SAME01", 2) == record
+        [listed] = await archive.finished_matches(limit=5)
+        assert listed.id == record.id and listed.actions == ()
+    finally:
+        await archive.close()

@@ -121,6 +121,12 @@ def test_serve_refuses_half_a_tls_setup(capsys: pytest.CaptureFixture[str]) -> N
     assert "--keyfile" in capsys.readouterr().out
 
 
+def test_serve_refuses_postgres_without_a_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    """--postgres keeps a cluster's finished games: without --redis it is an error, not ignored."""
+    assert main(["serve", "--postgres", "postgresql://muggins@db/muggins"]) == 2
+    assert "--redis" in capsys.readouterr().out
+
+
 def gc_collections(url: str) -> dict[str, float]:
     """The server's collections by generation, read from its /metrics page."""
     text = urllib.request.urlopen(url + "/metrics", timeout=10).read().decode()

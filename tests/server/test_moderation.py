@@ -8,9 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from cluster_nodes import node_config
+from cluster_nodes import node_config, nodes
 from conftest import TEST_CONFIG
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer, redis_flush, running_redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from wire_client import Frame, WireClient
@@ -40,14 +40,6 @@ async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         config = replace(node_config(redis), trusted_proxies=("127.0.0.1",))
     async with running_server(config) as running:
         yield running
-
-
-async def redis_flush(redis: RedisServer) -> None:
-    import redis.asyncio as aioredis
-
-    client = aioredis.Redis.from_url(redis.url)
-    await client.flushall()
-    await client.aclose()
 
 
 async def person(server: Server, name: str, *, address: str = "198.51.100.1") -> WireClient:
@@ -257,3 +249,26 @@ async def test_a_forced_rename_and_a_closed_room(server: Server) -> None:
         assert left["code"] == code
     assert code not in server.lobby.rooms
     assert (await boss.request(type="join_room", code=code))["type"] == "error"
+
+
+async def test_in_a_cluster_a_ban_and_a_mute_reach_players_on_another_node(
+    redis_server: RedisServer,
+) -> None:
+    """A moderator on node A bans Bob and mutes Cy, both connected to node B: Bob is told and
+    his connection closes (4003), Cy is told and her chat is refused, on node B."""
+    await redis_flush(redis_server)
+    async with nodes(redis_server, 2) as (a, b):
+        boss = await admin(a)
+        bob = await person(b, "Bob", address="203.0.113.7")
+        cy = await person(b, "Cyd", address="203.0.113.8")
+        await moderate(boss, action="mute", name="Cyd", minutes=5, reason="shouting")
+        assert (await cy.expect("sanctioned"))["kind"] == "mute"
+        await cy.request(type="create_room")
+        assert (await cy.request(type="chat", text="HEY"))["code"] == "muted"
+        await moderate(boss, action="ban", name="Bob", reason="abuse")
+        told = await bob.expect("sanctioned")
+        assert told["kind"] == "ban" and told["until"] is None
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await bob.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003

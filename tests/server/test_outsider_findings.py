@@ -8,11 +8,14 @@ import asyncio
 import json
 import random
 import urllib.request
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from conftest import with_options
+from cluster_nodes import node_config
+from conftest import TEST_CONFIG, with_options
+from redis_helpers import RedisServer, redis_flush, running_redis
 from websockets.asyncio.client import connect
 from wire_client import Frame, WireClient, play_randomly
 
@@ -21,6 +24,26 @@ from muggins.server.app import Server, running_server
 PASSWORD = "correct horse"
 PROXIED = with_options(trusted_proxies=("127.0.0.1",))
 """Clients name their address in X-Forwarded-For, as behind a proxy."""
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    with running_redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    """A server keeping everything in memory, in SQLite, or a cluster node on a redis-server."""
+    config = TEST_CONFIG
+    if request.param == "sqlite":
+        config = replace(config, memory=False, db=tmp_path / "muggins.db")
+    elif request.param == "redis":
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        await redis_flush(redis)
+        config = node_config(redis)
+    async with running_server(config) as running:
+        yield running
 
 
 async def from_address(url: str, address: str, name: str) -> WireClient:

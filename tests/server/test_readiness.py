@@ -84,3 +84,29 @@ async def test_a_stopping_node_is_not_ready() -> None:
         assert await asyncio.to_thread(status, server.port, "/readyz") == 200
         server.readiness.stopping = True
         assert await asyncio.to_thread(status, server.port, "/readyz") == 503
+
+
+async def test_a_healthy_cluster_node_asks_redis_nothing_for_readiness(tmp_path: Path) -> None:
+    """While heartbeats are answered, readiness takes them as Redis answering: no PING of its
+    own (an idle node's only request stays its heartbeat); /readyz still answers 200."""
+    from collections import Counter
+    from collections.abc import Awaitable, Callable
+    from typing import Any
+
+    from cluster_nodes import node_of, nodes
+
+    with running_redis(tmp_path) as redis:
+        async with nodes(redis, 1) as (node,):
+            store = node_of(node).redis
+            asked: Counter[str] = Counter()
+            plain = store._call
+
+            async def counting(what: str, make: Callable[[], Awaitable[Any]]) -> Any:
+                asked[what] += 1
+                return await plain(what, make)
+
+            store._call = counting  # type: ignore[method-assign]
+            while asked["heartbeat"] < 4:  # four rounds of the node's clock
+                await asyncio.sleep(0.1)
+            assert asked["ping"] == 0, asked
+            assert await asyncio.to_thread(status, node.port, "/readyz") == 200

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from wire_client import Frame, WireClient, play_randomly
 
-from muggins.client.remote_bot import play_tournament
+from muggins.client.bot_account import play_tournament
 from muggins.server.app import Server
 from muggins.shared.tournament import Arena, Swiss
 

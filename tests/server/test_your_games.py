@@ -73,3 +73,14 @@ async def test_my_games_lists_the_rooms_the_tokens_hold(server: Server) -> None:
     assert welcome["resumed"] is True and welcome["room"] == one
     await front.close()
     await back.close()
+
+
+async def test_two_seats_never_show_the_same_name(server: Server) -> None:
+    """Two guests both called Guest are seated as "Guest" and "Guest (2)" in the room message."""
+    first = await WireClient.open(server.url, name="Guest")
+    room = await first.request(type="create_room")
+    second = await WireClient.open(server.url, name="Guest")
+    joined = await second.request(type="join_room", code=room["code"])
+    assert [s["name"] for s in joined["seats"]] == ["Guest", "Guest (2)"]
+    await first.close()
+    await second.close()

@@ -1,0 +1,87 @@
+"""How the table feels: the tab title says when it is your move; cards slide in unless the
+system asks for reduced motion; the table darkens with a dark colour scheme; sound is off
+until chosen, and the choice is kept."""
+
+from __future__ import annotations
+
+import re
+
+from cdp import Browser, Page
+from site_helpers import page_url
+from table_driver import read_table, take_turn
+from test_friend_game import named_page
+
+from muggins.server.app import Server
+
+PLAYED = "!!document.querySelector('#pile .card')"
+
+
+async def to_pegging(page: Page) -> None:
+    await page.wait("!!document.querySelector('#lay-away')", what="a dealt hand")
+    await take_turn(page, await read_table(page))
+    while not await page.js(PLAYED):
+        table = await read_table(page)
+        if table["playCard"]:
+            await take_turn(page, table)
+        await page.wait(f"{PLAYED} || !!document.querySelector('#play-card')")
+
+
+async def test_title_motion_theme_and_sound(browser: Browser, site: Server) -> None:
+    """Your move shows in the title; a played card has its slide-in animation, and none when
+    motion is reduced; a dark scheme darkens the felt; the sound box starts off and stays on."""
+    page = await browser.new_page()
+    await page.goto(page_url(site))
+    await page.wait("!!document.querySelector('#level option[value=random]')")
+    await page.type("#name", "Ty")
+    await page.js("document.getElementById('level').value = 'random'")
+    await page.click("#start-computer")
+    await page.wait("document.title.startsWith('● Your move')", what="the title at the discard")
+    await to_pegging(page)
+    # A card just played carries "fresh" (redraws after it do not); its computed animation:
+    animation = (
+        "(() => { const e = document.createElement('span'); e.className = 'card fresh';"
+        " document.getElementById('pile').append(e); const name = getComputedStyle(e)"
+        ".animationName; e.remove(); return name; })()"
+    )
+    assert await page.js(animation) == "slide-in"
+    features = [{"name": "prefers-reduced-motion", "value": "reduce"}]
+    await page.call("Emulation.setEmulatedMedia", features=features)
+    assert await page.js(animation) == "none"
+    felt = "getComputedStyle(document.body).backgroundColor"
+    light = await page.js(felt)
+    dark = [{"name": "prefers-color-scheme", "value": "dark"}]
+    await page.call("Emulation.setEmulatedMedia", features=dark)
+    assert await page.js(felt) != light
+    assert not await page.js("document.getElementById('sound-on').checked")
+    await page.click("#sound-on")
+    await page.reload()
+    await page.wait("!!document.querySelector('#hand button')")
+    assert await page.js("document.getElementById('sound-on').checked")
+    assert page.errors == []
+
+
+async def test_a_casual_room_with_a_clock(browser: Browser, site: Server) -> None:
+    """A friend room set to 30 s a move shows the clock counting down on both pages at the
+    discard (no bank in a casual room), and the room is made with that turn timer."""
+    alice = await named_page(browser, page_url(site), "Alice")
+    await page_select(alice, "friend-clock", "30")
+    await alice.click("#create-room")
+    link: str = await alice.wait("document.getElementById('invite-link')?.value")
+    code = link.rsplit("/", 1)[1]
+    assert site.lobby.rooms[code].options.turn_timer == 30
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    for page in (alice, bob):
+        shown = await page.wait(
+            "!document.getElementById('clock').hidden"
+            " && document.getElementById('clock').textContent",
+            what="the clock",
+        )
+        assert "Your move: " in shown and "bank" not in shown, shown
+        seconds = [int(n) for n in re.findall(r"(\d+) s", shown)]
+        assert seconds and all(0 < n <= 30 for n in seconds), shown
+    assert "30 s a move" in await bob.js("document.getElementById('room-facts').textContent")
+
+
+async def page_select(page: Page, select: str, value: str) -> None:
+    await page.js(f"document.getElementById('{select}').value = '{value}'")
