@@ -27,6 +27,21 @@ from muggins.shared.protocol.accounts import Account, Register, Seek, Seeking, S
 from muggins.shared.protocol.tournaments import JoinTournament, TournamentInfo
 
 
+async def _sign_in(ws: ClientConnection, account: str, password: str, *, register: bool) -> Account:
+    """Say hello as ``account`` and sign in to it (registering it first, flagged a bot)."""
+    await _hello(ws, account)
+    ask: Register | SignIn = (
+        Register(name=account, password=password, bot=True, id=1)
+        if register
+        else SignIn(name=account, password=password, id=1)
+    )
+    await _send(ws, ask)
+    signed = await _answer(ws, 1)
+    if not isinstance(signed, Account):
+        raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+    return signed
+
+
 async def play_account(
     url: str,
     *,
@@ -53,16 +68,7 @@ async def play_account(
     results: list[RemoteResult] = []
     try:
         async with connect(url, max_size=2**22) as ws:
-            await _hello(ws, account)
-            ask: Register | SignIn = (
-                Register(name=account, password=password, bot=True, id=1)
-                if register
-                else SignIn(name=account, password=password, id=1)
-            )
-            await _send(ws, ask)
-            signed = await _answer(ws, 1)
-            if not isinstance(signed, Account):
-                raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+            signed = await _sign_in(ws, account, password, register=register)
             if not signed.bot:
                 raise RemoteError(f"{account!r} is not a bot account; register one with --register")
             for number in range(matches):
@@ -120,16 +126,7 @@ async def play_tournament(
 
     try:
         async with connect(url, max_size=2**22) as ws:
-            await _hello(ws, account)
-            ask: Register | SignIn = (
-                Register(name=account, password=password, bot=True, id=1)
-                if register
-                else SignIn(name=account, password=password, id=1)
-            )
-            await _send(ws, ask)
-            signed = await _answer(ws, 1)
-            if not isinstance(signed, Account):
-                raise RemoteError(_refusal(signed, "the server did not sign the bot in"))
+            await _sign_in(ws, account, password, register=register)
             await _send(ws, JoinTournament(tournament=tournament, id=2))
             joined = await _answer(ws, 2)
             if not isinstance(joined, TournamentInfo):

@@ -23,7 +23,7 @@ import pytest
 import redis.asyncio as aioredis
 from cluster_nodes import Node, settle
 from redis_helpers import RedisServer, running_redis
-from test_rated_cluster import play_until_the_end
+from test_rated_cluster import account, play_until_the_end
 from wire_client import Frame, WireClient
 
 from muggins.server.cluster.redis_store import RedisStore
@@ -38,13 +38,6 @@ GRACE = "1"
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     with running_redis(tmp_path) as server:
         yield server
-
-
-async def account(url: str, name: str) -> WireClient:
-    client = await WireClient.open(url, name=name)
-    reply = await client.request(type="register", name=name, password="long enough")
-    assert reply["type"] == "account", reply
-    return client
 
 
 async def ratings(client: WireClient, names: tuple[str, ...]) -> list[Frame]:
