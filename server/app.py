@@ -39,7 +39,7 @@ from muggins.server.store.datafiles import default_db
 from muggins.server.store.games import Store, StoreError
 from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
-from muggins.server.wire.ws_internals import GetOnlyConnection
+from muggins.server.wire.get_only import GetOnlyConnection
 from muggins.shared.build import build
 
 log = logging.getLogger("muggins.server")

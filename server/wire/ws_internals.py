@@ -4,7 +4,8 @@ The server writes a frame straight to the transport when nothing of websockets' 
 and pings every connection from one shared loop instead of a task each. Both need attributes
 websockets does not document (``protocol.writes``, ``paused``, ``send_data``,
 ``pending_pings``); an upgrade of websockets that changes them breaks this file and no other.
-``websockets>=16.1`` in pyproject.toml is the version these were checked against.
+``websockets>=16.1`` in pyproject.toml is the version these were checked against. The one
+other coupling, a subclass of its connection, is :mod:`~server.wire.get_only` (kept interpreted).
 """
 
 from __future__ import annotations
@@ -63,48 +64,3 @@ async def fail_keepalive(ws: ServerConnection) -> None:
     """Close ``ws`` as websockets' keepalive does when a pong does not come (1011)."""
     async with ws.send_context():
         ws.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
-
-
-_METHODS = (b"GET ", b"HEAD ")
-_NOT_ALLOWED = (
-    b"HTTP/1.1 405 Method Not Allowed\r\n"
-    b"Allow: GET, HEAD\r\n"
-    b"Content-Type: text/plain; charset=utf-8\r\n"
-    b"X-Content-Type-Options: nosniff\r\n"
-    b"Content-Length: 23\r\n"
-    b"Connection: close\r\n\r\n"
-    b"only GET and HEAD here\n"
-)
-
-
-class GetOnlyConnection(ServerConnection):
-    """A connection that answers a request other than GET or HEAD with 405 and closes.
-
-    websockets reads any method, and drops a request with a body without a status line; the
-    method is read here, from the first bytes, before websockets sees them (``data_received``
-    is the asyncio protocol's, which websockets does not document overriding).
-    """
-
-    _start = b""
-    _checked = False
-
-    def data_received(self, data: bytes) -> None:
-        if not self._checked:
-            start = self._start + data[:8]
-            if any(method.startswith(start[: len(method)]) for method in _METHODS):
-                if len(start) < max(len(m) for m in _METHODS) and b" " not in start:
-                    self._start = start  # too short to tell yet (a request sent byte by byte)
-                elif not start.startswith(_METHODS):
-                    self._refuse()
-                    return
-                else:
-                    self._checked = True
-            else:
-                self._refuse()
-                return
-        super().data_received(data)
-
-    def _refuse(self) -> None:
-        self._checked = True
-        self.transport.write(_NOT_ALLOWED)
-        self.transport.close()
