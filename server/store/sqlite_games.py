@@ -134,16 +134,8 @@ class SqliteStore(SqliteAccounts, SqliteModeration):
         self._quiet_timer: asyncio.TimerHandle | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def call() -> T:
-            if self._db is None:
-                raise StoreError("the store is not open")
-            try:
-                return fn(self._db)
-            except sqlite3.Error as error:
-                raise _store_error(error) from error
-
         self._wrote()
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+        return await self._read(fn)
 
     async def ping(self) -> float | None:
         """Answer once the store's thread has read from the file (readiness asks every second;
