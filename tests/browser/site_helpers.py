@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from muggins.server.app import Server
@@ -29,3 +30,10 @@ def site_config(db: Path, **changes: object) -> ServerConfig:
 
 def page_url(server: Server, path: str = "/") -> str:
     return f"http://127.0.0.1:{server.port}{path}"
+
+
+def js_fixed(value: float, places: int) -> str:
+    """`value.toFixed(places)` as the page computes it: the exact binary value rounded, a tie
+    going up (Python's format sends a tie such as 0.125 to the even digit instead)."""
+    exact = Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return f"{exact:.{places}f}"

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 from cdp import Browser, Page
-from site_helpers import page_url, site_config
+from site_helpers import js_fixed, page_url, site_config
 from test_layouts import axe_violations
 from wire_client import Frame, WireClient, play_randomly
 
@@ -182,8 +182,13 @@ async def test_leaderboard_profile_and_replay_agree_with_the_server(
             [str(c["double_skunks_given"]), str(c["double_skunks_taken"])],
         ],
         "averages": [
-            [*(f"{a[k]:.2f}" for k in DEALER), str(c["deals_dealer"])],
-            [*(f"{a[k]:.2f}" for k in PONE), "–", f"{a['pone_total']:.2f}", str(c["deals_pone"])],
+            [*(js_fixed(a[k], 2) for k in DEALER), str(c["deals_dealer"])],
+            [
+                *(js_fixed(a[k], 2) for k in PONE),
+                "–",
+                js_fixed(a["pone_total"], 2),
+                str(c["deals_pone"]),
+            ],
         ],
     }
     assert c["matches"] == rated + 1 and c["deals_dealer"] > 0

@@ -9,7 +9,7 @@ import asyncio
 import random
 
 from cdp import Browser, Page
-from site_helpers import page_url
+from site_helpers import js_fixed, page_url
 from test_community_pages import shots
 from test_friend_game import named_page
 from test_layouts import axe_violations
@@ -59,10 +59,10 @@ async def test_the_review_page_agrees_with_the_server(browser: Browser, site: Se
     for row, d in zip(rows, expected["decisions"], strict=True):
         assert row[0] == f"Game {d['game']}, deal {d['deal']}" and row[3] == pretty(d["chosen"])
         assert row[4] == (pretty(d["best"]) if d["loss"] > 1e-9 else "the same")
-        assert row[5] == (f"−{d['loss']:.2f}" if d["loss"] > 1e-9 else "0")
+        assert row[5] == (f"−{js_fixed(d['loss'], 2)}" if d["loss"] > 1e-9 else "0")
     summary = await page.js("document.getElementById('review-summary').textContent")
     assert f"{len(rows)} decisions, {expected['agreed']} the same as the expert's" in summary
-    assert f"{sum(expected['given_away']):.2f}" in summary
+    assert js_fixed(sum(expected["given_away"]), 2) in summary
     worst = await page.js(
         "[...document.querySelectorAll('#review-worst li')].map(li => +li.dataset.index)"
     )
