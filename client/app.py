@@ -111,6 +111,7 @@ class MugginsApp(App[None]):
             name=name,
             on_message=self.post_server_message,
             on_status=self.post_link_status,
+            room=self.session.goal.code or None,
         )
         self.link_status = LinkStatus("connecting")
         self.logged = 0

@@ -5,6 +5,9 @@ and every change of link state to ``on_status``; the full-screen app posts them 
 messages, the plain mode prints them. When the link drops, or the server restarts (close code
 1012), it reconnects with exponential backoff and sends its resume token, so the seat comes back.
 Given several URLs (the nodes of a cluster), it moves on to the next one at once when one fails.
+Once it knows its room (joined, created, or resumed into), every connection names it in the URL
+(``?room=CODE``, :mod:`muggins.shared.protocol.routing`), so a cluster's proxy routes it to the
+node of that room.
 
 A server can also hang without closing anything (a frozen process, a dead machine behind a live
 load balancer): TCP stays open and nothing comes back. So the link sends an application ``ping``
@@ -31,13 +34,16 @@ from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     Error,
     Hello,
+    Left,
     Ping,
     Pong,
+    Room,
     ServerMessage,
     Welcome,
     encode,
     parse_server,
 )
+from muggins.shared.protocol.routing import room_url
 
 log = logging.getLogger("muggins.client")
 
@@ -91,6 +97,7 @@ class Connection:
         on_message: Callable[[ServerMessage], None],
         on_status: Callable[[LinkStatus], None],
         token: str | None = None,
+        room: str | None = None,
         first_delay: float = 0.2,
         max_delay: float = 5.0,
         give_up_after: int | None = None,
@@ -103,6 +110,8 @@ class Connection:
         self.url = self.urls[0]
         self.name = name
         self.token = token
+        self.room = room
+        """The room this client is in or is joining, named in every connection's URL."""
         self.on_message = on_message
         self.on_status = on_status
         self.first_delay = first_delay
@@ -143,7 +152,8 @@ class Connection:
             self.on_status(LinkStatus("connecting" if attempt == 0 else "reconnecting"))
             reason, replaced = "", False
             try:
-                async with connect(self.url, open_timeout=5, close_timeout=1, max_size=2**22) as ws:
+                address = room_url(self.url, self.room)
+                async with connect(address, open_timeout=5, close_timeout=1, max_size=2**22) as ws:
                     self._ws = ws
                     self._heard = time.monotonic()
                     await self._hello()
@@ -221,8 +231,14 @@ class Connection:
             except ValidationError as error:
                 log.warning("ignoring a server message this client cannot read: %s", error)
                 continue
-            if isinstance(message, Welcome):
+            if isinstance(message, Room):
+                self.room = message.code
+            elif isinstance(message, Left):
+                self.room = None
+            elif isinstance(message, Welcome):
                 self.token = message.token
+                if message.resumed:
+                    self.room = message.room
                 self.welcomed = True
                 self.on_status(LinkStatus("connected"))
             elif isinstance(message, Error) and message.code == "bad_token":

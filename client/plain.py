@@ -144,7 +144,11 @@ class PlainClient:
         self.out = out
         self.url = url_for_friend or url
         self.link: Link = link or Connection(
-            urls or url, name=name, on_message=self.on_message, on_status=self.on_status
+            urls or url,
+            name=name,
+            on_message=self.on_message,
+            on_status=self.on_status,
+            room=goal.code or None,
         )
         self.remember = remember
         self.last_prompt = -2

@@ -6,8 +6,10 @@ person in that seat would: the view in ``state``.
 
 In a room it made or joined, a lost connection is not the end: like the terminal client it
 connects again, with growing pauses (:data:`PAUSES`), and its hello carries the token of its
-seat, so any node behind the balancer puts it back where it was. An opponent gone past the grace
-is waited for, or claimed (the game won, or the seat given to the computer) as ``claim`` says.
+seat, so any node behind the balancer puts it back where it was. Every connection for a known
+room names it in the URL (``?room=CODE``), so a cluster's proxy routes it to that room's node.
+An opponent gone past the grace is waited for, or claimed (the game won, or the seat given to
+the computer) as ``claim`` says.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from muggins.shared.protocol import (
     from_action,
     parse_server,
 )
+from muggins.shared.protocol.routing import room_url
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
@@ -73,6 +76,8 @@ class Progress:
 
     events: list[Event] = field(default_factory=list)
     first_dealer: int | None = None
+    room: str | None = None
+    """The room's code once known: named in the URL of each connection after."""
 
 
 @dataclass
@@ -126,7 +131,8 @@ async def play_remote(
     attempt = 0
     while True:
         try:
-            async with connect(url, max_size=2**22, open_timeout=10) as ws:
+            address = room_url(url, progress.room or code)
+            async with connect(address, max_size=2**22, open_timeout=10) as ws:
                 welcome = await _hello(ws, name or f"{level} bot", token=token)
                 if token is None:
                     token = welcome.token
@@ -218,6 +224,7 @@ async def _play_match(
         if isinstance(message, Room):
             if seat is None and message.you is not None and message.code != after:
                 seat, room_code = message.you, message.code
+                progress.room = room_code
                 if on_room is not None and not resumed:
                     on_room(message.code)
             gone = seat is not None and message.seats[1 - seat].claimable_in == 0

@@ -34,7 +34,7 @@ const link = new Link(receive, (state) => {
   const token = S.goal.code ? loadToken(S.goal.code) : null;
   S.sentName = S.name;
   return { type: "hello", name: S.name || "Guest", protocol: 4, ...(token ? { token } : {}) };
-});
+}, () => S.goal.code || "");
 
 /** @type {Map<number, number>} how often each unconfirmed message was sent again */
 const retries = new Map();

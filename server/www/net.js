@@ -1,6 +1,8 @@
 // @ts-check
 // The WebSocket to the server this page came from: hello (with the resume token), reconnecting
-// with growing pauses after a drop or a server restart, and one message per text frame.
+// with growing pauses after a drop or a server restart, and one message per text frame. Each
+// connection names the page's room in its URL (/?room=CODE) so a cluster's proxy sends it to
+// the node of that room; the front page's connection names none.
 
 /** @typedef {"connecting" | "connected" | "reconnecting" | "replaced"} LinkState */
 
@@ -9,11 +11,13 @@ export class Link {
    * @param {(msg: MugginsServer.Message) => void} onMessage every server message
    * @param {(state: LinkState) => void} onState connection changes
    * @param {() => MugginsClient.Hello} hello the hello to send on each (re)connection
+   * @param {() => string} room the room this page is for ("" on the front page)
    */
-  constructor(onMessage, onState, hello) {
+  constructor(onMessage, onState, hello, room) {
     this.onMessage = onMessage;
     this.onState = onState;
     this.hello = hello;
+    this.room = room;
     /** @type {WebSocket | null} */
     this.ws = null;
     this.pause = 200;
@@ -28,7 +32,8 @@ export class Link {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/`;
+    const room = this.room();
+    return `${scheme}//${location.host}/${room ? `?room=${encodeURIComponent(room)}` : ""}`;
   }
 
   open() {

@@ -18,7 +18,8 @@ def status_text(app: MugginsApp) -> str:
 
 async def test_client_resumes_after_server_restart(tmp_path: Path) -> None:
     """Stop the server mid-deal (clients get 1012), start a new one on the same database and
-    port: the client shows "reconnecting…", then carries on with the same seat and cards."""
+    port: the client shows "reconnecting…", connects again naming its room in the URL, then
+    carries on with the same seat and cards."""
     config = ServerConfig(port=0, db=tmp_path / "games.sqlite3", bot_delay=0.0)
     server = Server(config)
     await server.start()
@@ -42,6 +43,10 @@ async def test_client_resumes_after_server_restart(tmp_path: Path) -> None:
             server = Server(replace(config, port=port))
             await server.start()
             await until(pilot, lambda: app.link_status.state == "connected", timeout=15)
+            # The new connection names its room, for a cluster's proxy to route it by.
+            assert app.session.room is not None
+            paths = [ws.request.path for ws in server.connections if ws.request is not None]
+            assert paths == [f"/?room={app.session.room.code}"]
             await until(pilot, lambda: my_move(app))
             after = app.session.view
             assert after is not None

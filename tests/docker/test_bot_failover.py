@@ -1,6 +1,7 @@
 """``muggins bot`` behind the real nginx running docker/nginx.conf, in front of two cluster
 nodes on one redis-server: the node holding a bot is killed (SIGKILL) mid-match; the bot
-connects again through nginx, lands on the other node, resumes its seat and finishes."""
+connects again through nginx (naming its room, so nginx routes it by the room's code), lands on
+the other node, resumes its seat and finishes."""
 
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ def test_a_bot_whose_node_is_killed_finishes_its_match_on_the_other(tmp_path: Pa
     assert host.returncode == 0, out[-2000:]
     assert guest.returncode == 0, guest_out[-2000:]
     assert "(connection lost" in out or "(connection lost" in guest_out
+    # The guest joined by the code, and each bot that came back named its room: routed by it.
+    access = (proxy.work / "access.log").read_text()
+    assert access.count(f'/?room={code} HTTP/1.1" 101 ') >= 2, access
     assert re.search(r"The random bot (won|lost) the match in room " + code, out), out[-500:]
     hosted = "won" if " won the match" in out else "lost"
     assert (" lost the match" if hosted == "won" else " won the match") in guest_out

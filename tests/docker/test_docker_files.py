@@ -97,16 +97,25 @@ def test_server_nodes_count_players_behind_the_balancer_by_their_own_address() -
 
 
 def test_balancer_publishes_a_port_and_proxies_every_server_node() -> None:
-    """nginx publishes a port, mounts nginx.conf, and its upstream lists every server node."""
+    """nginx publishes a port, mounts nginx.conf, and both its upstreams (rooms by a consistent
+    hash on the room code, the lobby by fewest connections) list every server node."""
     compose = _compose()
     nginx = compose["services"]["nginx"]
     assert nginx["ports"]
     assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in nginx["volumes"]
     assert set(nginx["depends_on"]) == set(_servers(compose))
-    upstream = re.search(r"upstream\s+muggins\s*\{(.*?)\}", _nginx(), re.S)
-    assert upstream is not None
-    listed = set(re.findall(r"server\s+([\w-]+):8765", upstream.group(1)))
-    assert listed == set(_servers(compose))
+    conf = _nginx()
+    for name, balance in (
+        ("muggins_rooms", "hash $arg_room consistent;"),
+        ("muggins_lobby", "least_conn;"),
+    ):
+        upstream = re.search(rf"upstream\s+{name}\s*\{{(.*?)\}}", conf, re.S)
+        assert upstream is not None, name
+        assert balance in upstream.group(1), name
+        listed = set(re.findall(r"server\s+([\w-]+):8765", upstream.group(1)))
+        assert listed == set(_servers(compose)), name
+    assert re.search(r'map \$arg_room \$muggins_pool \{\s*""\s+muggins_lobby;', conf)
+    assert "proxy_pass http://$muggins_pool;" in conf
 
 
 def test_nginx_upgrades_websockets_and_keeps_them_open() -> None:

@@ -93,3 +93,62 @@ async def test_shipped_nginx_conf_carries_a_game_and_fails_over(
         nginx.stop()
         a.stop()
         b.stop()
+
+
+async def test_shipped_nginx_conf_routes_a_rooms_players_to_one_node(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Through nginx with docker/nginx.conf: two players naming their room in the URL, each on a
+    connection of their own, land on one node; SIGKILL of that node puts both on the same
+    surviving node, where the match ends."""
+    nginx_binary()
+    a, b = Node(redis_server), Node(redis_server)
+    port = free_port()
+    nginx = run_shipped(
+        tmp_path / "nginx", port=port, upstreams=[f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"]
+    )
+    url = f"ws://127.0.0.1:{port}"
+    creator = alice = bob = None
+    try:
+        # Alice makes a room from the lobby (a connection naming no room: any node) ...
+        creator = Player("Alice", [url])
+        await creator.next(Welcome)
+        await creator.link.send(CreateRoom(options=RoomOptions()))
+        room = await creator.next(Room)
+        assert isinstance(room, Room) and creator.link.room == room.code
+        token = creator.link.token
+        await creator.close()
+        await wait_for(lambda: connections(a) + connections(b) == 0)
+        # ... then she and Bob each open the room's link: /?room=CODE, routed by the code.
+        alice = Player("Alice", [url], token=token, code=room.code)
+        welcome = await alice.next(Welcome)
+        assert isinstance(welcome, Welcome) and welcome.resumed and welcome.room == room.code
+        bob = Player("Bob", [url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        await wait_for(lambda: {connections(a), connections(b)} == {2, 0})
+        home, other = (a, b) if connections(a) == 2 else (b, a)
+
+        def second_deal(view: object) -> bool:
+            return getattr(view, "deal_number", 0) >= 2
+
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+        home.kill()
+        for player in (alice, bob):
+            back = await player.next(Welcome, timeout=20)
+            assert isinstance(back, Welcome) and back.resumed and back.room == room.code
+        await wait_for(lambda: connections(other) == 2)
+        await asyncio.gather(alice.play(), bob.play())
+        for player in (alice, bob):
+            assert player.state is not None and player.state.view.phase == "match_over"
+        log = (nginx.work / "access.log").read_text()
+        assert f'/?room={room.code} HTTP/1.1" 101 ' in log, log
+    finally:
+        for player in (creator, alice, bob):
+            if player is not None:
+                await player.close()
+        nginx.stop()
+        a.stop()
+        b.stop()

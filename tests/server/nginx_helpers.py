@@ -35,10 +35,12 @@ def nginx_binary() -> str:
 
 def render(conf: str, *, port: int, upstreams: list[str], work: Path) -> str:
     """The shipped config with local addresses, and writable paths for an unprivileged nginx."""
-    servers = re.findall(r"^\s*server\s+server-[a-z]+:8765\b.*$", conf, flags=re.M)
-    assert len(servers) == len(upstreams), servers
-    for line, address in zip(servers, upstreams, strict=True):
-        conf = conf.replace(line, re.sub(r"server-[a-z]+:8765", address, line), 1)
+    # Each node is listed in every upstream (the rooms' and the lobby's): the n-th name is the
+    # n-th address wherever it appears.
+    names = list(dict.fromkeys(re.findall(r"^\s*server\s+(server-[a-z]+):8765\b", conf, re.M)))
+    assert len(names) == len(upstreams), names
+    for name, address in zip(names, upstreams, strict=True):
+        conf = re.sub(rf"^(\s*server\s+){name}:8765\b", rf"\g<1>{address}", conf, flags=re.M)
     assert conf.count("listen 8765;") == 1
     conf = conf.replace("listen 8765;", f"listen 127.0.0.1:{port};")
     paths = "\n".join(

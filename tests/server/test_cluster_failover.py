@@ -68,11 +68,17 @@ class Player:
     pending: int | None = None
     """The id of the move sent and not answered yet."""
     unpacker: Unpacker = field(default_factory=Unpacker)
+    token: str | None = None
+    """A seat's token to resume with (a player coming back in a new client)."""
+    code: str | None = None
+    """The room named in the URL from the first connection (joining by a link)."""
 
     def __post_init__(self) -> None:
         self.link = Connection(
             self.urls,
             name=self.name,
+            token=self.token,
+            room=self.code,
             on_message=self.messages.put_nowait,
             on_status=self.statuses.append,
             first_delay=0.05,
