@@ -1,23 +1,30 @@
 """Do the ratings measure skill? Players of known strength through the real matchmaking, in
 plain best-of-three matches and in duplicate matches, and how well each rating orders them.
 
-    nice -n 19 python bench/skill.py [--seeds 8] [--first-seed 1] [--checkpoints 10 20 30 50]
-                                     [--json]
+    nice -n 19 python bench/skill.py [--seeds 1-8] [--population levels|close]
+                                     [--checkpoints 10 20 30 50] [--json FILE]
+    python bench/skill.py --merge FILE... [--population ...]   (the table of split runs)
 
 For each seed and each format a fresh server (in this process, memory store) takes a population
 of bot accounts, each a WebSocket client on the wire protocol: the four levels (random, easy,
 standard, expert) and the expert with noise (with probability p it makes a random legal move
-instead of its own; p = 0.1, 0.2, 0.35, 0.5). Every player seeks rated matches (``seek``, with
-``duplicate`` in the duplicate format) and plays them, again and again, until every player has
-played the last checkpoint's number of matches; the queue pairs them by rating as it pairs
-anyone. A player's rating after its m-th match comes from its history on the server.
+instead of its own; ``levels``: p = 0.1, 0.2, 0.35, 0.5; ``close``: p = 0.05, 0.1, 0.15, 0.2,
+neighbours nearer in strength, so harder to order). Every player seeks rated matches (``seek``,
+with ``duplicate`` in the duplicate format) and plays them, again and again, until every player
+has played the last checkpoint's number of rated matches; the queue pairs them by rating as it
+pairs anyone. The server lifts its per-address limits and the rated-pair limit (the same eight
+accounts meet again and again). A player's rating after its m-th match comes from its history on
+the server. All the runs of one process share its event loop, concurrently: most of a run's
+time is its players waiting for the queue's range to reach an opponent.
 
 **Known strengths** are a partial order: the levels by their measured ratings
 (shared/bots/data/level_ratings.json: random < easy < standard < expert), and the noisy experts
-by their noise (random < expert at 0.5 < 0.35 < 0.2 < 0.1 < expert). Kendall's tau is taken
-over the pairs whose order is known: (agreeing - disagreeing) / known pairs, 1 when the ratings
-order every known pair rightly. The table gives tau's mean over the seeds and its spread (the
-standard deviation over the seeds) after each checkpoint's number of matches per player.
+by their noise (random < the noisiest expert < ... < the least noisy < expert). Kendall's tau is
+taken over the pairs whose order is known: (agreeing - disagreeing) / known pairs, 1 when the
+ratings order every known pair rightly. The table gives, after each checkpoint's number of
+matches per player, tau's mean over the seeds and its standard deviation in each format, the
+mean of duplicate's lead over plain (seed by seed) with its 95% interval (Student's t), and the
+seeds where duplicate is ahead, level and behind.
 """
 
 from __future__ import annotations
@@ -28,12 +35,15 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 from muggins.client.bot_account import play_account
+from muggins.client.remote_bot import RemoteResult
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
+from muggins.server.store.games import Store
 from muggins.shared.actions import Action
 from muggins.shared.bots import Strategy, make_strategy
 from muggins.shared.names import name_key
@@ -42,9 +52,11 @@ from muggins.shared.view import SeatView
 CONFIG = ServerConfig(
     port=0, memory=True, bot_delay=0.0, grace=5.0, sweep_interval=3600, rate=10_000, burst=10_000,
     max_per_address=10_000, rooms_per_minute=1e6, rooms_per_minute_per_address=1e6,
-    review_workers=0,
+    review_workers=0, registrations_per_hour=1e9, idle_timeout=1e9,
+    rated_pair_per_day=10**9,  # eight players meet each other again and again, all rated
+    # A player far from the others in rating may wait in the queue, silent, longer than the
+    # idle limit: the pool is small, and the closer players are paired with each other first.
 )  # fmt: skip
-NOISES = (0.1, 0.2, 0.35, 0.5)
 
 
 @dataclass(frozen=True)
@@ -54,25 +66,28 @@ class Entrant:
     noise: float = 0.0
 
 
-POPULATION = (
-    Entrant("Random", "random"),
-    Entrant("Easy", "easy"),
-    Entrant("Standard", "standard"),
-    Entrant("Expert", "expert"),
-    *(Entrant(f"Expert n{int(p * 100):02}", "expert", p) for p in NOISES),
-)
+def population(noises: tuple[float, ...]) -> tuple[Entrant, ...]:
+    """The four levels, and the expert at each of these noises."""
+    levels = tuple(Entrant(level.capitalize(), level) for level in LEVEL_ORDER)
+    return levels + tuple(Entrant(f"Expert n{round(p * 100):02}", "expert", p) for p in noises)
+
+
 LEVEL_ORDER = ("random", "easy", "standard", "expert")
+POPULATIONS = {
+    "levels": population((0.1, 0.2, 0.35, 0.5)),
+    "close": population((0.05, 0.1, 0.15, 0.2)),
+}
 
 
-def known_pairs() -> list[tuple[str, str]]:
+def known_pairs(players: tuple[Entrant, ...]) -> list[tuple[str, str]]:
     """(weaker, stronger) for every pair whose order is known (see the module doc)."""
     pairs = set()
-    plain = [e for e in POPULATION if e.noise == 0]
+    plain = [e for e in players if e.noise == 0]
     for a, b in combinations(plain, 2):
         weak, strong = sorted((a, b), key=lambda e: LEVEL_ORDER.index(e.level))
         pairs.add((weak.name, strong.name))
     noisy = sorted(
-        [e for e in POPULATION if e.level == "expert" or e.level == "random"],
+        [e for e in players if e.level == "expert" or e.level == "random"],
         key=lambda e: -(1.0 if e.level == "random" else e.noise),
     )
     for i, weak in enumerate(noisy):
@@ -92,6 +107,7 @@ class Noisy:
 
     def __init__(self, noise: float, seed: int) -> None:
         self.inner = make_strategy("expert", seed=seed)
+        self.level = "expert"
         self.noise = noise
         self.rng = random.Random(f"noise:{seed}")
 
@@ -105,16 +121,21 @@ def strategy_of(entrant: Entrant, seed: int) -> Strategy:
     return Noisy(entrant.noise, seed) if entrant.noise else make_strategy(entrant.level, seed=seed)
 
 
-async def one_run(seed: int, duplicate: bool, matches: int) -> dict[str, list[float]]:
+async def one_run(
+    players: tuple[Entrant, ...], seed: int, duplicate: bool, matches: int
+) -> dict[str, list[float]]:
     """Each player's rating after each of its matches, in one population on a fresh server."""
     async with running_server(replace(CONFIG)) as server:
-        played = {e.name: 0 for e in POPULATION}
+        played = {e.name: 0 for e in players}
         enough = asyncio.Event()
 
-        def counted(name: str) -> None:
-            played[name] += 1
-            if min(played.values()) >= matches:
-                enough.set()
+        def counter(name: str) -> Callable[[RemoteResult], None]:
+            def counted(_: RemoteResult) -> None:
+                played[name] += 1
+                if min(played.values()) >= matches:
+                    enough.set()
+
+            return counted
 
         tasks = [
             asyncio.create_task(
@@ -128,63 +149,144 @@ async def one_run(seed: int, duplicate: bool, matches: int) -> dict[str, list[fl
                     best_of=1 if duplicate else 3,
                     duplicate=duplicate,
                     strategy=strategy_of(e, seed * 100 + i),
-                    on_result=lambda _, name=e.name: counted(name),
+                    on_result=counter(e.name),
                     rate=10_000,
                     burst=10_000,
                 )
             )
-            for i, e in enumerate(POPULATION)
+            for i, e in enumerate(players)
         ]
-        await enough.wait()
+        waiting = asyncio.create_task(enough.wait())
+        done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        for task in done - {waiting}:
+            task.result()  # a player that stopped early: raise its error rather than wait for ever
+        store = server.lobby.store
+        ratings = await rated_histories(store, players, matches)
+        while min(len(after) for after in ratings.values()) < matches:
+            await asyncio.sleep(0.5)  # the last results are being recorded
+            ratings = await rated_histories(store, players, matches)
+        waiting.cancel()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        store = server.lobby.store
-        ratings = {}
-        for e in POPULATION:
-            account = await store.find_account(key=name_key(e.name))
-            assert account is not None
-            history = await store.account_history(account.id, limit=10 * matches)
-            after = [h.rating_after for h in reversed(history) if h.rating_after is not None]
-            ratings[e.name] = after
         return ratings
+
+
+async def rated_histories(
+    store: Store, players: tuple[Entrant, ...], matches: int
+) -> dict[str, list[float]]:
+    """Each player's rating after each of its rated matches so far, oldest first."""
+    ratings = {}
+    for e in players:
+        account = await store.find_account(key=name_key(e.name))
+        assert account is not None
+        history = await store.account_history(account.id, limit=10 * matches)
+        ratings[e.name] = [h.rating_after for h in reversed(history) if h.rating_after is not None]
+    return ratings
+
+
+FORMATS = ("plain", "duplicate")
+Taus = dict[str, dict[int, dict[int, float]]]
+"""tau by format, then matches per player, then seed."""
+
+
+def seed_range(text: str) -> list[int]:
+    """``1-8`` or ``5``."""
+    first, _, last = text.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+async def run_seeds(
+    players: tuple[Entrant, ...], seeds: list[int], checkpoints: list[int], out: str | None
+) -> Taus:
+    """Every seed in both formats at once, each on its own server in this event loop: most of a
+    run's time is players waiting in the queue for the range to reach an opponent, which the
+    other runs' play fills."""
+    pairs = known_pairs(players)
+    taus: Taus = {form: {m: {} for m in checkpoints} for form in FORMATS}
+
+    async def run(seed: int, form: str) -> None:
+        ratings = await one_run(players, seed, form == "duplicate", max(checkpoints))
+        for m in checkpoints:
+            taus[form][m][seed] = tau({name: r[m - 1] for name, r in ratings.items()}, pairs)
+        line = " ".join(f"{m}:{taus[form][m][seed]:.2f}" for m in checkpoints)
+        print(f"seed {seed} {form:9} tau {line}", flush=True)
+        if out is not None:  # after each run, so a run cut short keeps what it finished
+            with open(out, "w") as file:
+                json.dump(taus, file)
+
+    await asyncio.gather(*(run(seed, form) for seed in seeds for form in FORMATS))
+    return taus
+
+
+# Two-sided 95% quantiles of Student's t by degrees of freedom (then 1.96).
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26}
+T95 |= {10: 2.23, 11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13}
+
+
+def table(taus: Taus) -> list[str]:
+    """Markdown rows: tau's mean (standard deviation over the seeds) in each format, the mean
+    difference with its 95% interval (paired by seed), and the seeds duplicate is ahead / level
+    / behind."""
+    rows = [
+        "| matches per player | plain: τ mean (sd) | duplicate: τ mean (sd) "
+        "| duplicate − plain (95% CI) | seeds duplicate ahead / level / behind |",
+        "|---|---|---|---|---|",
+    ]
+    for m in sorted(taus["plain"]):
+        seeds = sorted(taus["plain"][m])
+        plain = [taus["plain"][m][s] for s in seeds]
+        dup = [taus["duplicate"][m][s] for s in seeds]
+        diffs = [d - p for p, d in zip(plain, dup, strict=True)]
+        cells = [f"{statistics.mean(v):.2f} ({sd(v):.2f})" for v in (plain, dup)]
+        half = T95.get(len(diffs) - 1, 1.96) * sd(diffs) / len(diffs) ** 0.5
+        ahead = sum(d > 0 for d in diffs), sum(d == 0 for d in diffs), sum(d < 0 for d in diffs)
+        mean = statistics.mean(diffs)
+        rows.append(
+            f"| {m} | {cells[0]} | {cells[1]} | {mean:+.2f} ({mean - half:+.2f} to "
+            f"{mean + half:+.2f}) | {ahead[0]} / {ahead[1]} / {ahead[2]} |"
+        )
+    return rows
+
+
+def sd(values: list[float]) -> float:
+    return statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+def merged(files: list[str]) -> Taus:
+    """The figures of several runs (``--json FILE``), e.g. seeds split over two processes."""
+    taus: Taus = {form: {} for form in FORMATS}
+    for name in files:
+        with open(name) as file:
+            data = json.load(file)
+        for form in FORMATS:
+            for m, by_seed in data[form].items():
+                taus[form].setdefault(int(m), {}).update({int(s): v for s, v in by_seed.items()})
+    return taus
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=8)
-    parser.add_argument(
-        "--first-seed", type=int, default=1, help="run seeds from this one (to split a run)"
-    )
+    parser.add_argument("--seeds", default="1-8", help="seeds to run: 1-8, or 5")
+    parser.add_argument("--population", choices=sorted(POPULATIONS), default="levels")
     parser.add_argument("--checkpoints", type=int, nargs="+", default=[10, 20, 30, 50])
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument(
+        "--merge", nargs="+", metavar="FILE", help="run nothing: the table of these --json files"
+    )
     args = parser.parse_args()
-    pairs = known_pairs()
-    last = max(args.checkpoints)
-    taus: dict[str, dict[int, list[float]]] = {"plain": {}, "duplicate": {}}
-    started = time.perf_counter()
-    for seed in range(args.first_seed, args.first_seed + args.seeds):
-        for form in ("plain", "duplicate"):
-            ratings = asyncio.run(one_run(seed, form == "duplicate", last))
-            for m in args.checkpoints:
-                at = {name: r[m - 1] for name, r in ratings.items()}
-                taus[form].setdefault(m, []).append(tau(at, pairs))
-            line = " ".join(f"{m}:{taus[form][m][-1]:.2f}" for m in args.checkpoints)
-            print(f"seed {seed} {form:9} tau {line}", flush=True)
-    elapsed = time.perf_counter() - started
-    if args.json:
-        print(json.dumps({f: {str(m): v for m, v in t.items()} for f, t in taus.items()}))
-    size = f"{len(POPULATION)} players, {len(pairs)} known pairs, {args.seeds} seeds"
-    print(f"\n{size}, {elapsed:.0f} s")
-    print("| matches per player | plain best of three: tau (spread) | duplicate: tau (spread) |")
-    print("|---|---|---|")
-    for m in args.checkpoints:
-        cells = []
-        for form in ("plain", "duplicate"):
-            values = taus[form][m]
-            spread = statistics.stdev(values) if len(values) > 1 else 0.0
-            cells.append(f"{statistics.mean(values):.2f} ({spread:.2f})")
-        print(f"| {m} | {cells[0]} | {cells[1]} |")
+    players = POPULATIONS[args.population]
+    if args.merge:
+        taus = merged(args.merge)
+    else:
+        seeds = seed_range(args.seeds)
+        started = time.perf_counter()
+        taus = asyncio.run(run_seeds(players, seeds, args.checkpoints, args.json))
+        elapsed = time.perf_counter() - started
+        print(f"\n{len(seeds)} seeds, {elapsed:.0f} s")
+    pairs = known_pairs(players)
+    print(f"{args.population}: {len(players)} players, {len(pairs)} known pairs")
+    print("\n".join(table(taus)))
 
 
 if __name__ == "__main__":
