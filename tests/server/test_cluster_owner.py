@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -114,6 +115,47 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
         assert (connections(a), connections(b)) == (1, 1)
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
     finally:
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        a.stop()
+        b.stop()
+
+
+async def test_players_of_a_frozen_owner_finish_on_the_other_node(
+    redis_server: RedisServer,
+) -> None:
+    """The owner frozen (SIGSTOP) with both players on it: they give it up, are not bounced
+    back to it for ever (its lease lapses, or a client that cannot reach it asks to stay), and
+    finish the match on the other node."""
+    a, b = Node(redis_server, addressed=True), Node(redis_server, addressed=True)
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url, b.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
+        store.close()
+        bob = Player("Bob", [b.url, a.url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        assert connections(a) == 2
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+
+        a.signal(signal.SIGSTOP)
+        for player in (alice, bob):
+            back = await player.next(Welcome, timeout=40)
+            assert isinstance(back, Welcome) and back.resumed and back.room == room.code
+        await asyncio.gather(alice.play(), bob.play())
+        for player in (alice, bob):
+            assert player.state is not None and player.state.view.phase == "match_over"
+    finally:
+        a.signal(signal.SIGCONT)
         for player in (alice, bob):
             if player is not None:
                 await player.close()
