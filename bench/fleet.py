@@ -37,6 +37,8 @@ from websockets.http11 import Response
 from websockets.protocol import Event, State
 from websockets.uri import parse_uri
 
+from muggins.shared.protocol.routing import moved_to, room_url
+
 PROTOCOL = 4
 DATA_OPCODES = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 SETUP_AT_ONCE = 40
@@ -210,6 +212,9 @@ class Plan:
     """...and its guest to ``guest_urls[n % len]`` (``url`` when empty)."""
     idle: bool = False
     """Seat the rooms, then never move: the players stay connected and idle."""
+    route: bool = False
+    """The guest names the room in its URL (``?room=CODE``) and follows a node that sends it
+    on to the room's owner (close code 4001), as the clients do."""
 
 
 @dataclass
@@ -335,10 +340,21 @@ class Fleet:
         return urls[n % len(urls)] if urls else self.plan.url
 
     async def _open(self, name: str, url: str) -> tuple[LeanSocket, dict[str, Any]]:
-        async with asyncio.timeout(120):
-            ws = await LeanSocket.open(url, deflate=self.plan.deflate)
-        ws.send(json.dumps({"type": "hello", "name": name, "protocol": PROTOCOL}))
-        welcome = json.loads(await ws.recv())
+        for _ in range(3):
+            async with asyncio.timeout(120):
+                ws = await LeanSocket.open(url, deflate=self.plan.deflate)
+            ws.send(json.dumps({"type": "hello", "name": name, "protocol": PROTOCOL}))
+            try:
+                welcome = json.loads(await ws.recv())
+                break
+            except ConnectionError:
+                close = ws.protocol.close_rcvd
+                target = moved_to(close.code, close.reason) if close is not None else None
+                if target is None:
+                    raise
+                url = target  # another node owns the room: go there, as the clients do
+        else:
+            raise RuntimeError("sent on from node to node")
         if welcome["type"] != "welcome":
             raise RuntimeError(f"hello refused: {welcome}")
         return ws, welcome
@@ -357,7 +373,10 @@ class Fleet:
         host.counts_games = True
         self.players.append(host)
         host.read()
-        guest_ws, _ = await self._open(f"G{self.worker}-{n}", self._url(n, guest=True))
+        guest_url = self._url(n, guest=True)
+        if self.plan.route:
+            guest_url = room_url(guest_url, frame["code"])
+        guest_ws, _ = await self._open(f"G{self.worker}-{n}", guest_url)
         guest = Player(self, guest_ws, random.Random(self.rng.getrandbits(32)))
         self.players.append(guest)
         guest.read()

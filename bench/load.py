@@ -17,7 +17,9 @@ a ratio of the echo's CPU per round trip: the headline, since absolute figures d
     python bench/load.py --cluster 3 --spread both --games 3000 --pace 5        # capacity
 
 ``--cluster N`` starts its own ``redis-server`` on a free port and N server nodes on it, and
-puts each room's two players on one node (``--spread same``) or on two (``--spread both``);
+puts each room's two players on one node (``--spread same``), on two (``--spread both``), or
+the guest on another node naming the room, which sends it on to the room's owner, the host's
+node (``--spread owner``: the nodes run ``--node-url``, the guest follows close code 4001);
 it runs one plain in-memory server first (``--no-plain`` skips it; ``--plain-store sqlite``
 keeps the plain server's games in a fresh SQLite file, as ``muggins serve`` does by default, and
 ``--plain-store memory,sqlite`` runs both) and prints the cluster's CPU per action as a ratio of
@@ -143,6 +145,8 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--sweep-interval", type=float, default=30.0)
     parser.add_argument("--db", help="a plain server keeping its games in this SQLite file")
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--node-url", help="cluster: where other nodes send this node's rooms")
     args = parser.parse_args(argv)
     raise_nofile()
     pauses = track_gc()
@@ -165,7 +169,8 @@ def serve_child(argv: list[str]) -> int:
     unlimited |= {"registrations_per_hour": 1e9, "reads_per_second": 1e9}
     if args.redis:
         config = ServerConfig(
-            port=0,
+            port=args.port,
+            node_url=args.node_url,
             redis=args.redis,
             postgres=args.postgres,
             sweep_interval=args.sweep_interval,
@@ -494,11 +499,15 @@ def _run_load(
             calls = (
                 [] if args.calls is None else ["--calls", str(calls_path(args, cluster, label, k))]
             )
+            if spread == "owner":  # each node told its own address, for 4001 to name
+                port = free_port()
+                calls += ["--port", str(port), "--node-url", f"ws://127.0.0.1:{port}"]
             child, port = start_child(command + calls)
             children.append(child)
             urls.append(f"ws://127.0.0.1:{port}")
         url = urls[0]
         host_urls = tuple(urls)
+        # "owner": the guest goes to another node naming the room, which sends it to the owner.
         guest_urls = host_urls if spread == "same" else (*host_urls[1:], *host_urls[:1])
         time.sleep(1.0)
         base_rss = sum(rss_bytes(c.pid) for c in children)
@@ -511,7 +520,7 @@ def _run_load(
         mode = "idle (seated, never moving)"
     where = "one plain server (in memory)" if store == "memory" else "one plain server (SQLite)"
     if cluster:
-        both = "on two nodes" if spread == "both" else "on one node"
+        both = {"both": "on two nodes", "owner": "sent on to its owner"}.get(spread, "on one node")
         where = f"{cluster} cluster nodes on Redis, each room's players {both}"
     print(
         f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es), {where}",
@@ -533,6 +542,7 @@ def _run_load(
             host_urls=host_urls,
             guest_urls=guest_urls,
             idle=args.idle,
+            route=spread == "owner",
         )
         process = ctx.Process(
             target=worker_main, args=(plan, worker, channel, go, count, stop, args.uvloop)
@@ -991,7 +1001,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--spread",
         default="both",
-        help="cluster: each room's players on one node (same), on two (both), or a list",
+        help="cluster: each room's players on one node (same), on two (both), the guest sent on "
+        "to the room's owner by the node it reached (owner: both nodes run --node-url), or a list",
     )
     parser.add_argument("--no-plain", action="store_true", help="cluster: skip the plain run")
     parser.add_argument(

@@ -7,7 +7,8 @@ messages, the plain mode prints them. When the link drops, or the server restart
 Given several URLs (the nodes of a cluster), it moves on to the next one at once when one fails.
 Once it knows its room (joined, created, or resumed into), every connection names it in the URL
 (``?room=CODE``, :mod:`muggins.shared.protocol.routing`), so a cluster's proxy routes it to the
-node of that room.
+node of that room; a node that sends it on to the room's owner (close code 4001, ``MOVED``) is
+followed at once, and the next drop starts again from the given URLs.
 
 A server can also hang without closing anything (a frozen process, a dead machine behind a live
 load balancer): TCP stays open and nothing comes back. So the link sends an application ``ping``
@@ -43,7 +44,7 @@ from muggins.shared.protocol import (
     encode,
     parse_server,
 )
-from muggins.shared.protocol.routing import room_url
+from muggins.shared.protocol.routing import moved_to, room_url
 
 log = logging.getLogger("muggins.client")
 
@@ -61,6 +62,8 @@ class DeadLink(Exception):
 
 REPLACED = 4000
 """The close code of a connection whose seat another connection with the same token took over."""
+MAX_MOVES = 3
+"""Owners followed in a row (close code 4001) before the link waits like after any drop."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,10 @@ class Connection:
         self._pings = itertools.count(1)
         self._ws: ClientConnection | None = None
         self._closing = False
+        self._moved_to: str | None = None
+        """Where the last close sent this client (the room's owner), for the next attempt."""
+        self._stay = False
+        """The room's owner could not be reached: ask the next node to serve the room itself."""
         self.welcomed = False
 
     @property
@@ -147,12 +154,13 @@ class Connection:
 
     async def run(self) -> None:
         """Connect, and reconnect after every drop, until closed."""
-        delay, attempt = self.first_delay, 0
+        delay, attempt, moves = self.first_delay, 0, 0
         while not self._closing:
             self.on_status(LinkStatus("connecting" if attempt == 0 else "reconnecting"))
-            reason, replaced = "", False
+            reason, replaced, moved, served = "", False, None, False
             try:
-                address = room_url(self.url, self.room)
+                sent_on, self._moved_to = self._moved_to, None
+                address = sent_on or room_url(self.url, self.room, stay=self._stay)
                 async with connect(address, open_timeout=5, close_timeout=1, max_size=2**22) as ws:
                     self._ws = ws
                     self._heard = time.monotonic()
@@ -161,15 +169,18 @@ class Connection:
                     await self._serve(ws)
                     reason = _close_reason(ws)
                     replaced = ws.close_code == REPLACED
+                    moved = moved_to(ws.close_code, ws.close_reason or "")
             except InvalidURI as error:
                 self.on_status(LinkStatus("failed", str(error)))
                 return
             except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed, DeadLink) as error:
                 reason = _describe(error)
                 replaced = isinstance(error, ConnectionClosed) and _code(error) == REPLACED
+                if isinstance(error, ConnectionClosed) and error.rcvd is not None:
+                    moved = moved_to(error.rcvd.code, error.rcvd.reason)
             finally:
                 self._ws = None
-                self.welcomed = False
+                served, self.welcomed = self.welcomed, False
             if self._closing:
                 break
             if replaced:
@@ -177,6 +188,15 @@ class Connection:
                 # same: two clients fighting over one seat forever. The newer one keeps it.
                 self.on_status(LinkStatus("replaced"))
                 return
+            if moved is not None and moves < MAX_MOVES:
+                # Sent on to the node that owns the room: go there at once (a few times in a
+                # row at most, so nodes that disagree cannot bounce the client for ever).
+                moves += 1
+                self._moved_to = moved
+                continue
+            # Sent on and not welcomed there (or bounced too often): the next node serves us.
+            self._stay = (sent_on is not None and not served) or moved is not None
+            moves = 0
             attempt += 1
             if self.give_up_after is not None and attempt > self.give_up_after:
                 self.on_status(LinkStatus("failed", reason or "the server went away"))
@@ -236,6 +256,7 @@ class Connection:
             elif isinstance(message, Left):
                 self.room = None
             elif isinstance(message, Welcome):
+                self._stay = False
                 self.token = message.token
                 if message.resumed:
                     self.room = message.room

@@ -7,7 +7,8 @@ person in that seat would: the view in ``state``.
 In a room it made or joined, a lost connection is not the end: like the terminal client it
 connects again, with growing pauses (:data:`PAUSES`), and its hello carries the token of its
 seat, so any node behind the balancer puts it back where it was. Every connection for a known
-room names it in the URL (``?room=CODE``), so a cluster's proxy routes it to that room's node.
+room names it in the URL (``?room=CODE``), so a cluster's proxy routes it to that room's node,
+and a node that sends it on to the room's owner (close code 4001) is followed at once.
 An opponent gone past the grace is waited for, or claimed (the game won, or the seat given to
 the computer) as ``claim`` says.
 """
@@ -47,7 +48,7 @@ from muggins.shared.protocol import (
     from_action,
     parse_server,
 )
-from muggins.shared.protocol.routing import room_url
+from muggins.shared.protocol.routing import moved_to, room_url
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
@@ -59,6 +60,8 @@ class RemoteError(RuntimeError):
 
 PAUSES = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 """Seconds between attempts to connect again after a lost connection; the last repeats."""
+MAX_MOVES = 3
+"""Owners followed in a row (close code 4001) before a pause like after any lost connection."""
 GIVE_UP_AFTER = 600.0
 """Seconds of failed attempts after which the bot stops trying."""
 
@@ -128,12 +131,16 @@ async def play_remote(
     progress = Progress()
     token: str | None = None
     failing_since: float | None = None
-    attempt = 0
+    attempt = moves = 0
+    moved: str | None = None
+    stay = False
     while True:
         try:
-            address = room_url(url, progress.room or code)
+            sent_on, moved, served = moved, None, False
+            address = sent_on or room_url(url, progress.room or code, stay=stay)
             async with connect(address, max_size=2**22, open_timeout=10) as ws:
                 welcome = await _hello(ws, name or f"{level} bot", token=token)
+                served = True
                 if token is None:
                     token = welcome.token
                     first: CreateRoom | JoinRoom = (
@@ -142,7 +149,7 @@ async def play_remote(
                     await _send(ws, first)
                 elif not welcome.resumed:
                     raise RemoteError("the server no longer keeps the bot's seat")
-                failing_since, attempt = None, 0
+                failing_since, attempt, stay = None, 0, False
                 result = await _play_match(
                     ws, strategy, pacer, code or "", on_room, on_event,
                     progress=progress, claim=claim,
@@ -152,6 +159,14 @@ async def play_remote(
         except InvalidURI as error:
             raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
         except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
+            received = error.rcvd if isinstance(error, ConnectionClosed) else None
+            moved = moved_to(received.code, received.reason) if received is not None else None
+            if moved is not None and moves < MAX_MOVES:
+                moves += 1  # sent on to the node that owns the room: go there at once
+                continue
+            # Sent on and not let in there (or bounced too often): the next node serves us.
+            stay = (sent_on is not None and not served) or moved is not None
+            moved, moves = None, 0
             if token is None or not reconnect:
                 raise _lost(url, error) from error
             now = time.monotonic()

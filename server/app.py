@@ -41,6 +41,7 @@ from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
 from muggins.server.wire.get_only import GetOnlyConnection
 from muggins.shared.build import build
+from muggins.shared.protocol.routing import MOVED, room_of
 
 log = logging.getLogger("muggins.server")
 
@@ -253,6 +254,10 @@ class Server:
         self.per_address[address] += 1
         self.keepalive.add(ws)
         try:
+            target = await self._owner_elsewhere(ws)
+            if target is not None:
+                await ws.close(MOVED, target)  # another node owns the room: go there
+                return
             await Connection(ws, self.lobby, address=address).run()
         finally:
             self.keepalive.discard(ws)
@@ -260,6 +265,18 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
+
+    async def _owner_elsewhere(self, ws: ServerConnection) -> str | None:
+        """The address of the node that owns the room this connection names, when another node
+        does and the client can go there (not a browser: its page may talk only to the host it
+        came from; not a client back from failing to reach it). None: serve it here."""
+        request = ws.request
+        if request is None or "Origin" in request.headers:
+            return None
+        room, stay = room_of(request.path)
+        if room is None or stay:
+            return None
+        return await self.lobby.cluster.route(room)
 
     def client_address(self, ws: ServerConnection, request: Request | None) -> str:
         """The client's IP address: the peer's, or the last X-Forwarded-For hop if the peer is a

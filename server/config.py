@@ -59,6 +59,14 @@ class ServerConfig:
         exclusive="where",
     )
     """A Redis URL: this node joins a cluster that keeps every game in that Redis."""
+    node_url: str | None = option(
+        None,
+        "with --redis: the address clients reach this very node at (ws://HOST:PORT), where the "
+        "nodes send a room's players once this node owns the room; without it, a node serves "
+        "them itself (behind a proxy that routes by room, leave it out)",
+        metavar="URL",
+    )
+    """Where clients reach this node directly; None: the node never sends anyone to it."""
     public_url: str | None = option(
         None,
         "the address players reach this server at, e.g. https://cribbage.example (behind a "

@@ -8,6 +8,9 @@
   to its wake-up channel (a process that died has lost its subscription with its connections).
 - ``alive:{node}``: a node's heartbeat, renewed every second (one write per node, however
   many players it holds), so it lapses a few seconds after the node dies.
+- ``owner:{code}``: the node that owns a room (a lease its heartbeat renews), and
+  ``address:{node}``: where clients reach that node directly (``--node-url``), renewed with it;
+  see :mod:`server.cluster.ownership`.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
   runs on one node only.
 - the room hash's ``agreement`` field: a pending restart proposal and rematch wishes.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.scripts import RENEW_OWNED
 from muggins.server.store.games import SeatRecord, StoreConflict
 from muggins.server.store.sqlite_games import seats_from_json
 from muggins.shared.actions import Seat
@@ -292,14 +296,61 @@ class ClusterStore(RedisStore):
     def alive_prefix(self) -> str:
         return f"{self.prefix}alive:"
 
-    async def heartbeat(self, *, ttl: float, others: list[str]) -> list[bool]:
+    def owner_key(self, code: str) -> str:
+        return f"{self.prefix}owner:{code}"
+
+    @property
+    def address_prefix(self) -> str:
+        return f"{self.prefix}address:"
+
+    async def own_room(
+        self, code: str, *, ttl: float, stored: bool = True
+    ) -> tuple[str | None, str | None]:
+        """The node that owns room ``code`` and its address (None: none given): this node,
+        for ``ttl`` seconds, unless another node whose process runs holds the lease. With
+        ``stored``, (None, None) for a room that is not stored (a room being made is not yet)."""
+        holder, address = await self._script_raw(
+            "own_room",
+            [self.owner_key(code), self.room_key(code)],
+            [
+                self.node,
+                max(1, int(ttl * 1000)),
+                self.node_prefix,
+                self.address_prefix,
+                "1" if stored else "0",
+            ],
+        )
+        return (
+            None if holder is None else str(holder),
+            None if address is None else str(address),
+        )
+
+    async def disown(self, code: str) -> None:
+        """Give up this node's lease on room ``code`` (stopping, or the room is gone here)."""
+        await self._script("release", [self.owner_key(code)], [self.node])
+
+    async def heartbeat(
+        self,
+        *,
+        ttl: float,
+        others: list[str],
+        owned: list[str] | None = None,
+        address: str | None = None,
+    ) -> list[bool]:
         """This node lives for ``ttl`` seconds more; whether each of ``others`` runs, in the
         same round trip: its heartbeat lives and it listens for its wake-ups (a node whose
-        process ended has lost its subscription at once; one that stalls keeps it)."""
+        process ended has lost its subscription at once; one that stalls keeps it). The
+        leases of the rooms it ``owned`` and its ``address`` are renewed in the same trip."""
+        ms = max(1, int(ttl * 1000))
+        keys = [self.owner_key(code) for code in owned or ()]
 
         async def beat() -> list[Any]:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.set(self.alive_prefix + self.node, "1", px=max(1, int(ttl * 1000)))
+                pipe.set(self.alive_prefix + self.node, "1", px=ms)
+                if keys:
+                    pipe.eval(RENEW_OWNED, len(keys), *keys, self.node, ms)
+                if address:
+                    pipe.set(self.address_prefix + self.node, address, px=ms)
                 if others:
                     pipe.mget([self.alive_prefix + n for n in others])
                     pipe.pubsub_numsub(*[self.node_prefix + n for n in others])
@@ -311,7 +362,7 @@ class ClusterStore(RedisStore):
         self.heartbeat_seconds = self.answered - began
         if not others:
             return []
-        beats, listeners = answers[1], answers[2]
+        beats, listeners = answers[-2], answers[-1]
         return [
             beat is not None and int(count) > 0
             for beat, (_, count) in zip(beats, listeners, strict=True)

@@ -37,6 +37,7 @@ from redis.exceptions import RedisError
 from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.ownership import RoomOwnership
 from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import RoomCopy
 from muggins.server.cluster.settling import settle_unsettled
@@ -45,7 +46,12 @@ from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
-from muggins.server.rooms.tokens import normalise_code, token_player
+from muggins.server.rooms.tokens import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    normalise_code,
+    token_player,
+)
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.runtime.ticks import tick
 from muggins.server.store.games import SeatRecord, StoreError
@@ -129,6 +135,8 @@ class ClusterNode:
         connection, so it wakes for nothing else)."""
         self._subscribed = asyncio.Event()
         """Set while this node is subscribed to its wake-ups."""
+        self.ownership = RoomOwnership(store, ttl=PRESENCE_TTL)
+        """The rooms this node owns (see :mod:`server.cluster.ownership`)."""
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -140,6 +148,14 @@ class ClusterNode:
         so the lobby's own index is not kept."""
         room.on_change = None
         RoomCopy(room, node=self, redis=self.redis)
+        self._spawn(self.ownership.take(room.code))
+
+    async def route(self, code: str) -> str | None:
+        """Where a connection naming room ``code`` goes instead of here (None: it stays)."""
+        code = normalise_code(code)
+        if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+            return None  # not a room code: the connection is served, and told so when it asks
+        return await self.ownership.route(code)
 
     def ghost(self, saved: SeatRecord) -> Player[Room]:
         """The Player for a seat record: the local one if connected here, else a stand-in."""
@@ -463,7 +479,12 @@ class ClusterNode:
                 }
             others = sorted(self._others)
             try:
-                lives = await self.redis.heartbeat(ttl=PRESENCE_TTL, others=others)
+                lives = await self.redis.heartbeat(
+                    ttl=PRESENCE_TTL,
+                    others=others,
+                    owned=self.ownership.renewing(self.lobby.rooms),
+                    address=self.lobby.config.node_url,
+                )
             except StoreError as error:
                 log.info("heartbeat not written (%s); the next poll retries", error)
                 continue
@@ -607,6 +628,9 @@ class ClusterNode:
         self._stopping = True
         if self._stopped is not None and not self._stopped.done():
             self._stopped.set_result(None)
+        with contextlib.suppress(StoreError, TimeoutError):
+            async with asyncio.timeout(1.0):
+                await self.ownership.release()
         for room in self.lobby.rooms.values():
             for seat in room.seats:
                 bot = seat.bot

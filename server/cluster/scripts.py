@@ -358,6 +358,30 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# KEYS: owner, room. ARGV: this node, milliseconds, node channel prefix, node address prefix,
+# '1' when the room must be stored already (a connection names it; a room being made is not yet).
+# A room's owner lease: kept by its holder while the holder's process runs (a subscriber on its
+# channel) and the lease has not lapsed (its heartbeat renews it); else this node takes it.
+# Returns {owner, the owner's address or false}; {false, false} for a room that is not stored.
+OWN_ROOM = """
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then return {false, false} end
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and redis.call('PUBSUB', 'NUMSUB', ARGV[3] .. holder)[2] > 0 then
+    return {holder, redis.call('GET', ARGV[4] .. holder)}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return {ARGV[1], false}
+"""
+
+# KEYS: the owner leases of a node's rooms. ARGV: this node, milliseconds.
+# Renews each lease this node still holds (one another node took over is left alone).
+RENEW_OWNED = """
+for _, key in ipairs(KEYS) do
+    if redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]) end
+end
+return #KEYS
+"""
+
 # KEYS: presence, watch. ARGV: node channel prefix, wake-up, writer (this node).
 # The seat's connection is on this node now (no expiry: the node's heartbeat says it lives).
 # The room's other nodes are woken only when the holder changed.
@@ -428,6 +452,8 @@ SCRIPTS = {
     "relist_room": RELIST_ROOM,
     "claim": CLAIM,
     "release": RELEASE,
+    "own_room": OWN_ROOM,
+    "renew_owned": RENEW_OWNED,
     "wake_room": WAKE_ROOM,
     "save_agreement": SAVE_AGREEMENT,
     "room_state": ROOM_STATE,

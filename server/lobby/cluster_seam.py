@@ -39,6 +39,11 @@ class LobbyCluster(Protocol):
         """The room ``code`` from the cluster, when it is not held here (None: there is none)."""
         ...
 
+    async def route(self, code: str) -> str | None:
+        """The address a connection naming room ``code`` is sent on to (the node that owns the
+        room); None: this server serves it."""
+        ...
+
     async def start(self) -> bool:
         """Start the cluster's background work. True when rooms load on demand (the lobby then
         rebuilds nothing at start-up)."""
@@ -78,6 +83,9 @@ class NoLobbyCluster:
 
     async def load(self, code: str) -> Room | None:
         return None  # one server holds every room it has
+
+    async def route(self, code: str) -> str | None:
+        return None
 
     async def start(self) -> bool:
         return False

@@ -3,8 +3,12 @@
 A cluster's proxy (docker/nginx.conf) sends every connection naming one room to the same node,
 by a consistent hash on the room code, so a room's players meet on one node instead of two
 nodes each applying and encoding every move. A client names its room whenever it knows it: when
-it joins a room by its code and whenever it connects again to a room it is in. The server reads
-nothing from the URL; a connection without a room (the lobby) goes to any node.
+it joins a room by its code and whenever it connects again to a room it is in. A connection
+without a room (the lobby) goes to any node. Where no proxy routes (clients given the nodes'
+own addresses), a node closes a connection for a room another node owns with :data:`MOVED`,
+naming the owner's address, and the client connects there at once; one that could not reach it
+comes back naming ``stay=1`` and is served where it is. Browsers are never sent on: their page
+may talk only to the host it came from, so they reach a cluster through its proxy.
 
 >>> room_url("ws://example.org:8765", "KXPWTR")
 'ws://example.org:8765/?room=KXPWTR'
@@ -12,6 +16,8 @@ nothing from the URL; a connection without a room (the lobby) goes to any node.
 'ws://example.org:8765/?x=1&room=KXPWTR'
 >>> room_url("ws://example.org:8765/?room=OLDONE", None)
 'ws://example.org:8765/'
+>>> room_url("ws://example.org:8765", "KXPWTR", stay=True)
+'ws://example.org:8765/?room=KXPWTR&stay=1'
 """
 
 from __future__ import annotations
@@ -20,12 +26,48 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 ROOM_PARAMETER = "room"
 """The query parameter that names a connection's room."""
+STAY_PARAMETER = "stay"
+"""With ``1``: the client could not reach the node it was sent on to; serve it where it is."""
+
+MOVED = 4001
+"""The close code of a connection for a room that another node owns: the close reason is the
+address to connect to instead (``ws://`` or ``wss://``, the room named in it)."""
 
 
-def room_url(url: str, code: str | None) -> str:
-    """``url`` naming the room ``code`` (None: no room, the lobby)."""
+def room_of(path: str) -> tuple[str | None, bool]:
+    """The room a request's path names, if any, and whether it asks to stay.
+
+    >>> room_of("/?room=KXPWTR"), room_of("/"), room_of("/?room=KXPWTR&stay=1")
+    (('KXPWTR', False), (None, False), ('KXPWTR', True))
+    """
+    query = dict(parse_qsl(urlsplit(path).query))
+    return query.get(ROOM_PARAMETER) or None, query.get(STAY_PARAMETER) == "1"
+
+
+def moved_to(code: int | None, reason: str) -> str | None:
+    """The address a closed connection was sent on to, if it was (:data:`MOVED`).
+
+    >>> moved_to(4001, "ws://10.0.0.2:8765/?room=KXPWTR")
+    'ws://10.0.0.2:8765/?room=KXPWTR'
+    >>> moved_to(1000, "ws://10.0.0.2:8765/"), moved_to(4001, "javascript:alert(1)")
+    (None, None)
+    """
+    if code == MOVED and reason.startswith(("ws://", "wss://")):
+        return reason
+    return None
+
+
+def room_url(url: str, code: str | None, *, stay: bool = False) -> str:
+    """``url`` naming the room ``code`` (None: no room, the lobby); ``stay``: asking to be served
+    there (the room's owner could not be reached)."""
     parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "room"]
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if k not in (ROOM_PARAMETER, STAY_PARAMETER)
+    ]
     if code:
         query.append((ROOM_PARAMETER, code))
+        if stay:
+            query.append((STAY_PARAMETER, "1"))
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode(query), ""))

@@ -34,11 +34,16 @@ SAFETY_POLL / (poll x passes), so 3600 s still woke a room in about 1 of 720 pas
 
 
 class Node:
-    """``muggins serve --redis URL`` in its own process (its log in ``log`` if given)."""
+    """``muggins serve --redis URL`` in its own process (its log in ``log`` if given; with
+    ``addressed``, its own address given as ``--node-url``, where other nodes send clients)."""
 
-    def __init__(self, redis: RedisServer, *args: str, log: Path | None = None) -> None:
+    def __init__(
+        self, redis: RedisServer, *args: str, log: Path | None = None, addressed: bool = False
+    ) -> None:
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}"
+        if addressed:
+            args = (*args, "--node-url", self.url)
         self.log = log
         self.command = [
             sys.executable, "-m", "muggins.client.cli", "serve",

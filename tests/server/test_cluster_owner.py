@@ -1,0 +1,163 @@
+"""A room's owner (server.cluster.ownership), with node processes on one redis-server: a node
+handed a connection for a room another node owns sends the client there (close code 4001), so
+both players sit on one node; when the owner is killed, the node they come back to takes the
+room over from the log and the match ends."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from cluster_nodes import Node
+from redis_helpers import RedisServer, running_redis
+from test_cluster_failover import Player
+
+from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+def connections(node: Node) -> int:
+    """The node's open WebSocket connections, from its /metrics."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=2) as r:
+        text = r.read().decode()
+    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
+    return int(float(value))
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        await asyncio.sleep(0.05)
+
+
+def second_deal(view: object) -> bool:
+    return getattr(view, "deal_number", 0) >= 2
+
+
+async def test_players_are_sent_to_the_owner_and_the_next_node_takes_the_room_over(
+    redis_server: RedisServer,
+) -> None:
+    """Alice makes a room on node A (its owner); Bob, given node B first, is sent on to A and
+    plays there. A is killed: both come back on B, which now owns the room, and finish."""
+    a, b = Node(redis_server, addressed=True), Node(redis_server, addressed=True)
+    store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url, b.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        owner = f"muggins:owner:{room.code}"
+        await wait_for(lambda: store.get(owner) is not None)
+        holder_a = store.get(owner)
+        bob = Player("Bob", [b.url, a.url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        assert {connections(a), connections(b)} == {2, 0} and connections(a) == 2
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+
+        a.kill()
+        for player in (alice, bob):
+            back = await player.next(Welcome, timeout=20)
+            assert isinstance(back, Welcome) and back.resumed and back.room == room.code
+        await wait_for(lambda: connections(b) == 2)
+        assert store.get(owner) not in (None, holder_a)  # B took the lease over
+        await asyncio.gather(alice.play(), bob.play())
+        for player in (alice, bob):
+            assert player.state is not None and player.state.view.phase == "match_over"
+    finally:
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        a.stop()
+        b.stop()
+        store.close()
+
+
+async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
+    redis_server: RedisServer,
+) -> None:
+    """The owner's address is one the client cannot reach: sent there, the client comes back
+    naming stay=1 and the other node serves it (two nodes serve the room, as without owners)."""
+    a = Node(redis_server, "--node-url", "ws://127.0.0.1:1")  # nothing listens on port 1
+    b = Node(redis_server, addressed=True)
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
+        store.close()
+        bob = Player("Bob", [b.url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        assert (connections(a), connections(b)) == (1, 1)
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+    finally:
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        a.stop()
+        b.stop()
+
+
+async def test_players_of_a_frozen_owner_finish_on_the_other_node(
+    redis_server: RedisServer,
+) -> None:
+    """The owner frozen (SIGSTOP) with both players on it: they give it up, are not bounced
+    back to it for ever (its lease lapses, or a client that cannot reach it asks to stay), and
+    finish the match on the other node."""
+    a, b = Node(redis_server, addressed=True), Node(redis_server, addressed=True)
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url, b.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
+        store.close()
+        bob = Player("Bob", [b.url, a.url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        assert connections(a) == 2
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+
+        a.signal(signal.SIGSTOP)
+        for player in (alice, bob):
+            back = await player.next(Welcome, timeout=40)
+            assert isinstance(back, Welcome) and back.resumed and back.room == room.code
+        await asyncio.gather(alice.play(), bob.play())
+        for player in (alice, bob):
+            assert player.state is not None and player.state.view.phase == "match_over"
+    finally:
+        a.signal(signal.SIGCONT)
+        for player in (alice, bob):
+            if player is not None:
+                await player.close()
+        a.stop()
+        b.stop()
