@@ -7,7 +7,8 @@ room's chat, as typed records over :class:`~server.store.moderation.ModerationSt
 - A **block** is one account's: matchmaking never pairs the two.
 - The **moderation log** is append-only: who did what, when and why.
 - **Chat** is kept per room (the newest :data:`CHAT_KEPT` lines), shown to moderators and
-  never in a public replay; lines older than the retention are not shown.
+  never in a public replay; lines older than the retention are deleted by
+  :meth:`Sanctions.sweep_chat` (and not shown meanwhile).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ SanctionKind = Literal["ban", "mute"]
 CHAT_KEPT: Final = 200
 """Chat lines kept per room (the newest)."""
 LOG: Final = "log"
+CHAT: Final = "chat:"
+"""The prefix of each room's list of kept chat lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +187,7 @@ class Sanctions:
         line = KeptLine(
             id=secrets.token_hex(6), room=room, at=at, sender=sender, account=account, text=text
         )
-        await self.store.list_append(f"chat:{room}", json.dumps(asdict(line)), keep=CHAT_KEPT)
+        await self.store.list_append(f"{CHAT}{room}", json.dumps(asdict(line)), keep=CHAT_KEPT)
         return line
 
     async def chat(self, room: str, *, now: float, limit: int = CHAT_KEPT) -> list[KeptLine]:
@@ -193,12 +196,35 @@ class Sanctions:
         oldest = now - self.chat_days * 86400
         lines = [
             KeptLine(**json.loads(t))
-            for t in await self.store.list_read(f"chat:{room}", limit=limit)
+            for t in await self.store.list_read(f"{CHAT}{room}", limit=limit)
         ]
         return [line for line in lines if line.at >= oldest and line.id not in removed]
 
     async def remove_line(self, room: str, line: str, *, by: str) -> None:
         await self.store.record_put(f"removed:{room}", line, by)
+
+    async def sweep_chat(self, *, now: float) -> int:
+        """Delete every room's kept lines older than the retention from the store (with the marks
+        of removed ones among them); the number of lines deleted. A report keeps its own copy of
+        the line it reports."""
+        oldest = now - self.chat_days * 86400
+        deleted = 0
+        for name in await self.store.list_names(CHAT):
+            room = name[len(CHAT) :]
+            texts = await self.store.list_read(name, limit=CHAT_KEPT)
+            old = [t for t in texts if KeptLine(**json.loads(t)).at < oldest]
+            if old:
+                deleted += await self.store.list_drop_through(name, old[-1])
+            # The marks first, then the lines: a mark read was put after its line was kept, so a
+            # line missing from the list read after it is gone (dropped, or trimmed as too many).
+            marks = await self.store.records(f"removed:{room}")
+            if marks:
+                kept = await self.store.list_read(name, limit=CHAT_KEPT)
+                ids = {KeptLine(**json.loads(t)).id for t in kept}
+                for line in marks:
+                    if line not in ids:
+                        await self.store.record_put(f"removed:{room}", line, None)
+        return deleted
 
 
 def new_report_id() -> str:

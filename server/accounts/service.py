@@ -235,11 +235,14 @@ class AccountService:
         return account
 
     async def find_named(self, name: str) -> AccountRecord | None:
-        """The account called ``name`` (or one too like it), if any."""
-        account = await self.store.find_account(key=name_key(name))
-        if account is None and legacy_key(name) != name_key(name):
+        """The account called ``name`` (or one too like it), if any. An account still under its
+        key from before marks were folded (``Alíce`` beside an ``Alice``: see
+        :mod:`server.store.name_keys`) is found first by that key, so its owner signs in."""
+        if legacy_key(name) != name_key(name):
             account = await self.store.find_account(key=legacy_key(name))
-        return account
+            if account is not None:
+                return account
+        return await self.store.find_account(key=name_key(name))
 
     async def guest_name(self, name: str) -> str:
         """A guest's name as shown: ``Alice (guest)`` when an account is called Alice."""

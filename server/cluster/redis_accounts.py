@@ -3,7 +3,9 @@
 
 Keys, under the store's prefix:
 
-- ``account:{id}``: the account as JSON; ``account-key:{key}``: the id owning a name key.
+- ``account:{id}``: the account as JSON; ``account-key:{key}``: the id owning a name key;
+  ``name-keys``: the version of the folding the keys follow (``name-keys-lock`` while a node
+  brings them up to it, see :meth:`RedisAccounts.fold_name_keys`).
 - ``session:{hash}``: the account of a session (only the token's SHA-256 is kept);
   ``sessions:{id}``: the set of an account's session hashes.
 - ``settled:{match}``: written in the same transaction that applies a match to ratings and
@@ -22,6 +24,8 @@ compute the new ratings, then MULTI/EXEC; a concurrent change makes it start aga
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -52,7 +56,10 @@ from muggins.server.store.accounts import (
 )
 from muggins.server.store.games import StoreConflict, StoreError
 from muggins.server.store.memory_accounts import HISTORY_KEPT
+from muggins.server.store.name_keys import FOLDING, Rekeying, clash_report, plan
 from muggins.shared.glicko2 import Rating
+
+log = logging.getLogger("muggins.cluster")
 
 _CREATE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
@@ -206,6 +213,45 @@ class RedisAccounts:
         )
         if not done:
             raise StoreConflict(f"the name {name!r} is taken")
+
+    async def fold_name_keys(self) -> Rekeying | None:
+        """Bring every account's name key up to today's folding, once per store (see
+        :mod:`server.store.name_keys`); None when done already or under way on another node.
+        Meanwhile sign-ins still find an account by its old key."""
+        done, lock = self._k("name-keys"), self._k("name-keys-lock")
+        if _text(await self._call("name keys", lambda: self.redis.get(done)) or b"") == FOLDING:
+            return None
+        if not await self._call("name keys", lambda: self.redis.set(lock, "1", nx=True, ex=300)):
+            return None
+
+        async def scan() -> list[AccountRecord]:
+            found = []
+            async for key in self.redis.scan_iter(match=_glob(self._k("account") + ":") + "*"):
+                text = await self.redis.get(key)
+                if text:
+                    found.append(account_from_json(_text(text)))
+            return found
+
+        rekeying = plan(await self._call("name keys", scan))
+        for account, key in list(rekeying.moved):
+            try:
+                await self.rename_account(account.id, account.name, key)
+            except StoreConflict:  # registered meanwhile under the new key
+                rekeying.moved.remove((account, key))
+                holder = await self.find_account(key=key)
+                rekeying.clashes.append((account, holder or account))
+        reports = [clash_report(a, holder, at=time.time()) for a, holder in rekeying.clashes]
+        if reports:
+            found: dict[Any, Any] = {report.id: report.json() for report in reports}
+            await self._call(
+                "name keys", lambda: self.redis.hset(self._k("mod", "report"), mapping=found)
+            )
+        await self._call("name keys", lambda: self.redis.set(done, FOLDING))
+        await self._call("name keys", lambda: self.redis.delete(lock))
+        log.info(
+            "name keys folded: %d moved, %d reported", len(rekeying.moved), len(rekeying.clashes)
+        )
+        return rekeying
 
     async def set_bot(self, id: str) -> None:
         async def change(pipe: Any) -> None:
@@ -392,3 +438,12 @@ class RedisAccounts:
             "queue", lambda: self.redis.eval(_POP, 1, self._k("paired"), account)
         )
         return str(room) if room else None
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _glob(text: str) -> str:
+    """``text`` matched literally in a SCAN pattern."""
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)

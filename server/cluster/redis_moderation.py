@@ -2,14 +2,24 @@
 :class:`~server.cluster.redis_store.RedisStore`), shared by every node.
 
 Keys, under the store's prefix: ``mod:{kind}`` hash of key -> JSON; ``modlist:{name}`` list of
-JSON, newest last (trimmed to ``keep`` when one is given)."""
+JSON, newest last (trimmed to ``keep`` when one is given, its oldest dropped by
+:data:`DROP_THROUGH`)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 import redis.asyncio as aioredis
+
+DROP_THROUGH: Final = """
+local at = redis.call('LPOS', KEYS[1], ARGV[1])
+if not at then return 0 end
+redis.call('LTRIM', KEYS[1], at + 1, -1)
+return at + 1
+"""
+"""Drop a list's entries from the oldest through the first equal to ARGV[1] (one step, so an
+append or trim meanwhile cannot shift what goes)."""
 
 
 class RedisModeration:
@@ -57,6 +67,27 @@ class RedisModeration:
             "moderation", lambda: self.redis.lrange(f"{self.prefix}modlist:{name}", -limit, -1)
         )
         return [_text(v) for v in found]
+
+    async def list_names(self, prefix: str) -> list[str]:
+        start = f"{self.prefix}modlist:"
+        pattern = _glob_escape(start + prefix) + "*"
+
+        async def scan() -> list[str]:
+            return [_text(k)[len(start) :] async for k in self.redis.scan_iter(match=pattern)]
+
+        return sorted(await self._call("moderation", scan))
+
+    async def list_drop_through(self, name: str, value: str) -> int:
+        key = f"{self.prefix}modlist:{name}"
+        found = await self._call(
+            "moderation",
+            lambda: self.redis.eval(DROP_THROUGH, 1, key, value),
+        )
+        return int(found)
+
+
+def _glob_escape(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
 
 
 def _text(value: bytes | str) -> str:

@@ -253,6 +253,7 @@ class RedisStore(RedisAccounts, RedisModeration):
 
     async def open(self) -> None:
         await self._call("ping", self.redis.ping)
+        await self.fold_name_keys()
 
     async def ping(self) -> float | None:
         """Answer once Redis has (readiness asks every second)."""

@@ -39,6 +39,9 @@ from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.lobby")
 
+CHAT_SWEEP_EVERY = 3600.0
+"""Seconds between two sweeps of kept chat past its retention (the first is at the first sweep)."""
+
 
 def strongest_level() -> str:
     """The default computer: the last (strongest) level registered."""
@@ -86,6 +89,8 @@ class Lobby:
         """Duplicate matches by their first table's code."""
         self.tournaments = TournamentDirector(self)
         self.accounts.matchmaker = self.matchmaker
+        self.chat_swept: float | None = None
+        """When (wall clock) kept chat past its retention was last deleted."""
 
     # --- players -------------------------------------------------------------------------------
 
@@ -311,7 +316,9 @@ class Lobby:
     async def sweep(self) -> None:
         """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who
         left without a seat more than ``grace`` seconds ago (their tokens stop working). A cluster
-        node's clean-up is the cluster's."""
+        node's clean-up is the cluster's. Kept chat past its retention is deleted once an hour
+        (on every node of a cluster: deleting it twice deletes nothing more)."""
+        await self.sweep_chat(time.time())
         if await self.cluster.sweep():
             return
         now = self.clock()
@@ -325,6 +332,23 @@ class Lobby:
             elif not room.present() and now - room.last_activity >= self.config.abandon_after:
                 await self._drop(room, f"{self.config.abandon_after:.0f} s without anyone")
         self.metrics.rooms.set(len(self.rooms))
+
+    async def sweep_chat(self, now: float) -> int | None:
+        """Delete kept chat past its retention, unless done less than an hour before ``now``;
+        the number of lines deleted (None: not this time)."""
+        if self.chat_swept is not None and now - self.chat_swept < CHAT_SWEEP_EVERY:
+            return None
+        self.chat_swept = now
+        try:
+            deleted = await self.sanctions.sweep_chat(now=now)
+        except StoreError as error:
+            log.info("kept chat not swept (%s); the next sweep does", error)
+            self.chat_swept = None
+            return None
+        log.info(
+            "kept chat swept: %d lines older than %g days deleted", deleted, self.config.chat_days
+        )
+        return deleted
 
     def _deserted(self, room: Room, now: float) -> bool:
         """A room whose match never started, left by every person for the grace period."""

@@ -30,3 +30,16 @@ class MemoryModeration:
 
     async def list_read(self, name: str, *, limit: int) -> list[str]:
         return self.moderation_lists.get(name, [])[-limit:] if limit > 0 else []
+
+    async def list_names(self, prefix: str) -> list[str]:
+        return sorted(n for n, v in self.moderation_lists.items() if v and n.startswith(prefix))
+
+    async def list_drop_through(self, name: str, value: str) -> int:
+        found = self.moderation_lists.get(name, [])
+        if value not in found:
+            return 0
+        count = found.index(value) + 1
+        del found[:count]
+        if not found:
+            del self.moderation_lists[name]
+        return count

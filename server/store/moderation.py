@@ -8,7 +8,8 @@ Every :class:`~server.store.games.Store` (memory, SQLite, Redis) is also a
   account, the reports by id, each account's blocks;
 - **lists**: JSON texts appended in order, read newest last: the moderation log (never trimmed,
   never edited: there is no call that could) and each room's chat (trimmed to the newest
-  ``keep``).
+  ``keep``, and its oldest entries dropped once past the retention, see
+  :meth:`ModerationStore.list_drop_through`).
 """
 
 from __future__ import annotations
@@ -30,3 +31,10 @@ class ModerationStore(Protocol):
 
     async def list_read(self, name: str, *, limit: int) -> list[str]:
         """The newest ``limit`` entries of a list, oldest first."""
+
+    async def list_names(self, prefix: str) -> list[str]:
+        """The names of the lists that start with ``prefix`` and hold an entry."""
+
+    async def list_drop_through(self, name: str, value: str) -> int:
+        """Delete the entries of a list from its oldest through the first equal to ``value``;
+        the number deleted (0 when ``value`` is not there: trimmed already, with all before it)."""

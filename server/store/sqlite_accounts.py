@@ -4,7 +4,8 @@ A file written before accounts existed has ``user_version`` 0; :func:`migrate` b
 :data:`VERSION` on start, one numbered step at a time, each in one transaction, so an
 interrupted upgrade leaves the file at a version it can resume from. Rooms and games are left
 as they were; step 3 only adds two columns to the actions (their ``seq`` and move key), step 4
-the review queue, step 5 the hand-overs of seats during a match.
+the review queue, step 5 the hand-overs of seats during a match, step 6 moderation, step 7
+recomputes the accounts' name keys (:mod:`server.store.name_keys`).
 """
 
 from __future__ import annotations
@@ -36,12 +37,16 @@ from muggins.server.store.accounts import (
     reviewed,
     settle,
 )
+from muggins.server.store.name_keys import fold_sqlite
 from muggins.server.store.sqlite_moderation import MIGRATION as MODERATION
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION, Rating
 
 T = TypeVar("T")
 
-MIGRATIONS: Final = (
+Step = str | Callable[[sqlite3.Connection], None]
+"""A migration: SQL statements, or a function run in the step's transaction."""
+
+MIGRATIONS: Final[tuple[Step, ...]] = (
     # 1: accounts, their sessions, settled matches and each account's history
     """
     CREATE TABLE accounts (
@@ -103,6 +108,8 @@ MIGRATIONS: Final = (
     """,
     # 6: moderation: bans, mutes, reports and blocks by key; the moderation log and rooms' chat
     MODERATION,
+    # 7: accounts' name keys folded as today (accents, ı, İ); see server.store.name_keys
+    fold_sqlite,
 )
 VERSION: Final = len(MIGRATIONS)
 
@@ -113,9 +120,13 @@ def migrate(db: sqlite3.Connection) -> int:
     for version in range(start, VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[version].split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            step = MIGRATIONS[version]
+            if callable(step):
+                step(db)
+            else:
+                for statement in step.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
             db.execute(f"PRAGMA user_version = {version + 1}")
             db.execute("COMMIT")
         except BaseException:

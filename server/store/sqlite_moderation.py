@@ -81,3 +81,30 @@ class SqliteModeration:
             return [str(row[0]) for row in reversed(rows)]
 
         return await self._run(read)
+
+    async def list_names(self, prefix: str) -> list[str]:
+        def read(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute(
+                "SELECT DISTINCT name FROM moderation_lists WHERE substr(name, 1, ?) = ? "
+                "ORDER BY name",
+                (len(prefix), prefix),
+            )
+            return [str(row[0]) for row in rows]
+
+        return await self._run(read)
+
+    async def list_drop_through(self, name: str, value: str) -> int:
+        def drop(db: sqlite3.Connection) -> int:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT min(seq) FROM moderation_lists WHERE name = ? AND value = ?", (name, value)
+            ).fetchone()
+            count = 0
+            if row[0] is not None:
+                count = db.execute(
+                    "DELETE FROM moderation_lists WHERE name = ? AND seq <= ?", (name, row[0])
+                ).rowcount
+            db.execute("COMMIT")
+            return int(count)
+
+        return await self._run(drop)
