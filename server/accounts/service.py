@@ -245,9 +245,13 @@ class AccountService:
         return await self.store.find_account(key=name_key(name))
 
     async def guest_name(self, name: str) -> str:
-        """A guest's name as shown: ``Alice (guest)`` when an account is called Alice."""
-        if await self.find_named(name) is None:
-            return name
+        """A guest's name as shown: ``Alice (guest)`` when an account is called Alice, or when
+        the accounts cannot be read (a cluster's PostgreSQL down): guests still play."""
+        try:
+            if await self.find_named(name) is None:
+                return name
+        except StoreError as error:
+            log.warning("guest %r marked a guest unchecked: %s", name, error)
         return f"{name[: NAME_SHOWN - len(GUEST_MARK) - 1].rstrip()} {GUEST_MARK}"
 
     async def _bind(
