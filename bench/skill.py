@@ -55,7 +55,7 @@ CONFIG = ServerConfig(
     review_workers=0, registrations_per_hour=1e9, idle_timeout=1e9,
     rated_pair_per_day=10**9,  # eight players meet each other again and again, all rated
     # A player far from the others in rating may wait in the queue, silent, longer than the
-    # idle limit: the pool is small, and the closer players are paired with each other first.
+    # idle limit: until its range reaches someone seeking (the pool is small).
 )  # fmt: skip
 
 

@@ -35,9 +35,16 @@ def describe_options(options: RoomOptions) -> str:
         parts.append(f"match to {game.match_to}")
     if options.turn_timer:
         parts.append(f"{options.turn_timer}s a move")
+        if options.turn_bank:
+            parts.append(f"{options.turn_bank}s bank")
     if options.rated:
         parts.append("rated")
     return ", ".join(parts)
+
+
+CLOCKS = [("no clock", 0), ("30 s a move", 30), ("60 s a move", 60), ("2 min a move", 120)]
+BANKS = [("no bank", 0), ("+ 1 min bank", 60), ("+ 3 min bank", 180), ("+ 5 min bank", 300)]
+"""A room's clock: each move's seconds, then a bank for the match (with a clock only)."""
 
 
 class LobbyScreen(Screen[None]):
@@ -77,6 +84,8 @@ class LobbyScreen(Screen[None]):
                 )
                 yield Checkbox("Muggins (count your own)", id="muggins")
                 yield Checkbox("Private (code only)", id="private")
+                yield Select(CLOCKS, value=0, allow_blank=False, id="clock")
+                yield Select(BANKS, value=0, allow_blank=False, id="bank")
             with Horizontal(classes="lobby-row"):
                 yield Input(placeholder="room code, e.g. KXPWTR", id="code", max_length=12)
                 yield Button("Join", id="join", variant="success")
@@ -124,7 +133,15 @@ class LobbyScreen(Screen[None]):
                 muggins=self.query_one("#muggins", Checkbox).value,
             )
             private = self.query_one("#private", Checkbox).value
-            options = RoomOptions(game=game, private=private)
+            clock = self.query_one("#clock", Select).value
+            bank = self.query_one("#bank", Select).value
+            timer = clock if isinstance(clock, int) and clock else None
+            options = RoomOptions(
+                game=game,
+                private=private,
+                turn_timer=timer,
+                turn_bank=bank if timer and isinstance(bank, int) and bank else None,
+            )
             self.post_message(self.Chosen(CreateRoom(options=options)))
             return
         if event.button.id == "rated":

@@ -13,7 +13,8 @@ It reads commands, one per line::
     say TEXT        chat;  state: print the table again;  hint: ask the coach
     resign          give up the game;  restart: start again;  rematch: after the match
     quit            leave (your seat is kept for a while)
-    create [61] [muggins] [private]   open a room;  join CODE;  watch CODE;  rooms
+    create [61] [muggins] [private] [clock=SECONDS [bank=SECONDS]]   open a room (a clock: each
+                    move's seconds, then a bank for the match);  join CODE;  watch CODE;  rooms
     computer [LEVEL]                  seat the computer in your room's empty seat
     seek [3] [people] [duplicate]  signed in: wait for a rated opponent (one game, or best of
                     three; people: no bot accounts; duplicate: two tables on the same deals); cancel
@@ -110,13 +111,30 @@ HELP = (__doc__ or "").split("::", 1)[-1].rstrip()
 
 
 def create_room(words: list[str]) -> CreateRoom:
-    """``create 61 muggins private``: a room with those options (default: to 121, listed)."""
-    unknown = [w for w in words if w.lower() not in ("61", "121", "muggins", "private")]
-    if unknown:
-        raise ValueError(f"create takes 61, 121, muggins and private, not {' '.join(unknown)}")
+    """``create 61 muggins private clock=30 bank=180``: a room with those options (default: to
+    121, listed, no clock); ``clock`` is seconds a move, ``bank`` seconds beyond them a match."""
     lowered = [w.lower() for w in words]
+    timed = {k: v for k, _, v in (w.partition("=") for w in lowered) if k in ("clock", "bank")}
+    unknown = [w for w in lowered if w not in ("61", "121", "muggins", "private")]
+    unknown = [
+        w for w in unknown if w.partition("=")[0] not in timed or not w.partition("=")[2].isdigit()
+    ]
+    if unknown:
+        raise ValueError(
+            "create takes 61, 121, muggins, private, clock=SECONDS and bank=SECONDS, "
+            f"not {' '.join(unknown)}"
+        )
     game = GameOptions(target=61 if "61" in lowered else 121, muggins="muggins" in lowered)
-    return CreateRoom(options=RoomOptions(game=game, private="private" in lowered))
+    clock, bank = timed.get("clock"), timed.get("bank")
+    if bank and not clock:
+        raise ValueError("A time bank needs a per-move clock: add clock=SECONDS")
+    options = RoomOptions(
+        game=game,
+        private="private" in lowered,
+        turn_timer=int(clock) if clock else None,
+        turn_bank=int(bank) if bank else None,
+    )
+    return CreateRoom(options=options)
 
 
 def cards_text(cards: tuple[Card, ...], *, numbered: bool = False) -> str:
@@ -268,6 +286,9 @@ class PlainClient:
         self.pending = None
         self.last_prompt = seq
         self.say(self.table_line(view))
+        clock = self.session.clock_text()
+        if clock:
+            self.say(f"| {clock}")
         names = self.session.names
         if view.phase == "show":
             for result in view.show:

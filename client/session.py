@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
+from muggins.client.clock import clock_text
 from muggins.shared.actions import CardPlayed, CountReset, Go, Scored
 from muggins.shared.duplicate import HandComparison
 from muggins.shared.fairness import verify_deal
@@ -31,6 +32,7 @@ from muggins.shared.protocol import (
     RoomOptions,
     Rooms,
     SeatBot,
+    SeatClock,
     ServerMessage,
     Spectate,
     State,
@@ -113,6 +115,9 @@ class Session:
     goal_sent: bool = False
     claimable_at: float | None = None
     """When (monotonic clock) the absent opponent's game may be claimed."""
+    clock: tuple[SeatClock | None, SeatClock | None] | None = None
+    """The turn clock the latest state carried, and when (monotonic clock) it arrived."""
+    clock_at: float = 0.0
     bot_asked: str = ""
     """The room we already asked the server to seat the computer in."""
     left: bool = False
@@ -152,6 +157,11 @@ class Session:
             )
         return status
 
+    def clock_text(self) -> str:
+        """The turn clock now, in words ("" when none runs)."""
+        spent = time.monotonic() - self.clock_at
+        return clock_text(self.room, self.clock, spent, self.names)
+
     def claimable_in(self) -> float | None:
         """Seconds until the absent opponent's game may be claimed (0: now), or None."""
         if self.room is None or self.room.you is None or self.claimable_at is None:
@@ -168,6 +178,7 @@ class Session:
             view = self.unpacker.whole(message)
             if message.seq >= self.seq or self.view is None:
                 self.seq = message.seq
+                self.clock, self.clock_at = message.clock, time.monotonic()
                 for line in message.events:
                     self._event(line)
                 over = message.game_over

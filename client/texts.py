@@ -55,6 +55,9 @@ def status_text(session: Session, link: LinkStatus, error: str) -> Text:
         status.append(error, style="bold red")
     else:
         status.append(turn_prompt(session.view, session.names), style="bold")
+    clock = session.clock_text()
+    if clock:
+        status.append(f"   · {clock}", style="bold")
     opponent = session.opponent_status()
     if opponent:
         status.append(f"   · {opponent}", style="red" if "DISCONNECTED" in opponent else "dim")

@@ -56,6 +56,8 @@ class KeptLine:
     sender: str
     account: str | None
     text: str
+    seat: int | None = None
+    """The sender's seat (None: watching, or a line kept before seats were)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +194,23 @@ class Sanctions:
     # --- chat ------------------------------------------------------------------------------
 
     async def keep_line(
-        self, room: str, *, at: float, sender: str, account: str | None, text: str
+        self,
+        room: str,
+        *,
+        at: float,
+        sender: str,
+        account: str | None,
+        text: str,
+        seat: int | None = None,
     ) -> KeptLine:
         line = KeptLine(
-            id=secrets.token_hex(6), room=room, at=at, sender=sender, account=account, text=text
+            id=secrets.token_hex(6),
+            room=room,
+            at=at,
+            sender=sender,
+            account=account,
+            text=text,
+            seat=seat,
         )
         await self.store.list_append(f"{CHAT}{room}", json.dumps(asdict(line)), keep=CHAT_KEPT)
         return line

@@ -21,6 +21,7 @@ from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
+from muggins.server.rooms.story import KEPT_CHAT
 from muggins.server.rooms.tokens import (
     new_player_id,
     new_room_code,
@@ -34,7 +35,7 @@ from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
 from muggins.shared.names import clean_name, name_problem
-from muggins.shared.protocol import RoomOptions, Rooms
+from muggins.shared.protocol import ChatLine, RoomOptions, Rooms
 from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.lobby")
@@ -305,6 +306,7 @@ class Lobby:
                     )
                 if rebuilt.over:  # settled at most once, however often this runs
                     await room.settle()
+            room.chat.extend(await self.kept_chat(room))
             self.rooms[room.code] = room
             self.index.update(room)
             self.holders.update(room)
@@ -312,6 +314,21 @@ class Lobby:
         self.metrics.rooms.set(len(self.rooms))
         log.info("restored %d open rooms", len(self.rooms))
         return len(self.rooms)
+
+    async def kept_chat(self, room: Room) -> list[ChatLine]:
+        """The latest chat lines said in ``room`` as the store keeps them (not those of an
+        earlier room of the same code, nor lines a moderator removed): a room rebuilt after a
+        restart tells them with its story, as before the restart."""
+        try:
+            lines = await self.sanctions.chat(room.code, now=time.time(), limit=KEPT_CHAT)
+        except StoreError as error:
+            log.warning("room %s: could not read its kept chat: %s", room.code, error)
+            return []
+        return [
+            ChatLine(sender=k.sender, seat=k.seat, text=k.text, line=k.id)
+            for k in lines
+            if k.at >= room.created
+        ]
 
     async def sweep(self) -> None:
         """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who

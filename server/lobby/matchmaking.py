@@ -1,9 +1,14 @@
 """Ranked matchmaking: a queue of signed-in players, paired by rating, into rated rooms.
 
 **Pairing.** Each waiting player accepts an opponent within ``100 + 10 × seconds waited`` rating
-points (so ±100 at once, ±400 after 30 s, anyone after a few minutes); two players are paired
-when each accepts the other and both want the same length of match (one game or best of three).
-The longest-waiting player is served first, with the closest rating it accepts. A bot account
+points (so ±100 at once, ±400 after 30 s, anyone after a few minutes); two players who want the
+same length of match (one game or best of three) are paired when the one who has waited longer
+accepts the other. The longest-waiting player is served first, with the closest rating it
+accepts, even someone who has only just started seeking. So nobody waits for ever: a player with
+a rating ``gap`` points from everyone else is paired within ``(gap - 100) / 10`` seconds of
+someone else seeking the same kind of match. (When both had to accept, a player far from the
+rest was never paired while the others kept seeking again at once: each newcomer was paired
+with a near rating before its own range reached the far one.) A bot account
 is never paired with a player who asked for people only (``seek.people_only``), and a seeker of
 a duplicate match (``seek.duplicate``, see :mod:`server.lobby.duplicate`) only with another.
 
@@ -107,7 +112,9 @@ def pair(
             if other.duplicate != entry.duplicate:
                 continue
             gap = abs(entry.rating - other.rating)
-            if gap > min(accepted_range(entry, now), accepted_range(other, now)):
+            # The longer wait decides (see the module doc), not the shorter: a newcomer's range
+            # would never reach a player far from everyone.
+            if gap > max(accepted_range(entry, now), accepted_range(other, now)):
                 continue
             if best is None or gap < abs(entry.rating - best.rating):
                 best = other

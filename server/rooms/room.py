@@ -30,6 +30,7 @@ from muggins.shared.protocol import (
     GAME_MOVES,
     GameMove,
     Notice,
+    SeatClock,
     State,
     to_action,
 )
@@ -61,10 +62,17 @@ class StepStates:
     state from the match as it is now; :meth:`many` makes several at once.
     """
 
-    def __init__(self, match: Match, seq: int, events: list[Event], names: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        match: Match,
+        seq: int,
+        events: list[Event],
+        names: tuple[str, str],
+        clock: tuple[SeatClock | None, SeatClock | None] | None = None,
+    ) -> None:
         # Built without validation: the engine made every part valid, and this runs for every
         # receiver of every move.
-        self.match, self.seq = match, seq
+        self.match, self.seq, self.clock = match, seq, clock
         lines = []
         over = None
         target = match.options.target
@@ -98,7 +106,13 @@ class StepStates:
         # A brief state keeps the whole view object: encode() leaves the brief parts out of
         # the text, and receivers in this process (the computer) read it whole.
         return built_state(
-            id=id, seq=self.seq, brief=self.short, view=view, events=self.lines, game_over=self.over
+            id=id,
+            seq=self.seq,
+            brief=self.short,
+            view=view,
+            events=self.lines,
+            game_over=self.over,
+            clock=self.clock,
         )
 
 
@@ -126,7 +140,7 @@ class Room(Table):
         """One ``state`` to everyone in the room, carrying the step's events (see
         :class:`StepStates`); ``origin``'s copy answers its message ``id``."""
         assert self.match is not None
-        make = StepStates(self.match, self.seq, events, self.names())
+        make = StepStates(self.match, self.seq, events, self.names(), self.clock_now())
         receivers = list(self.receivers())
         seated = [(seat, id if peer is origin else None) for seat, peer in receivers]
         watched = bool(seated) and seated[-1][0] is None  # spectators last: one state for all
@@ -779,8 +793,10 @@ class Room(Table):
         if limit is None or self.match is None or self.match.over or self.closed:
             return
         if self.turn_clock is not None:
-            self.turn_clock.start()
-            limit = self.turn_clock.limit(self.match.waiting_for())
+            waiting = self.match.waiting_for()
+            self.turn_clock.wait(waiting, self.match.log)
+            people = [i for i in waiting if self.seats[i].kind == "human"]
+            limit = self.turn_clock.limit(people or waiting)
         seq = self.seq
         self._turn_timer = asyncio.get_running_loop().call_later(
             limit, lambda: asyncio.ensure_future(self.time_out(seq))
@@ -799,6 +815,8 @@ class Room(Table):
             seat = self.seats[index]
             if seat.kind != "human" or self.seq != seq:
                 continue
+            if self.turn_clock is not None and not self.turn_clock.due(index):
+                continue  # the other seat's time ran out; this one's runs on
             action = stand_in_move(self.match.view(index))
             sentence = f"Time is up for {seat.name}: the server moves for them"
 

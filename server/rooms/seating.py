@@ -14,12 +14,12 @@ from typing import Any, Literal, NoReturn
 from muggins.server.results.settle import PAIR_RATED_MAX
 from muggins.server.rooms.cluster_seam import NO_CLUSTER, RoomCluster, RoomWrites
 from muggins.server.rooms.players import Peer, Player, Refusal, SeatState
-from muggins.server.rooms.rated import TurnClock
 from muggins.server.rooms.story import chat_memory, match_story
+from muggins.server.rooms.turn_clock import TurnClock, bank_seconds
 from muggins.server.store.games import RoomRecord, Store
 from muggins.shared.actions import Action, Discard
 from muggins.shared.match import Match
-from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatInfo, State, Story
+from muggins.shared.protocol import ChatLine, Notice, RoomOptions, SeatClock, SeatInfo, State, Story
 from muggins.shared.protocol import Room as RoomMessage
 from muggins.shared.protocol.client import MessageId
 
@@ -91,10 +91,30 @@ class Table:
         self.chat = chat_memory()
         """The latest chat lines, told to newcomers with the match's story."""
         self._turn_timer: asyncio.TimerHandle | None = None
-        self.turn_limit: float | None = options.turn_timer
-        """Seconds per move before the server moves for the player (from the options)."""
-        self.turn_clock = TurnClock(options.turn_timer or 0, clock=clock) if options.rated else None
-        """A rated room's clock: the per-move limit plus a bank per seat."""
+        self.turn_clock = (
+            TurnClock(options.turn_timer, bank_seconds(options), clock=clock)
+            if options.turn_timer is not None
+            else None
+        )
+        """A timed room's clock: the per-move limit plus a bank per seat (none: no bank)."""
+
+    @property
+    def turn_limit(self) -> float | None:
+        """Seconds per move before the bank is drawn on (from the options); None: no timer."""
+        return self.turn_clock.move if self.turn_clock is not None else None
+
+    @turn_limit.setter
+    def turn_limit(self, seconds: float) -> None:
+        assert self.turn_clock is not None
+        self.turn_clock.move = seconds
+
+    def clock_now(self) -> tuple[SeatClock | None, SeatClock | None] | None:
+        """The turn clock as a state sent now shows it (each waited-for seat's time left), its
+        waiting seats brought up to date first; None in a room without a timer."""
+        if self.turn_clock is None or self.match is None or self.match.over:
+            return None
+        self.turn_clock.wait(self.match.waiting_for(), self.match.log)
+        return self.turn_clock.left_now()
 
     def share(self, cluster: RoomCluster, writes: RoomWrites) -> None:
         """Make this room a cluster node's copy of a room: ``cluster`` keeps it agreeing with the
@@ -223,14 +243,14 @@ class Table:
             match_number=self.match_number,
             restart_proposed_by=self.restart_by,
             rematch_wanted=(self.rematch[0], self.rematch[1]),
-            bank=self.turn_clock.left() if self.turn_clock else None,
+            bank=self.turn_clock.left() if self.turn_clock and self.turn_clock.bank else None,
             duplicate_table=self.duplicate_table,
         )
 
     def state_for(self, seat: int | None, *, id: MessageId = None) -> State | None:
         if self.match is None:
             return None
-        return State(id=id, seq=self.seq, view=self.match.view(seat))
+        return State(id=id, seq=self.seq, view=self.match.view(seat), clock=self.clock_now())
 
     # --- sending -------------------------------------------------------------------------------
 

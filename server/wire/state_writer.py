@@ -56,7 +56,7 @@ from muggins.shared.actions import (
 )
 from muggins.shared.cards import Card
 from muggins.shared.protocol.brief import starts_phase
-from muggins.shared.protocol.server import EventLine, State
+from muggins.shared.protocol.server import EventLine, SeatClock, State
 from muggins.shared.view import (
     NOTHING,
     VIEW_FIELDS,
@@ -519,7 +519,14 @@ def _state_parts(state: State) -> tuple[str, str, str, str]:
         f'"type":"state","seq":{state.seq},'
         f'"brief":{"true" if state.brief else "false"},"view":'
     )
-    return head, text, events, f',"game_over":{over}}}'
+    return head, text, events, f',"game_over":{over},"clock":{_clock(state.clock)}}}'
+
+
+def _clock(clock: tuple[SeatClock | None, SeatClock | None] | None) -> str:
+    if clock is None:
+        return "null"
+    seats = ["null" if c is None else f'{{"move":{c.move!r},"bank":{c.bank!r}}}' for c in clock]
+    return f"[{seats[0]},{seats[1]}]"
 
 
 def state_utf8(state: State) -> bytes:

@@ -217,6 +217,7 @@ function newState(msg) {
   const before = S.state?.view;
   const previousSeq = S.state?.seq;
   S.state = msg;
+  S.stateAt = Date.now();
   if (!before || before.deal_number !== view.deal_number || before.phase !== view.phase) S.selected = [];
   if (msg.seq !== previousSeq) S.hint = "";
   S.selected = S.selected.filter((c) => view.hand.includes(c));

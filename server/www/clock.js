@@ -1,18 +1,14 @@
 // @ts-check
-// The turn clock of a rated room (or any room with a turn timer), shown at the table as a
-// countdown: the move's own seconds, then the player's bank (`room.bank`, as the server last
-// told it). The server keeps the real clock and moves for a player whose time is spent; this is
-// what the players see of it, restarted whenever a new state arrives.
+// The turn clock of a room with a turn timer (rated, or a casual room that sets one), shown at
+// the table as a countdown: the move's own seconds, then the player's bank if the room has one.
+// The server keeps the real clock and moves for a player whose time is spent. Each state says
+// what each waited-for seat has left as it was sent (`state.clock`); this counts down from that,
+// from when the state arrived, so both players see the same figures (within the network's delay).
 
 import { el, fill } from "./dom.js";
 import { names } from "./session.js";
 
-const C = {
-  /** The seq whose clock is running, and since when. */
-  seq: -1,
-  since: 0,
-  shown: "",
-};
+const C = { shown: "" };
 
 /** Seconds as "1:05" or "23 s". @param {number} s */
 function clockText(s) {
@@ -20,30 +16,38 @@ function clockText(s) {
   return whole >= 60 ? `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}` : `${whole} s`;
 }
 
+/**
+ * What a seat's clock shows `spent` seconds after its state arrived.
+ * @param {MugginsServer.SeatClock} left as the state said
+ * @param {number} spent seconds since
+ * @param {boolean} banked whether the room has a bank
+ */
+export function seatClockText(left, spent, banked) {
+  const move = left.move - spent;
+  if (!banked) return { text: clockText(move), low: move < 10 };
+  const bank = left.bank + Math.min(0, move);
+  const text = move > 0 ? `${clockText(move)} + bank ${clockText(bank)}` : `bank ${clockText(bank)}`;
+  return { text, low: Math.max(0, move) + bank < 10 };
+}
+
 /** What the clock shows now, or null when this room has none. @param {import("./session.js").Session} s */
 export function clockLine(s) {
   const room = s.room;
   const state = s.state;
-  const perMove = room?.options.turn_timer;
-  if (!room || !state || !perMove || room.status !== "playing") return null;
-  const view = state.view;
-  if (state.seq !== C.seq) {
-    C.seq = state.seq;
-    C.since = Date.now();
-  }
-  const waiting = view.waiting_for;
-  if (!waiting.length) return null;
-  const spent = (Date.now() - C.since) / 1000;
+  if (!room || !state || !room.options.turn_timer || room.status !== "playing") return null;
+  const clock = state.clock;
+  if (!clock) return null;
+  const spent = (Date.now() - s.stateAt) / 1000;
   const who = names(s);
-  const parts = waiting.map((seat) => {
-    const bank = room.bank ? room.bank[seat] : 0;
-    const move = perMove - spent;
-    // A casual room's clock has no bank: the move's own seconds only.
-    const left = !room.bank ? clockText(move) : move > 0 ? `${clockText(move)} + bank ${clockText(bank)}` : `bank ${clockText(bank + move)}`;
-    const low = move + bank < 10;
-    return { text: `${seat === room.you ? "Your move" : who[seat]}: ${left}`, low };
+  const banked = Boolean(room.bank);
+  /** @type {{text: string, low: boolean}[]} */
+  const parts = [];
+  clock.forEach((left, seat) => {
+    if (!left) return;
+    const shown = seatClockText(left, spent, banked);
+    parts.push({ text: `${seat === room.you ? "Your move" : who[seat]}: ${shown.text}`, low: shown.low });
   });
-  return parts;
+  return parts.length ? parts : null;
 }
 
 /** @param {import("./session.js").Session} s */

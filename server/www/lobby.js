@@ -12,6 +12,7 @@ export function describeOptions(options) {
   if ((game.match_to ?? 1) > 1) bits.push(`match to ${game.match_to}`);
   if (options.private) bits.push("private");
   if (options.turn_timer) bits.push(`${options.turn_timer} s a move`);
+  if (options.turn_timer && options.turn_bank) bits.push(`${options.turn_bank} s bank`);
   if ("rated" in options && options.rated) bits.push("rated");
   return bits.join(", ");
 }
@@ -70,12 +71,17 @@ export function chosenOptions(prefix) {
   const muggins = /** @type {HTMLInputElement} */ (document.getElementById(`${prefix}-muggins`));
   const hidden = /** @type {HTMLInputElement | null} */ (document.getElementById(`${prefix}-private`));
   const clock = /** @type {HTMLSelectElement | null} */ (document.getElementById(`${prefix}-clock`));
+  const bank = /** @type {HTMLSelectElement | null} */ (document.getElementById(`${prefix}-bank`));
   /** @type {MugginsClient.RoomOptions} */
   const options = {
     game: { target: target.value === "61" ? 61 : 121, muggins: muggins.checked },
     private: prefix === "cpu" ? true : Boolean(hidden && hidden.checked),
   };
-  if (clock && clock.value) options.turn_timer = Number(clock.value);
+  if (clock && clock.value) {
+    options.turn_timer = Number(clock.value);
+    // A bank is time beyond the move's own: it needs a clock.
+    if (bank && bank.value) options.turn_bank = Number(bank.value);
+  }
   return options;
 }
 

@@ -42,6 +42,8 @@ export function newSession() {
     hint: "",
     /** @type {string[]} */ pending: [],
     claimableAt: /** @type {number | null} */ (null),
+    /** When (Date.now()) the latest state arrived: its turn clock counts down from then. */
+    stateAt: 0,
     wasMyTurn: false,
     /** The latest resume token the server gave this tab (it may change on every resume). */
     token: "",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from muggins.shared.actions import (
     Accept,
@@ -58,6 +58,13 @@ class RoomOptions(BaseModel):
         description="seconds a player may take per move; when it runs out the server moves "
         "for them (the easiest computer level). None: no timer",
     )
+    turn_bank: int | None = Field(
+        default=None,
+        ge=0,
+        le=3600,
+        description="with turn_timer: seconds each player may take beyond the per-move time, "
+        "over the whole match (a bank). None: 180 in a rated room, else no bank",
+    )
     spectators: bool = Field(default=True, description="whether others may watch")
     rated: bool = Field(
         default=False,
@@ -69,6 +76,12 @@ class RoomOptions(BaseModel):
         description="a duplicate match: this table, then a second one on the same deals with "
         "the seats swapped; scored by the difference in points (docs/tournaments.md)",
     )
+
+    @model_validator(mode="after")
+    def _bank_needs_a_clock(self) -> RoomOptions:
+        if self.turn_bank and self.turn_timer is None:
+            raise ValueError("A time bank needs a per-move clock: set turn_timer too")
+        return self
 
 
 class Hello(ClientModel):

@@ -84,8 +84,8 @@ class Room(ServerModel):
     rematch_wanted: tuple[bool, bool] = (False, False)
     bank: tuple[float, float] | None = Field(
         default=None,
-        description="rated rooms: seconds left in each seat's time bank, beyond the per-move "
-        "limit (options.turn_timer)",
+        description="a room with a time bank (rated, or options.turn_bank): seconds left in "
+        "each seat's bank as of its last move, beyond the per-move limit (options.turn_timer)",
     )
     duplicate_table: Literal[1, 2] | None = Field(
         default=None,
@@ -137,6 +137,18 @@ class GameOver(BaseModel):
     text: str
 
 
+class SeatClock(BaseModel):
+    """A waited-for seat's time left as a ``state`` was sent: count down from its arrival."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    move: float = Field(description="seconds left of this move's own time (0 once spent)")
+    bank: float = Field(
+        description="seconds left in the seat's bank once the move's own time is spent (0: "
+        "no bank, or it is spent)"
+    )
+
+
 class State(ServerModel):
     """The game as this connection may see it after action number ``seq`` of the room, with
     what happened on the way there.
@@ -161,9 +173,15 @@ class State(ServerModel):
         default=(), description="what happened since the previous seq, in order"
     )
     game_over: GameOver | None = Field(default=None, description="a game ended in this step")
+    clock: tuple[SeatClock | None, SeatClock | None] | None = Field(
+        default=None,
+        description="a room with a turn timer: each seat's time left as this state was sent "
+        "(null for a seat not waited for); its move time runs from when the state first waited "
+        "for it, so both players count down the same figures. null: no clock",
+    )
 
 
-_STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over"}
+_STATE_FIELDS_SET = {"id", "seq", "brief", "view", "events", "game_over", "clock"}
 _LINE_FIELDS_SET = {"event", "text"}
 """The fields set of every state and event line built here, one set shared by each kind (a
 frozen model's is never changed: a copy gets a set of its own)."""
@@ -177,11 +195,13 @@ def built_state(
     view: SeatView | BriefView,
     events: tuple[EventLine, ...],
     game_over: GameOver | None,
+    clock: tuple[SeatClock | None, SeatClock | None] | None = None,
 ) -> State:
     """``State.model_construct(...)`` of these values, at a fraction of its cost: no
     validation, for parts the engine made valid (one state per receiver of every move)."""
     values: dict[str, object] = {"id": id, "type": "state", "seq": seq, "brief": brief}
     values["view"], values["events"], values["game_over"] = view, events, game_over
+    values["clock"] = clock
     return unvalidated(State, values, _STATE_FIELDS_SET)
 
 

@@ -342,6 +342,8 @@ declare namespace MugginsClient {
     private?: boolean;
     /** seconds a player may take per move; when it runs out the server moves for them (the easiest computer level). None: no timer */
     turn_timer?: number | null;
+    /** with turn_timer: seconds each player may take beyond the per-move time, over the whole match (a bank). None: 180 in a rated room, else no bank */
+    turn_bank?: number | null;
     /** whether others may watch */
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
@@ -1012,7 +1014,7 @@ declare namespace MugginsServer {
     match_number: number;
     restart_proposed_by?: number | null;
     rematch_wanted?: [boolean, boolean];
-    /** rated rooms: seconds left in each seat's time bank, beyond the per-move limit (options.turn_timer) */
+    /** a room with a time bank (rated, or options.turn_bank): seconds left in each seat's bank as of its last move, beyond the per-move limit (options.turn_timer) */
     bank?: [number, number] | null;
     /** a duplicate match's table: the second deals the first's cards, the seats swapped */
     duplicate_table?: (1 | 2) | null;
@@ -1030,6 +1032,8 @@ declare namespace MugginsServer {
     private?: boolean;
     /** seconds a player may take per move; when it runs out the server moves for them (the easiest computer level). None: no timer */
     turn_timer?: number | null;
+    /** with turn_timer: seconds each player may take beyond the per-move time, over the whole match (a bank). None: 180 in a rated room, else no bank */
+    turn_bank?: number | null;
     /** whether others may watch */
     spectators?: boolean;
     /** a rated room: two signed-in people, automatic counting, a turn clock; the result changes both ratings */
@@ -1083,6 +1087,13 @@ declare namespace MugginsServer {
     points: number;
     parts?: Points[];
     score: number;
+  }
+  /** A waited-for seat's time left as a ``state`` was sent: count down from its arrival. */
+  interface SeatClock {
+    /** seconds left of this move's own time (0 once spent) */
+    move: number;
+    /** seconds left in the seat's bank once the move's own time is spent (0: no bank, or it is spent) */
+    bank: number;
   }
   interface SeatInfo {
     seat: number;
@@ -1225,6 +1236,8 @@ declare namespace MugginsServer {
     events?: EventLine[];
     /** a game ended in this step */
     game_over?: ServerGameOver | null;
+    /** a room with a turn timer: each seat's time left as this state was sent (null for a seat not waited for); its move time runs from when the state first waited for it, so both players count down the same figures. null: no clock */
+    clock?: ([SeatClock | null, SeatClock | null]) | null;
   }
   /** The current match so far, sent to whoever enters or comes back to a room (after its ``state``): every step's sentence and event since the match began, and the latest chat. */
   interface Story {

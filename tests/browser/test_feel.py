@@ -8,6 +8,7 @@ import re
 
 from cdp import Browser, Page
 from site_helpers import page_url
+from table_driver import read_table, take_turn
 from test_friend_game import named_page
 
 from muggins.server.app import Server
@@ -72,3 +73,38 @@ async def test_a_casual_room_with_a_clock(browser: Browser, site: Server) -> Non
 
 async def page_select(page: Page, select: str, value: str) -> None:
     await page.js(f"document.getElementById('{select}').value = '{value}'")
+
+
+async def test_both_tables_count_down_the_time_the_server_gives(
+    browser: Browser, site: Server
+) -> None:
+    """30 s a move with a 1 min bank. Bob has been thinking for 40 s by the server's clock when
+    Alice lays away: both pages then show Bob in his bank with at most 50 s left, as the server
+    says, not a move's time started afresh by Alice's discard."""
+    alice = await named_page(browser, page_url(site), "Alice")
+    await page_select(alice, "friend-clock", "30")
+    await page_select(alice, "friend-bank", "60")
+    await alice.click("#create-room")
+    link: str = await alice.wait("document.getElementById('invite-link')?.value")
+    room = site.lobby.rooms[link.rsplit("/", 1)[1]]
+    assert room.options.turn_timer == 30 and room.options.turn_bank == 60
+    bob = await named_page(browser, page_url(site), "Bob")
+    await bob.goto(link)
+    shown = (
+        "!document.getElementById('clock').hidden && document.getElementById('clock').textContent"
+    )
+    for page in (alice, bob):
+        both = await page.wait(f"({shown} || '').split(' + bank 1:00').length === 3 && {shown}")
+        assert both.count("+ bank 1:00") == 2, both
+    clock = room.turn_clock
+    assert clock is not None and clock.started[1] is not None
+    since, actions = clock.started[1]
+    clock.started[1] = (since - 40, actions)  # Bob's time started 40 s ago
+    await take_turn(alice, await read_table(alice))
+    for page, who in ((alice, "Bob"), (bob, "Your move")):
+        text = await page.wait(
+            f"/^Clock: {who}: bank \\d+ s$/.test({shown} || '') && {shown}", what="Bob's bank"
+        )
+        left = re.search(r"bank (\d+) s", text)
+        assert left and int(left[1]) <= 50, text
+    assert alice.errors == [] and bob.errors == []

@@ -65,17 +65,41 @@ def test_pairs_are_disjoint_and_each_accepts_the_other(
     for a, b in pairs:
         assert a.best_of == b.best_of
         gap = abs(a.rating - b.rating)
-        assert gap <= accepted_range(a, now) and gap <= accepted_range(b, now)
+        assert gap <= max(accepted_range(a, now), accepted_range(b, now))
 
 
-async def seeker(url: str, name: str, rating: float, server: Server) -> WireClient:
+def test_a_far_player_who_has_waited_is_paired_before_newcomers_pair_up() -> None:
+    """990 points from the nearer of two newcomers close to each other: after 89 s of waiting the
+    far player's range reaches them, and the far player is served first, with the nearer one."""
+    entries = [entry("far", 2000), entry("a", 1000, since=88.5), entry("b", 1010, since=88.5)]
+    assert [(x.account, y.account) for x, y in pair(entries, now=88.5)] == [("a", "b")]
+    assert [(x.account, y.account) for x, y in pair(entries, now=89.0)] == [("far", "b")]
+
+
+@given(st.lists(st.floats(800, 2500), min_size=1, max_size=20), st.floats(800, 2500))
+def test_whoever_has_waited_longest_is_paired_once_its_range_reaches_someone(
+    fresh: list[float], rating: float
+) -> None:
+    """However the others' ratings lie, and though they have only just started seeking, the
+    longest-waiting player is paired as soon as one of them is within its range."""
+    entries = [entry(f"n{i}", r, since=300.0) for i, r in enumerate(fresh)]
+    waiter = entry("waiter", rating)
+    gap = min(abs(rating - r) for r in fresh)
+    now = 300.0 + 0.01
+    paired = [{a.account, b.account} for a, b in pair([waiter, *entries], now)]
+    assert any("waiter" in p for p in paired) == (gap <= accepted_range(waiter, now))
+
+
+async def seeker(
+    url: str, name: str, rating: float, server: Server, *, duplicate: bool = False
+) -> WireClient:
     client = await WireClient.open(url, name=name)
     made = await client.request(type="register", name=name, password="long enough")
     store = server.lobby.store
     found = await store.find_account(id=made["account"])
     assert found is not None
     store.accounts[found.id] = replace(found, rating=Rating(rating, 80))  # type: ignore[attr-defined]
-    reply = await client.request(type="seek")
+    reply = await client.request(type="seek", duplicate=duplicate)
     assert reply["type"] == "seeking" and reply["active"] and reply["rating"] == rating
     return client
 
@@ -97,6 +121,41 @@ async def test_twenty_players_over_sockets_get_rated_rooms_by_rating(server: Ser
         [f"P{n:02}x0", f"P{n:02}x1"] for n in range(10)
     ]
     assert await server.lobby.store.queue_entries() == []
+    for client in clients.values():
+        await client.close()
+
+
+async def seated(client: WireClient) -> str:
+    while client.room is None or client.room["status"] != "playing":
+        await client.recv(timeout=15)
+    return str(client.room["code"])
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+async def test_a_player_far_from_everyone_is_not_left_waiting(
+    server: Server, duplicate: bool
+) -> None:
+    """Far (2000) has waited 200 s when Ann (1000) and Bob (1010) seek: Far's range reaches
+    them, so Far is paired, with Bob, rather than Ann with Bob (who accept only 100 points at
+    first, and would seek again, and again, and never reach Far)."""
+    store = server.lobby.store
+    far = await seeker(server.url, "Far", 2000, server, duplicate=duplicate)
+    (waited,) = await store.queue_entries()
+    queue = store.queue  # type: ignore[attr-defined]
+    queue[waited.account] = replace(waited, since=waited.since - 200)
+    clients = {"Far": far}
+    for name, rating in (("Ann", 1000), ("Bob", 1010)):
+        clients[name] = await seeker(server.url, name, rating, server, duplicate=duplicate)
+    tasks = {asyncio.create_task(seated(client)): name for name, client in clients.items()}
+    done: set[asyncio.Task[str]] = set()
+    async with asyncio.timeout(20):
+        while len(done) < 2:
+            finished, _ = await asyncio.wait(set(tasks) - done, return_when=asyncio.FIRST_COMPLETED)
+            done |= finished
+    rooms = {tasks[task]: task.result() for task in done}
+    assert set(rooms) == {"Far", "Bob"} and rooms["Far"] == rooms["Bob"]
+    for task in set(tasks) - done:
+        task.cancel()
     for client in clients.values():
         await client.close()
 

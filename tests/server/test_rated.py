@@ -12,7 +12,7 @@ from conftest import with_options
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.server.app import Server, running_server
-from muggins.server.rooms.rated import TurnClock
+from muggins.server.rooms.turn_clock import TurnClock
 from muggins.shared.glicko2 import Rating, rate_game
 
 RATED = {"game": {"target": 61}, "rated": True}
@@ -173,16 +173,19 @@ def test_the_turn_clock_spends_the_bank_past_the_move_limit() -> None:
     """Time past the per-move limit comes out of the bank; the timer allows limit + bank."""
     now = [0.0]
     clock = TurnClock(30, 180, clock=lambda: now[0])
+    clock.wait((0, 1), ())
     assert clock.limit((0, 1)) == 210
     now[0] = 50
     clock.charge(0)
     assert clock.left() == (160.0, 180.0)
-    clock.start()
+    clock.wait((1,), ((0, None),))
     now[0] = 60
     clock.charge(1)
-    assert clock.left() == (160.0, 180.0)
+    assert clock.left() == (160.0, 150.0)
+    clock.wait((0,), ((0, None), (1, None)))
     assert clock.limit((0,)) == 190
     clock.spent(1)
+    clock.wait((0, 1), ((0, None), (1, None)))
     assert clock.limit((0, 1)) == 30
     clock.reset()
     assert clock.left() == (180.0, 180.0)

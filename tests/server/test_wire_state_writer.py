@@ -10,10 +10,16 @@ from hypothesis import strategies as st
 from muggins.server.wire.state_writer import left_out_of, view_text
 from muggins.shared.actions import GameOptions, Resign
 from muggins.shared.match import Match
-from muggins.shared.protocol import State, encode, encode_utf8, parse_server
+from muggins.shared.protocol import SeatClock, State, encode, encode_utf8, parse_server
 from muggins.shared.view import WHOLE_ONLY, SeatView, brief, left_out
 
 NAMES = ('Ann "the" \\ 5♠\n', "Bob\u00e9\u2028\x7f")
+CLOCKS = (
+    None,
+    (SeatClock(move=12.3, bank=0.0), None),
+    (SeatClock(move=0.0, bank=3599.9), SeatClock(move=60.0, bank=0.1)),
+)
+"""Turn clocks a state may carry (none, one seat waited for, both)."""
 
 
 def pydantic_text(state: State) -> str:
@@ -34,7 +40,7 @@ def check_match(seed: int, options: GameOptions, *, resign_every: int = 0) -> in
     seq, compared, steps = 1, 0, 0
     events = list(match.events)
     while True:
-        make = StepStates(match, seq, events, NAMES)
+        make = StepStates(match, seq, events, NAMES, CLOCKS[seq % 3])
         for receiver, id in ((0, None), (1, seq), (None, f'x"{seq}')):
             state = make(receiver, id)
             assert isinstance(state.view, SeatView)
