@@ -334,7 +334,7 @@ class Lobby:
         """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who
         left without a seat more than ``grace`` seconds ago (their tokens stop working). A cluster
         node's clean-up is the cluster's. Kept chat past its retention is deleted once an hour
-        (on every node of a cluster: deleting it twice deletes nothing more)."""
+        (by one node of a cluster)."""
         await self.sweep_chat(time.time())
         if await self.cluster.sweep():
             return
@@ -351,12 +351,14 @@ class Lobby:
         self.metrics.rooms.set(len(self.rooms))
 
     async def sweep_chat(self, now: float) -> int | None:
-        """Delete kept chat past its retention, unless done less than an hour before ``now``;
-        the number of lines deleted (None: not this time)."""
+        """Delete kept chat past its retention, unless done less than an hour before ``now`` (or,
+        in a cluster, by another node this hour); the number of lines deleted (None: not now)."""
         if self.chat_swept is not None and now - self.chat_swept < CHAT_SWEEP_EVERY:
             return None
         self.chat_swept = now
         try:
+            if not await self.cluster.first_this_round("chat-sweep", CHAT_SWEEP_EVERY):
+                return None  # another node's
             deleted = await self.sanctions.sweep_chat(now=now)
         except StoreError as error:
             log.info("kept chat not swept (%s); the next sweep does", error)

@@ -5,6 +5,7 @@ the sanction forbids, whether or not node B has heard of it yet; then the player
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -95,3 +96,16 @@ async def test_a_mute_on_node_a_silences_a_player_on_node_b_until_lifted(
         lifted = [f for f in cyd.frames if f["type"] == "sanctioned"][1:]
         lifted = lifted or [await cyd.expect("sanctioned")]
         assert lifted[0]["text"] == "You may chat again"
+
+
+async def test_one_node_of_the_cluster_sweeps_kept_chat_each_hour(
+    redis_server: RedisServer,
+) -> None:
+    """Kept chat past its retention is deleted by the first node to sweep in the hour; the other
+    node's sweep in that hour does nothing."""
+    await redis_flush(redis_server)
+    async with nodes(redis_server, 2) as (a, b):
+        await a.lobby.sanctions.keep_line("ROOM", at=100.0, sender="Bob", account=None, text="x")
+        now = time.time()
+        assert [await b.lobby.sweep_chat(now), await a.lobby.sweep_chat(now)] == [1, None]
+        assert await a.store.list_read("chat:ROOM", limit=10) == []
