@@ -3,6 +3,7 @@ room's chat, as typed records over :class:`~server.store.moderation.ModerationSt
 
 - A **ban** keeps an account (and, when asked, its address) from signing in, registering and
   playing signed in until it ends (``until``; None: for good). A **mute** keeps it from chat.
+  The address an account last signed in from is kept for that (:meth:`Sanctions.seen`).
 - A **report** is open until a moderator closes it; it keeps the reported chat line and room.
 - A **block** is one account's: matchmaking never pairs the two.
 - The **moderation log** is append-only: who did what, when and why.
@@ -116,6 +117,15 @@ class Sanctions:
 
     async def address_ban(self, address: str, *, now: float) -> Sanction | None:
         return next((s for s in await self.all("ban", now=now) if s.address == address), None)
+
+    async def seen(self, account: str, address: str | None) -> None:
+        """Where an account last signed in from (None: forget it, the account is gone): what a
+        ban with the address uses when the account is connected to another node, or to none."""
+        if address is None or address:
+            await self.store.record_put("address", account, address)
+
+    async def last_address(self, account: str) -> str | None:
+        return await self.store.record_get("address", account)
 
     # --- reports ---------------------------------------------------------------------------
 
