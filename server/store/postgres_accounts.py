@@ -83,7 +83,8 @@ def _entry(data: dict[str, Any]) -> HistoryEntry:
     return HistoryEntry(**{**data, "match_points": tuple(data["match_points"])})
 
 
-def _values(account: AccountRecord) -> tuple[Any, ...]:
+def values(account: AccountRecord) -> tuple[Any, ...]:
+    """The account's row, in the order of :data:`COLUMNS`."""
     return (
         account.id,
         account.name,
@@ -125,7 +126,7 @@ class PostgresAccounts(PostgresLink):
         changed = await self._write(
             "account",
             f"INSERT INTO accounts ({COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
-            _values(account),
+            values(account),
         )
         if changed == 0:
             raise StoreConflict(f"the name key {account.key!r} (or id) is taken")
