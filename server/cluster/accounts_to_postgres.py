@@ -112,9 +112,10 @@ async def _move(store: RedisStore, target: AccountsImport) -> Moved:
         if not text:
             continue
         account = account_from_json(str(text))
-        hashes = sorted(await redis.smembers(f"{p}sessions:{account.id}"))
+        hashes = sorted(str(h) for h in await redis.smembers(f"{p}sessions:{account.id}"))
         sessions = [h for h in hashes if await redis.get(f"{p}session:{h}") == account.id]
-        history = [history_entry(t) for t in await redis.zrange(f"{p}history:{account.id}", 0, -1)]
+        texts = await redis.zrange(f"{p}history:{account.id}", 0, -1)
+        history = [history_entry(str(t)) for t in texts]
         if not await target.account(account, sessions, history):
             moved.clashes.append(account.name)
             continue
@@ -140,18 +141,18 @@ async def _move(store: RedisStore, target: AccountsImport) -> Moved:
             moved.settled += await _move_settled(store, target, settled)
             settled = []
     moved.settled += await _move_settled(store, target, settled)
-    queue = await redis.zrange(f"{p}review-queue", 0, -1, withscores=True)
+    queue = [str(m) for m in await redis.zrange(f"{p}review-queue", 0, -1)]  # oldest first
     for start in range(0, len(queue), BATCH):
         part = queue[start : start + BATCH]
-        texts = [await redis.get(f"{p}review:{m}") for m, _ in part]
-        rows = [(m, Jsonb(_json(t))) for (m, _), t in zip(part, texts, strict=True) if t]
+        found = [await redis.get(f"{p}review:{m}") for m in part]
+        rows = [(m, Jsonb(_json(t))) for m, t in zip(part, found, strict=True) if t]
         await target.rows(
             "INSERT INTO review_pending (match, accounts) VALUES (%s, %s) ON CONFLICT DO NOTHING",
             rows,
         )
         async with redis.pipeline(transaction=True) as pipe:
-            pipe.delete(*(f"{p}review:{m}" for m, _ in part))
-            pipe.zrem(f"{p}review-queue", *(m for m, _ in part))
+            pipe.delete(*(f"{p}review:{m}" for m in part))
+            pipe.zrem(f"{p}review-queue", *part)
             await pipe.execute()
         moved.reviews += len(rows)
     return moved
