@@ -2,7 +2,8 @@
 
 A node started with ``--redis URL --postgres URL`` hands the methods named in
 :data:`ACCOUNT_METHODS` to :class:`~server.store.postgres_accounts.PostgresAccounts`:
-accounts, sessions, ratings, records, history and the review queue. Live play stays in
+accounts, sessions, ratings, records, history, the review queue, and moderation (bans, mutes,
+reports, blocks, the moderation log and rooms' kept chat). Live play stays in
 Redis: rooms and their logs, presence, the rated queue and its pairings (``queue_*``), the
 sign-in limits (:mod:`server.cluster.signin`, counters every attempt writes, which expire
 within minutes), locks and wake-ups. Without ``--postgres`` everything stays in Redis.
@@ -33,9 +34,18 @@ ACCOUNT_METHODS: Final = (
     "record_review",
     "leaderboard",
     "account_history",
+    # moderation (server.store.moderation): bans, mutes, reports, blocks, the log, kept chat
+    "record_put",
+    "record_get",
+    "records",
+    "list_append",
+    "list_read",
+    "list_names",
+    "list_drop_through",
 )
-"""The :class:`~server.store.accounts.AccountStore` methods handed over as they are: all but
-the rated queue's and ``record_result``, which :func:`delegate_accounts` wraps."""
+"""The methods handed over as they are: the :class:`~server.store.accounts.AccountStore`'s but
+the rated queue's and ``record_result`` (which :func:`delegate_accounts` wraps), and every
+:class:`~server.store.moderation.ModerationStore` method."""
 
 
 def delegate_accounts(

@@ -98,6 +98,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX review_pending_by_queue ON review_pending (queued);
     """,
+    # 4: moderation: records by kind and key, and lists (server.store.postgres_moderation)
+    """
+    CREATE TABLE moderation_records (
+        kind text NOT NULL,
+        key text NOT NULL,
+        value text NOT NULL,
+        PRIMARY KEY (kind, key)
+    );
+    CREATE TABLE moderation_lists (
+        seq bigserial PRIMARY KEY,
+        name text NOT NULL,
+        value text NOT NULL
+    );
+    CREATE INDEX moderation_lists_by_name ON moderation_lists (name, seq);
+    """,
 )
 """The schema, one migration per entry: never edit one that has shipped; add another."""
 

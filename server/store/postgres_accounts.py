@@ -39,7 +39,7 @@ from muggins.server.store.accounts import (
     settle,
 )
 from muggins.server.store.games import StoreConflict
-from muggins.server.store.postgres import PostgresLink
+from muggins.server.store.postgres_moderation import PostgresModeration
 from muggins.shared.glicko2 import PROVISIONAL_DEVIATION, Rating
 
 Connection = psycopg.AsyncConnection[Any]
@@ -108,9 +108,10 @@ async def _find(connection: Connection, where: str, value: Any, lock: str = "") 
     return await cursor.fetchall()
 
 
-class PostgresAccounts(PostgresLink):
+class PostgresAccounts(PostgresModeration):
     """The :class:`~server.store.accounts.AccountStore` methods, but the rated queue's (live
-    play: see :mod:`server.cluster.durable`), on PostgreSQL."""
+    play: see :mod:`server.cluster.durable`), and the moderation store's, on PostgreSQL over
+    one connection."""
 
     async def _write(self, what: str, sql: str, values: tuple[Any, ...]) -> int:
         """Run one statement; how many rows it changed."""
