@@ -1,9 +1,11 @@
-"""Moving a Redis-only cluster's accounts into PostgreSQL (``muggins to-postgres``).
+"""Moving a Redis-only cluster's accounts and moderation into PostgreSQL (``muggins to-postgres``).
 
 For a cluster that kept its accounts in Redis (nodes without ``--postgres``): each account, with
 its sessions and history, is copied in one PostgreSQL transaction (``ON CONFLICT DO NOTHING``:
 what PostgreSQL has already is kept as it is), then deleted from Redis; then the settled
-matches' keys and the review queue move the same way. A copy done twice changes nothing, so a
+matches' keys, the review queue and moderation's records move the same way, and each
+moderation list (the log, a room's kept chat) is appended whole unless PostgreSQL holds it
+already. A copy done twice changes nothing, so a
 move interrupted anywhere is finished by running it again. An account whose name key another
 account holds in PostgreSQL stays in Redis and is reported by name.
 
@@ -41,6 +43,10 @@ class Moved:
     history: int = 0
     settled: int = 0
     reviews: int = 0
+    records: int = 0
+    """Moderation records: bans, mutes, reports, blocks."""
+    lines: int = 0
+    """Entries of moderation lists: the moderation log, rooms' kept chat."""
     clashes: list[str] = field(default_factory=list)
     """Names left in Redis: another account holds their key in PostgreSQL."""
 
@@ -84,6 +90,29 @@ class AccountsImport(PostgresLink):
 
         copied: bool = await self._run("copy account", work)
         return copied
+
+    async def moderation_list(self, name: str, entries: list[str]) -> int:
+        """Append a list's entries unless they are here already (a run cut short after the
+        copy); how many were appended."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> int:
+            async with connection.transaction():
+                await connection.execute("LOCK TABLE moderation_lists IN EXCLUSIVE MODE")
+                cursor = await connection.execute(
+                    "SELECT value FROM moderation_lists WHERE name = %s ORDER BY seq LIMIT %s",
+                    (name, len(entries)),
+                )
+                if [row[0] for row in await cursor.fetchall()] == entries:
+                    return 0
+                async with connection.cursor() as rows:
+                    await rows.executemany(
+                        "INSERT INTO moderation_lists (name, value) VALUES (%s, %s)",
+                        [(name, entry) for entry in entries],
+                    )
+                return len(entries)
+
+        appended: int = await self._run("copy list", work)
+        return appended
 
     async def rows(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """Run ``sql`` once per row, in one transaction."""
@@ -155,7 +184,28 @@ async def _move(store: RedisStore, target: AccountsImport) -> Moved:
             pipe.zrem(f"{p}review-queue", *part)
             await pipe.execute()
         moved.reviews += len(rows)
+    await _move_moderation(store, target, moved)
     return moved
+
+
+async def _move_moderation(store: RedisStore, target: AccountsImport, moved: Moved) -> None:
+    """Moderation's records (what PostgreSQL has already wins), then its lists, each whole."""
+    redis, p = store.redis, store.prefix
+    async for key in redis.scan_iter(match=f"{p}mod:*", count=BATCH):
+        kind = str(key).removeprefix(f"{p}mod:")
+        found = await redis.hgetall(key)
+        await target.rows(
+            "INSERT INTO moderation_records (kind, key, value) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            [(kind, str(k), str(v)) for k, v in found.items()],
+        )
+        await redis.delete(key)
+        moved.records += len(found)
+    async for key in redis.scan_iter(match=f"{p}modlist:*", count=BATCH):
+        name = str(key).removeprefix(f"{p}modlist:")
+        entries = [str(e) for e in await redis.lrange(key, 0, -1)]
+        moved.lines += await target.moderation_list(name, entries)
+        await redis.delete(key)
 
 
 async def _move_settled(store: RedisStore, target: AccountsImport, keys: list[str]) -> int:

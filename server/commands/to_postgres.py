@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"moved {accounts.accounts} accounts ({accounts.sessions} sessions, "
                 f"{accounts.history} history entries), {accounts.settled} settled matches, "
-                f"{accounts.reviews} queued reviews",
+                f"{accounts.reviews} queued reviews, {accounts.records} moderation records, "
+                f"{accounts.lines} moderation log and chat lines",
                 flush=True,
             )
             for name in accounts.clashes:
