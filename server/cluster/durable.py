@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+import redis.asyncio as aioredis
+
 from muggins.server.store.accounts import MatchResult, RateFn
 from muggins.server.store.postgres_accounts import PostgresAccounts
 
@@ -66,3 +68,18 @@ def delegate_accounts(
         return done
 
     setattr(store, "record_result", record_result)  # noqa: B010  (an instance's own method)
+
+
+class AccountsInRedis(ValueError):
+    """A node with ``--postgres`` would not see the accounts still kept in Redis."""
+
+
+async def check_moved(redis: aioredis.Redis, prefix: str) -> None:
+    """Raise :class:`AccountsInRedis` if Redis still holds an account: a cluster upgraded to
+    keep its accounts in PostgreSQL moves them first (``muggins to-postgres``), or its players
+    could not sign in and their names could be taken again."""
+    async for key in redis.scan_iter(match=f"{prefix}account:*", count=1000):
+        raise AccountsInRedis(
+            f"Redis still holds accounts ({key}): move them into PostgreSQL first, with the "
+            "nodes stopped: muggins to-postgres --redis URL --postgres URL"
+        )

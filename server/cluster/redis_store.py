@@ -54,7 +54,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from muggins.server.cluster.durable import delegate_accounts
+from muggins.server.cluster.durable import check_moved, delegate_accounts
 from muggins.server.cluster.redis_accounts import RedisAccounts
 from muggins.server.cluster.redis_line import ScriptLine
 from muggins.server.cluster.redis_moderation import RedisModeration
@@ -266,6 +266,8 @@ class RedisStore(RedisAccounts, RedisModeration):
     async def open(self) -> None:
         await self._call("ping", self.redis.ping)
         await self.fold_name_keys()
+        if self.accounts is not None:  # they are kept in PostgreSQL: none may be left here
+            await self._call("accounts", lambda: check_moved(self.redis, self.prefix))
 
     async def ping(self) -> float | None:
         """Answer once Redis has (readiness asks every second)."""

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     from muggins.server.accounts.credentials import AccountError
     from muggins.server.accounts.roles import flag_bot, grant
+    from muggins.server.cluster.durable import AccountsInRedis
     from muggins.server.store.datafiles import default_db
     from muggins.server.store.games import Store, StoreError
     from muggins.server.store.sqlite_games import SqliteStore
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         name = asyncio.run(change())
-    except (AccountError, StoreError) as error:
+    except (AccountError, AccountsInRedis, StoreError) as error:
         print(f"muggins admin: {error}")
         return 1
     if args.admin_action == "bot":

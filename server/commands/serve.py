@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
     from muggins.server.accounts.credentials import AccountError
     from muggins.server.app import running_server
+    from muggins.server.cluster.durable import AccountsInRedis
     from muggins.server.commands.config_sources import gather
     from muggins.server.config import from_args, public_url
     from muggins.server.runtime.collector import collecting
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
-    except (OSError, StoreError, AccountError) as error:
+    except (OSError, StoreError, AccountError, AccountsInRedis) as error:
         print(f"muggins serve: {error}")
         return 1
     return 0

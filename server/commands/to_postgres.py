@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             for name in accounts.clashes:
-                print(f"left in Redis: {name} (another account has that name in PostgreSQL)")
+                print(
+                    f"left in Redis: {name} (another account has that name in PostgreSQL; "
+                    "nodes with --postgres will not start while it is there)"
+                )
             await settle_unsettled(
                 store, quiet_for=0.0, limit=10**9
             )  # what is over and not settled yet

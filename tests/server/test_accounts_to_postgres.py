@@ -14,6 +14,7 @@ from pg_helpers import PostgresServer, running_postgres
 from redis_helpers import RedisServer, running_redis
 from test_account_store_contract import account, result
 
+from muggins.server.cluster.durable import AccountsInRedis
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.results.settle import rate
 from muggins.server.store.postgres_accounts import PostgresAccounts
@@ -59,6 +60,11 @@ async def test_a_redis_only_clusters_accounts_move_once(
     finally:
         await early.close()
 
+    refused = RedisStore(redis_server.url, accounts=PostgresAccounts(postgres.url))
+    with pytest.raises(AccountsInRedis, match="muggins to-postgres"):
+        await refused.open()  # a node with --postgres does not start before the move
+    await refused.close()
+
     command = [sys.executable, "-m", "muggins.client.cli", "to-postgres",
                "--redis", redis_server.url, "--postgres", postgres.url]  # fmt: skip
     first = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -67,6 +73,17 @@ async def test_a_redis_only_clusters_accounts_move_once(
     ), first.stdout
     assert "1 moderation records, 3 moderation log and chat lines" in first.stdout
     assert "left in Redis: Cleo" in first.stdout
+    client = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        keys = [k.removeprefix("muggins:") async for k in client.scan_iter("muggins:*")]
+        assert sorted(keys) == ["account-key:cleo", "account:c1", "name-keys"]
+        refused = RedisStore(redis_server.url, accounts=PostgresAccounts(postgres.url))
+        with pytest.raises(AccountsInRedis, match="account:c1"):
+            await refused.open()  # nor while an account is left behind
+        await refused.close()
+        await client.delete("muggins:account:c1", "muggins:account-key:cleo")  # as documented
+    finally:
+        await client.aclose()
 
     new = RedisStore(redis_server.url, accounts=PostgresAccounts(postgres.url))
     await new.open()
@@ -86,12 +103,6 @@ async def test_a_redis_only_clusters_accounts_move_once(
         assert await new.list_names("chat:") == ["chat:ROOM"]
     finally:
         await new.close()
-    client = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
-    try:
-        keys = [k.removeprefix("muggins:") async for k in client.scan_iter("muggins:*")]
-    finally:
-        await client.aclose()
-    assert sorted(keys) == ["account-key:cleo", "account:c1", "name-keys"]
 
     cut_short = RedisStore(redis_server.url)  # as if a run had copied the log, not deleted it
     try:
