@@ -73,12 +73,14 @@ class Server:
             if isinstance(store, ClusterStore):
                 redis = store
             else:
-                archive = None
+                archive = accounts = None
                 if config.postgres is not None:
                     from muggins.server.store.postgres import PostgresArchive
+                    from muggins.server.store.postgres_accounts import PostgresAccounts
 
                     archive = PostgresArchive(config.postgres)
-                redis = ClusterStore(config.redis, archive=archive)
+                    accounts = PostgresAccounts(config.postgres)
+                redis = ClusterStore(config.redis, archive=archive, accounts=accounts)
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)
         else:

@@ -78,11 +78,13 @@ class ServerConfig:
     was loaded from. Checked and trimmed by :func:`public_url`."""
     postgres: str | None = option(
         None,
-        "with --redis: move finished matches out of Redis into this PostgreSQL "
-        "(postgresql://USER@HOST:5432/DB); without it they stay in Redis",
+        "with --redis: keep accounts, ratings, history and reviews in this PostgreSQL, "
+        "and move finished matches there out of Redis (postgresql://USER@HOST:5432/DB); "
+        "without it they stay in Redis",
         metavar="URL",
     )
-    """A PostgreSQL URL: the cluster's archive of finished matches (docs/hosting.md)."""
+    """A PostgreSQL URL: the cluster's durable data, accounts and finished matches
+    (docs/hosting.md)."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from muggins.shared.actions import Action, DealStarted, Discard, GameOptions, Outcome, Play
+from muggins.shared.actions import (
+    Action,
+    DealStarted,
+    Discard,
+    GameOptions,
+    Outcome,
+    Play,
+    described,
+)
 from muggins.shared.cards import format_cards
 from muggins.shared.handover import HandOver, holders, players
 from muggins.shared.match import Match
@@ -58,7 +66,7 @@ def replay_steps(
     def shown(events: Sequence[Any]) -> list[str]:
         lines = []
         for event in events:
-            lines.append(f"  {event.describe(names)}")
+            lines.append(f"  {described(event, names, options.target)}")
             if isinstance(event, DealStarted):
                 for seat in (0, 1):
                     hand = format_cards(sorted(match.game.hands[seat]), pretty=True)

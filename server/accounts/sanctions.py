@@ -3,6 +3,7 @@ room's chat, as typed records over :class:`~server.store.moderation.ModerationSt
 
 - A **ban** keeps an account (and, when asked, its address) from signing in, registering and
   playing signed in until it ends (``until``; None: for good). A **mute** keeps it from chat.
+  The address an account last signed in from is kept for that (:meth:`Sanctions.seen`).
 - A **report** is open until a moderator closes it; it keeps the reported chat line and room.
 - A **block** is one account's: matchmaking never pairs the two.
 - The **moderation log** is append-only: who did what, when and why.
@@ -55,6 +56,8 @@ class KeptLine:
     sender: str
     account: str | None
     text: str
+    seat: int | None = None
+    """The sender's seat (None: watching, or a line kept before seats were)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,15 @@ class Sanctions:
 
     async def address_ban(self, address: str, *, now: float) -> Sanction | None:
         return next((s for s in await self.all("ban", now=now) if s.address == address), None)
+
+    async def seen(self, account: str, address: str | None) -> None:
+        """Where an account last signed in from (None: forget it, the account is gone): what a
+        ban with the address uses when the account is connected to another node, or to none."""
+        if address is None or address:
+            await self.store.record_put("address", account, address)
+
+    async def last_address(self, account: str) -> str | None:
+        return await self.store.record_get("address", account)
 
     # --- reports ---------------------------------------------------------------------------
 
@@ -182,10 +194,23 @@ class Sanctions:
     # --- chat ------------------------------------------------------------------------------
 
     async def keep_line(
-        self, room: str, *, at: float, sender: str, account: str | None, text: str
+        self,
+        room: str,
+        *,
+        at: float,
+        sender: str,
+        account: str | None,
+        text: str,
+        seat: int | None = None,
     ) -> KeptLine:
         line = KeptLine(
-            id=secrets.token_hex(6), room=room, at=at, sender=sender, account=account, text=text
+            id=secrets.token_hex(6),
+            room=room,
+            at=at,
+            sender=sender,
+            account=account,
+            text=text,
+            seat=seat,
         )
         await self.store.list_append(f"{CHAT}{room}", json.dumps(asdict(line)), keep=CHAT_KEPT)
         return line

@@ -197,6 +197,7 @@ class AccountService:
                 "name_taken", f"The name {name!r} (or one too like it) is taken here"
             ) from None
         log.info("account registered", extra={"account": account.id})
+        await self.sanctions.seen(account.id, address)
         return await self._bind(player, account)
 
     async def _sign_in(self, player: Player, message: SignIn, address: str) -> Account:
@@ -206,10 +207,12 @@ class AccountService:
             if account is None:
                 raise Refusal("bad_credentials", "That session has ended; sign in with a password")
             await not_banned(self.sanctions, account, address)
+            await self.sanctions.seen(account.id, address)
             return await self._bind(player, account, session=message.session)
         assert message.name is not None and message.password is not None
         account = await self._check(message.name, message.password, address)
         await not_banned(self.sanctions, account, address)
+        await self.sanctions.seen(account.id, address)
         return await self._bind(player, account)
 
     async def _check(self, name: str, password: str, address: str) -> AccountRecord:
@@ -245,9 +248,13 @@ class AccountService:
         return await self.store.find_account(key=name_key(name))
 
     async def guest_name(self, name: str) -> str:
-        """A guest's name as shown: ``Alice (guest)`` when an account is called Alice."""
-        if await self.find_named(name) is None:
-            return name
+        """A guest's name as shown: ``Alice (guest)`` when an account is called Alice, or when
+        the accounts cannot be read (a cluster's PostgreSQL down): guests still play."""
+        try:
+            if await self.find_named(name) is None:
+                return name
+        except StoreError as error:
+            log.warning("guest %r marked a guest unchecked: %s", name, error)
         return f"{name[: NAME_SHOWN - len(GUEST_MARK) - 1].rstrip()} {GUEST_MARK}"
 
     async def _bind(
@@ -322,6 +329,7 @@ class AccountService:
         await self._check(account.name, password, address)
         ended = await self.store.drop_sessions(account.id)
         await self.store.delete_account(account.id)
+        await self.sanctions.seen(account.id, None)
         for other in self.players():
             if other.account == account.id:
                 other.account = other.session_hash = None

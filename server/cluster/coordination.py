@@ -124,6 +124,8 @@ class ClusterStore(RedisStore):
                 return list(await pipe.execute())
 
         rooms, backlog = await self._call("census", count)
+        if self.accounts is not None:
+            backlog = await self.accounts.review_backlog()
         return {"rooms_open": int(rooms), "review_backlog": int(backlog)}
 
     async def listing_page(self, after: str | None, limit: int) -> ListingPage:
@@ -428,6 +430,8 @@ class ClusterStore(RedisStore):
 
     async def is_settled(self, match: str) -> bool:
         """Whether match ``{code}-{n}`` has been settled (by any node)."""
+        if self.accounts is not None:
+            return await self.accounts.is_settled(match)
         found = await self._call("settled", lambda: self.redis.exists(self._k("settled", match)))
         return bool(found)
 

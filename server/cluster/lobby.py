@@ -364,6 +364,10 @@ class ClusterNode:
 
         self._spawn(settle())
 
+    async def first_this_round(self, work: str, every: float) -> bool:
+        round = int(time.time() // every)
+        return await self.redis.claim(f"{work}:{round}", owner=self.name, ttl=every)
+
     async def tell_nodes(self, message: dict[str, str]) -> None:
         """Publish ``message`` (kind "moderation") on every other node's channel."""
         text = json.dumps({"kind": "moderation", "room": "", **message})

@@ -54,6 +54,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from muggins.server.cluster.durable import delegate_accounts
 from muggins.server.cluster.redis_accounts import RedisAccounts
 from muggins.server.cluster.redis_line import ScriptLine
 from muggins.server.cluster.redis_moderation import RedisModeration
@@ -69,6 +70,7 @@ from muggins.server.store.games import (
     StoreError,
 )
 from muggins.server.store.postgres import PostgresArchive
+from muggins.server.store.postgres_accounts import PostgresAccounts
 from muggins.server.store.sqlite_games import seats_from_json, seats_json
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
@@ -135,10 +137,16 @@ class RedisStore(RedisAccounts, RedisModeration):
         connections: int = POOL_SIZE,
         wait: float = POOL_WAIT,
         archive: PostgresArchive | None = None,
+        accounts: PostgresAccounts | None = None,
     ) -> None:
         self.url = url
         self.archive = archive
         """Where finished matches move once nothing live needs them (None: they stay here)."""
+        self.accounts = accounts
+        """Where accounts, sessions, ratings, history and reviews are kept (None: here, in
+        Redis); see server.cluster.durable."""
+        if accounts is not None:
+            delegate_accounts(self, accounts, settled=self._settled_in_postgres)
         self.prefix = prefix
         # Fail fast while Redis is down (players get an error at once), and retry a command once
         # so a connection the pool kept from before a Redis restart is replaced transparently.
@@ -238,6 +246,10 @@ class RedisStore(RedisAccounts, RedisModeration):
         except RedisError as error:
             raise StoreError(f"Redis ({what}): {error}") from error
 
+    async def _settled_in_postgres(self, match: str) -> None:
+        """Match ``{code}-{n}`` is settled (in PostgreSQL): not listed as unsettled any more."""
+        await self._call("unsettled", lambda: self.redis.zrem(self.unsettled_key, match))
+
     async def _script(self, name: str, keys: list[str], args: list[Any]) -> int:
         return int(await self._script_raw(name, keys, args))
 
@@ -263,6 +275,8 @@ class RedisStore(RedisAccounts, RedisModeration):
     async def close(self) -> None:
         if self.archive is not None:
             await self.archive.close()
+        if self.accounts is not None:
+            await self.accounts.close()
         await self.line.close()
         await self.redis.aclose(close_connection_pool=True)
 

@@ -1,8 +1,9 @@
 """``muggins admin grant|revoke|bot NAME``: make an admin or a moderator, or flag a bot
 account, on the server's machine.
 
-It writes to the store directly (the SQLite file or the cluster's Redis), so only someone who can
-reach those can make the first admin; nothing sent over the wire grants a role.
+It writes to the store directly (the SQLite file, or the cluster's Redis, or with ``--postgres``
+the PostgreSQL its nodes keep accounts in), so only someone who can reach those can make the
+first admin; nothing sent over the wire grants a role.
 """
 
 from __future__ import annotations
@@ -57,7 +58,12 @@ def run(args: argparse.Namespace) -> int:
     if args.redis is not None:
         from muggins.server.cluster.redis_store import RedisStore
 
-        store = RedisStore(args.redis)
+        accounts = None
+        if args.postgres is not None:
+            from muggins.server.store.postgres_accounts import PostgresAccounts
+
+            accounts = PostgresAccounts(args.postgres)
+        store = RedisStore(args.redis, accounts=accounts)
     else:
         path = args.db or default_db()
         if not path.exists():

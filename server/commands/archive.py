@@ -28,7 +28,8 @@ def add_options(parser: Any) -> None:
     parser.add_argument(
         "--postgres",
         metavar="URL",
-        help="with --redis: the cluster's finished games moved to PostgreSQL as well",
+        help="with --redis: the cluster's PostgreSQL (its nodes' --postgres): finished games "
+        "moved there, and the accounts kept there",
     )
 
 
@@ -42,12 +43,14 @@ def open_archives(args: argparse.Namespace) -> list[Store] | str:
 
         if not args.redis.startswith(("redis://", "rediss://", "unix://")):
             return f"{args.redis} is not a Redis URL (redis://HOST:6379/0)"
-        archive = None
+        archive = accounts = None
         if getattr(args, "postgres", None):
             from muggins.server.store.postgres import PostgresArchive
+            from muggins.server.store.postgres_accounts import PostgresAccounts
 
             archive = PostgresArchive(args.postgres)
-        return [RedisStore(args.redis, archive=archive)]
+            accounts = PostgresAccounts(args.postgres)
+        return [RedisStore(args.redis, archive=archive, accounts=accounts)]
     from muggins.server.store.datafiles import game_files
     from muggins.server.store.sqlite_games import SqliteStore
 

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         print("muggins serve: give both --certfile and --keyfile for TLS")
         return 2
     if config.postgres is not None and config.redis is None:
-        print("muggins serve: --postgres is for a cluster's finished games: give --redis URL too")
+        print("muggins serve: --postgres is for a cluster's durable data: give --redis URL too")
         return 2
     for proxy in config.trusted_proxies:
         try:

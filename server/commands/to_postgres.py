@@ -1,8 +1,11 @@
-"""``muggins to-postgres``: move a cluster's finished games from Redis into PostgreSQL.
+"""``muggins to-postgres``: move a cluster's accounts and finished games from Redis into
+PostgreSQL.
 
-What nodes started with ``--postgres`` do in every sweep round, done at once: for a cluster
-that kept everything in Redis until now. The nodes may keep serving meanwhile (each move is a
-copy keyed by the match id, then a delete), and running it twice moves nothing twice.
+For a cluster that kept everything in Redis until now: its accounts, sessions, histories,
+settled matches and review queue move (:mod:`server.cluster.accounts_to_postgres`), then what
+nodes started with ``--postgres`` do in every sweep round is done at once for the finished games.
+Each move is a copy keyed by its id, then a delete, so running it twice moves nothing twice.
+Run it with the nodes stopped (for the accounts), then start them with ``--postgres``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from typing import Any
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "to-postgres",
-        help="move a cluster's finished games from Redis into PostgreSQL",
-        description="Move every finished game that nothing live needs any more (settled, and "
-        "its room closed) from the cluster's Redis into PostgreSQL, "
-        "creating the tables if needed. Nodes may keep serving; start them with --postgres "
-        "URL afterwards so later games follow.",
+        help="move a cluster's accounts and finished games from Redis into PostgreSQL",
+        description="Move the accounts (with their sessions, histories and queued reviews) and "
+        "every finished game that nothing live needs any more (settled, and its room closed) "
+        "from the cluster's Redis into PostgreSQL, creating the tables if needed. Stop the "
+        "nodes first, and start them with --postgres URL afterwards. Running it again moves "
+        "nothing twice.",
     )
     parser.add_argument("--redis", required=True, metavar="URL", help="redis://HOST:6379/0")
     parser.add_argument(
@@ -30,6 +34,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from muggins.server.cluster.accounts_to_postgres import AccountsImport, move_accounts
     from muggins.server.cluster.archive import archive_finished
     from muggins.server.cluster.coordination import ClusterStore
     from muggins.server.cluster.settling import settle_unsettled
@@ -39,9 +44,20 @@ def run(args: argparse.Namespace) -> int:
     async def move() -> int:
         archive = PostgresArchive(args.postgres)
         store = ClusterStore(args.redis, archive=archive)
+        target = AccountsImport(args.postgres)
         total = 0
         try:
             await store.open()
+            accounts = await move_accounts(store, target)
+            print(
+                f"moved {accounts.accounts} accounts ({accounts.sessions} sessions, "
+                f"{accounts.history} history entries), {accounts.settled} settled matches, "
+                f"{accounts.reviews} queued reviews, {accounts.records} moderation records, "
+                f"{accounts.lines} moderation log and chat lines",
+                flush=True,
+            )
+            for name in accounts.clashes:
+                print(f"left in Redis: {name} (another account has that name in PostgreSQL)")
             await settle_unsettled(
                 store, quiet_for=0.0, limit=10**9
             )  # what is over and not settled yet
@@ -50,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"moved {total} finished games so far", flush=True)
             left = len(await store.oldest_finished(limit=10**9))
         finally:
+            await target.close()
             await store.close()
         print(f"moved {total} finished games; {left} stay in Redis while their rooms need them")
         return total

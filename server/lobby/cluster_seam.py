@@ -69,6 +69,11 @@ class LobbyCluster(Protocol):
         for the players connected there); nothing on one server."""
         ...
 
+    async def first_this_round(self, work: str, every: float) -> bool:
+        """Whether this node does ``work`` in this round of ``every`` seconds (one node of a
+        cluster does; StoreError when the claim cannot be asked)."""
+        ...
+
 
 class NoLobbyCluster:
     """A lobby on one server: nothing is fetched, nothing runs in the background."""
@@ -104,3 +109,6 @@ class NoLobbyCluster:
 
     async def tell_nodes(self, message: dict[str, str]) -> None:
         return None
+
+    async def first_this_round(self, work: str, every: float) -> bool:
+        return True

@@ -21,6 +21,7 @@ from muggins.server.lobby.tournaments import TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
+from muggins.server.rooms.story import KEPT_CHAT
 from muggins.server.rooms.tokens import (
     new_player_id,
     new_room_code,
@@ -34,7 +35,7 @@ from muggins.server.store.games import Store, StoreConflict, StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.match import Match
 from muggins.shared.names import clean_name, name_problem
-from muggins.shared.protocol import RoomOptions, Rooms
+from muggins.shared.protocol import ChatLine, RoomOptions, Rooms
 from muggins.shared.token_bucket import TokenBucket
 
 log = logging.getLogger("muggins.lobby")
@@ -305,6 +306,7 @@ class Lobby:
                     )
                 if rebuilt.over:  # settled at most once, however often this runs
                     await room.settle()
+            room.chat.extend(await self.kept_chat(room))
             self.rooms[room.code] = room
             self.index.update(room)
             self.holders.update(room)
@@ -313,11 +315,26 @@ class Lobby:
         log.info("restored %d open rooms", len(self.rooms))
         return len(self.rooms)
 
+    async def kept_chat(self, room: Room) -> list[ChatLine]:
+        """The latest chat lines said in ``room`` as the store keeps them (not those of an
+        earlier room of the same code, nor lines a moderator removed): a room rebuilt after a
+        restart tells them with its story, as before the restart."""
+        try:
+            lines = await self.sanctions.chat(room.code, now=time.time(), limit=KEPT_CHAT)
+        except StoreError as error:
+            log.warning("room %s: could not read its kept chat: %s", room.code, error)
+            return []
+        return [
+            ChatLine(sender=k.sender, seat=k.seat, text=k.text, line=k.id)
+            for k in lines
+            if k.at >= room.created
+        ]
+
     async def sweep(self) -> None:
         """Close rooms nobody has been in for ``abandon_after`` seconds; forget players who
         left without a seat more than ``grace`` seconds ago (their tokens stop working). A cluster
         node's clean-up is the cluster's. Kept chat past its retention is deleted once an hour
-        (on every node of a cluster: deleting it twice deletes nothing more)."""
+        (by one node of a cluster)."""
         await self.sweep_chat(time.time())
         if await self.cluster.sweep():
             return
@@ -334,12 +351,14 @@ class Lobby:
         self.metrics.rooms.set(len(self.rooms))
 
     async def sweep_chat(self, now: float) -> int | None:
-        """Delete kept chat past its retention, unless done less than an hour before ``now``;
-        the number of lines deleted (None: not this time)."""
+        """Delete kept chat past its retention, unless done less than an hour before ``now`` (or,
+        in a cluster, by another node this hour); the number of lines deleted (None: not now)."""
         if self.chat_swept is not None and now - self.chat_swept < CHAT_SWEEP_EVERY:
             return None
         self.chat_swept = now
         try:
+            if not await self.cluster.first_this_round("chat-sweep", CHAT_SWEEP_EVERY):
+                return None  # another node's
             deleted = await self.sanctions.sweep_chat(now=now)
         except StoreError as error:
             log.info("kept chat not swept (%s); the next sweep does", error)

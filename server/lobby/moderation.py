@@ -221,7 +221,7 @@ class Moderation:
                     if p.account == account.id and p.address
                 ),
                 None,
-            )
+            ) or await self.sanctions.last_address(account.id)  # connected to another node
         sanction = Sanction(
             kind=kind,
             account=account.id,
@@ -290,7 +290,10 @@ class Moderation:
             if room is not None and seat is not None and room.status == "playing":
                 room.notice("claimed", f"{player.name} is banned: their match is resigned")
                 while room.match is not None and not room.match.over:
-                    await room.act(seat, Resign(), origin=None)
+                    try:
+                        await room.act(seat, Resign(), origin=None)
+                    except Refusal:
+                        break  # over already: this copy was behind the room's log
             player.account = player.session_hash = None
             peer = player.peer
             close = getattr(peer, "close", None)

@@ -188,10 +188,11 @@ async def chat(session: Session, player: Player[Room], message: Chat) -> None:
         muted = await sanctions.of("mute", player.account, now=now)
         if muted is not None:
             raise Refusal("muted", sanction_text(muted))
+    seat = room.seat_of(player)
     kept = await sanctions.keep_line(
-        room.code, at=now, sender=player.name, account=player.account, text=text
+        room.code, at=now, sender=player.name, account=player.account, text=text, seat=seat
     )
-    line = ChatLine(sender=player.name, seat=room.seat_of(player), text=text, line=kept.id)
+    line = ChatLine(sender=player.name, seat=seat, text=text, line=kept.id)
     room.say(line, origin=session, id=message.id, sender=player.account)
 
 

@@ -14,7 +14,15 @@ from typing import Final
 
 from muggins.server.store.games import Store
 from muggins.server.wire.send_cache import utf8
-from muggins.shared.actions import Action, DealRevealed, Event, GameOptions, GameOver, Seat
+from muggins.shared.actions import (
+    Action,
+    DealRevealed,
+    Event,
+    GameOptions,
+    GameOver,
+    Seat,
+    described,
+)
 from muggins.shared.game import Game
 from muggins.shared.handover import HandOver, holders
 from muggins.shared.match import Match
@@ -32,7 +40,7 @@ def _step(
     return ReplayStep(
         seat=seat,
         action=action,
-        texts=tuple(event.describe(names) for event in events),
+        texts=tuple(described(event, names, game.options.target) for event in events),
         game_number=game.game_number,
         deal_number=game.deal_number,
         dealer=game.dealer,
@@ -90,7 +98,7 @@ def replay_steps(
             ReplayStep(
                 seat=seat,
                 action=action,
-                texts=tuple(event.describe(names) for event in events[:cut]),
+                texts=tuple(described(e, names, options.target) for e in events[:cut]),
                 game_number=game.game_number,
                 deal_number=last.deal_number,
                 dealer=last.dealer,

@@ -1,4 +1,5 @@
-"""Finished matches in PostgreSQL: a cluster's archive (psycopg 3, async).
+"""Finished matches in PostgreSQL: a cluster's archive (psycopg 3, async); the schema, with the
+accounts' tables of :mod:`server.store.postgres_accounts`, and the connection both use.
 
 A cluster keeps live play in Redis; a finished, settled match moves here (see
 :mod:`server.cluster.archive`) and leaves Redis. Each match is written in one transaction, keyed
@@ -53,6 +54,65 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE matches ADD COLUMN hand_overs jsonb NOT NULL DEFAULT '[]';
     """,
+    # 3: accounts, sessions, settled matches, each account's history, the review queue
+    # (server.store.postgres_accounts)
+    """
+    CREATE TABLE accounts (
+        id text PRIMARY KEY,
+        key text NOT NULL UNIQUE,
+        name text NOT NULL,
+        password_hash text NOT NULL,
+        created double precision NOT NULL,
+        rating double precision NOT NULL,
+        deviation double precision NOT NULL,
+        volatility double precision NOT NULL,
+        rated_games integer NOT NULL,
+        stats jsonb NOT NULL DEFAULT '{}',
+        role text,
+        bot boolean NOT NULL DEFAULT false
+    );
+    CREATE INDEX accounts_by_rating ON accounts (rating DESC) WHERE rated_games > 0;
+    CREATE TABLE sessions (
+        token_hash text PRIMARY KEY,
+        account text NOT NULL,
+        created double precision NOT NULL
+    );
+    CREATE INDEX sessions_by_account ON sessions (account);
+    CREATE TABLE settled (
+        match text PRIMARY KEY,
+        settled timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE account_history (
+        account text NOT NULL,
+        match text NOT NULL,
+        finished double precision NOT NULL,
+        entry jsonb NOT NULL,
+        PRIMARY KEY (account, match)
+    );
+    CREATE INDEX account_history_by_finish ON account_history (account, finished DESC);
+    CREATE TABLE review_pending (
+        match text PRIMARY KEY,
+        accounts jsonb NOT NULL,
+        queued bigserial NOT NULL,
+        until double precision NOT NULL DEFAULT 0
+    );
+    CREATE INDEX review_pending_by_queue ON review_pending (queued);
+    """,
+    # 4: moderation: records by kind and key, and lists (server.store.postgres_moderation)
+    """
+    CREATE TABLE moderation_records (
+        kind text NOT NULL,
+        key text NOT NULL,
+        value text NOT NULL,
+        PRIMARY KEY (kind, key)
+    );
+    CREATE TABLE moderation_lists (
+        seq bigserial PRIMARY KEY,
+        name text NOT NULL,
+        value text NOT NULL
+    );
+    CREATE INDEX moderation_lists_by_name ON moderation_lists (name, seq);
+    """,
 )
 """The schema, one migration per entry: never edit one that has shipped; add another."""
 
@@ -60,8 +120,9 @@ LOCK = 7_353_541
 """The advisory lock the migrations run under (any number, the same on every node)."""
 
 
-class PostgresArchive:
-    """Finished matches and their logs in PostgreSQL."""
+class PostgresLink:
+    """One connection to PostgreSQL, made on first use and again after a failure, with the
+    schema brought up to date on connecting; calls take turns on it."""
 
     def __init__(self, url: str, *, timeout: float = 5.0) -> None:
         self.url = url
@@ -98,6 +159,10 @@ class PostgresArchive:
             if self._connection is not None:
                 await self._connection.close()
                 self._connection = None
+
+
+class PostgresArchive(PostgresLink):
+    """Finished matches and their logs in PostgreSQL."""
 
     async def save_match(self, match: MatchRecord) -> bool:
         """Archive a finished match with its log; False if it was archived before."""

@@ -1,17 +1,60 @@
-# ruff: noqa: F811  (the store fixture is imported from the room contract and used by name)
-"""The account contract every Store keeps: memory, SQLite and a real redis-server."""
+"""The account contract every Store keeps: memory, SQLite, a real redis-server, and a cluster
+store keeping accounts in a real PostgreSQL (the rated queue staying in Redis)."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
+import psycopg
 import pytest
-from test_store_contract import redis_server, store  # noqa: F401  (the shared fixtures)
+from pg_helpers import PostgresServer, running_postgres
+from redis_helpers import RedisServer
+from test_store_contract import redis_server  # noqa: F401  (the shared fixture)
 
+from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.results.settle import rate
 from muggins.server.store.accounts import REVIEW_LEASE, AccountRecord, MatchResult
 from muggins.server.store.games import Store, StoreConflict
+from muggins.server.store.memory_games import MemoryStore
+from muggins.server.store.postgres_accounts import PostgresAccounts
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.glicko2 import Rating
+
+
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[PostgresServer]:
+    with running_postgres() as server:
+        yield server
+
+
+def fresh_database(server: PostgresServer) -> str:
+    """The URL of a new, empty database on ``server``."""
+    name = f"t{secrets.token_hex(4)}"
+    with psycopg.connect(server.url, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}".encode())
+    return server.url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis+postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    made: Store
+    if request.param == "memory":
+        made = MemoryStore()
+    elif request.param == "sqlite":
+        made = SqliteStore(tmp_path / "muggins.db")
+    else:
+        server: RedisServer = request.getfixturevalue("redis_server")
+        accounts = None
+        if request.param == "redis+postgres":
+            postgres: PostgresServer = request.getfixturevalue("postgres_server")
+            accounts = PostgresAccounts(fresh_database(postgres))
+        made = RedisStore(server.url, prefix=f"t{secrets.token_hex(4)}:", accounts=accounts)
+    await made.open()
+    yield made
+    await made.close()
 
 
 def account(id: str, name: str, *, rating: Rating | None = None) -> AccountRecord:
@@ -220,3 +263,32 @@ async def test_a_rating_is_restored_exactly_and_a_rename_keeps_the_key_unique(st
         await store.rename_account("a1", "Bob", "bob")
     found = await store.find_account(key="cleo")
     assert found is not None and found.name == "Cleo"
+
+
+async def test_two_nodes_racing_a_settlement_settle_it_once(
+    postgres_server: PostgresServer,
+) -> None:
+    """Four stores on one PostgreSQL (four nodes, each its own connection) settle one match
+    and record its review at once: the ratings change once, the review counts once."""
+    url = fresh_database(postgres_server)
+    nodes = [PostgresAccounts(url) for _ in range(4)]
+    try:
+        await nodes[0].create_account(account("a1", "Ann"))
+        await nodes[1].create_account(account("a2", "Bob"))
+        done = await asyncio.gather(
+            *(node.record_result(result("RACE-1"), rate) for node in nodes for _ in range(3))
+        )
+        assert sorted(done) == [False] * 11 + [True]
+        claimed = await asyncio.gather(*(n.claim_reviews(limit=5, now=200.0) for n in nodes))
+        assert sorted(len(c) for c in claimed) == [0, 0, 0, 1]
+        review = ({"reviewed_deals": 3}, {"reviewed_deals": 4})
+        recorded = await asyncio.gather(*(n.record_review("RACE-1", review) for n in nodes))
+        assert sorted(recorded) == [False] * 3 + [True]
+        ann = await nodes[3].find_account(id="a1")
+        assert ann is not None and ann.rated_games == 1
+        assert ann.rating == rate(Rating(), Rating(), 1.0)[0]
+        assert ann.stats == {"games": 1, "wins": 1, "reviewed_deals": 3}
+        assert len(await nodes[2].account_history("a1", limit=10)) == 1
+    finally:
+        for node in nodes:
+            await node.close()

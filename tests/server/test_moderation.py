@@ -272,3 +272,22 @@ async def test_in_a_cluster_a_ban_and_a_mute_reach_players_on_another_node(
             while True:
                 await bob.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
+
+
+async def test_a_ban_with_the_address_of_a_player_not_connected_uses_their_last_one(
+    server: Server,
+) -> None:
+    """Bob signed in from one address and signed out: banned with his address, no account can
+    be registered from it; from another address, one can."""
+    boss = await admin(server)
+    bob = await person(server, "Bob", address="203.0.113.9")
+    assert (await bob.request(type="sign_out"))["type"] == "signed_out"
+    await bob.close()
+    await moderate(boss, action="ban", name="Bob", minutes=60, reason="abuse", address=True)
+    for address, answer in (("203.0.113.9", "error"), ("203.0.113.10", "account")):
+        ws = await connect(server.url, additional_headers={"X-Forwarded-For": address})
+        other = WireClient(ws, name="Newcomer")
+        await other.hello("Newcomer")
+        reply = await other.request(type="register", name=f"New{address[-2:]}", password=PASSWORD)
+        assert reply["type"] == answer, reply
+        await other.close()

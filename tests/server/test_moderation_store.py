@@ -1,6 +1,7 @@
-# ruff: noqa: F811  (the store fixture is imported from the room contract and used by name)
-"""The moderation contract every Store keeps (memory, SQLite and a real redis-server): records by
-kind and key, append-only lists trimmed only when asked, and the typed sanctions over them."""
+# ruff: noqa: F811  (the store fixture is imported from the account contract and used by name)
+"""The moderation contract every Store keeps (memory, SQLite, a real redis-server, and a cluster
+store keeping it in a real PostgreSQL): records by kind and key, append-only lists trimmed only
+when asked, and the typed sanctions over them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import logging
 import time
 
 import pytest
-from test_store_contract import redis_server, store  # noqa: F401  (the shared fixtures)
+from test_account_store_contract import postgres_server, store  # noqa: F401  (shared fixtures)
+from test_store_contract import redis_server  # noqa: F401  (the shared fixture)
 
 from muggins.server.accounts.sanctions import LogEntry, ReportRecord, Sanction, Sanctions
 from muggins.server.config import ServerConfig

@@ -82,3 +82,41 @@ async def test_the_cache_replays_a_match_once() -> None:
     await steps("M2-1")  # M0-1 is the oldest: forgotten
     again = await steps("M0-1")
     assert again == first and again is not first
+
+
+def test_a_replay_says_a_winning_peg_at_the_game_hole() -> None:
+    """A game won with points past the hole (the raw score beyond 61) is told at 61 in the
+    server's replay steps and in the replay's text, as the board and the live log say it."""
+    import re
+
+    from muggins.shared.actions import Scored
+    from muggins.shared.replay_text import replay_steps as text_steps
+
+    options = GameOptions(target=61)
+    names = ("Ann", "Bob")
+    for n in itertools.count():
+        seed = f"past-the-hole-{n}".encode()
+        match, pick, past = Match(seed=seed, options=options), random.Random(n), False
+        while not match.over:
+            seat = match.waiting_for()[0]
+            events = match.apply(seat, pick.choice(match.legal_actions(seat)))
+            past = past or any(isinstance(e, Scored) and e.score > 61 for e in events)
+        if past:
+            break
+    steps = replay_steps(options, seed, match.log, names)
+    lines = [
+        line
+        for step in text_steps(
+            game_id="g",
+            seed=seed,
+            options=options,
+            names=names,
+            actions=match.log,
+            result="won",
+            winner=match.winner,
+        )
+        for line in step
+    ]
+    for texts in ([t for s in steps for t in s.texts], lines):
+        said = [int(x) for t in texts for x in re.findall(r"\((\d+)\)", t)]
+        assert said and max(said) == 61, [t for t in texts if "(6" in t]

@@ -4,7 +4,9 @@ sentence since the match began and the latest chat, after the state."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+from test_restart import play, reconnect, server_process
 from test_your_games import seated_against_computer
 from wire_client import WireClient, event_lines, play_randomly
 
@@ -37,3 +39,34 @@ async def test_a_resumed_player_is_told_the_match_so_far(server: Server) -> None
     assert len(watched["lines"]) >= len(sent)
     await back.close()
     await watcher.close()
+
+
+async def test_the_story_s_chat_survives_a_restart_of_the_server(tmp_path: Path) -> None:
+    """Two players and a spectator chat mid-deal; the SQLite server is killed (SIGKILL) and
+    started again: a player who comes back is told the same story, its chat lines included
+    (sender, seat, text and line id, in order)."""
+    db, errors = tmp_path / "games.db", tmp_path / "server.log"
+    async with server_process(db, errors) as (process, url):
+        alice = await WireClient.open(url, name="Alice")
+        bob = await WireClient.open(url, name="Bob")
+        room = await alice.request(type="create_room", options={"game": {"target": 121}})
+        await bob.request(type="join_room", code=room["code"])
+        await alice.expect("state")
+        await bob.expect("state")
+        watcher = await WireClient.open(url, name="Zoe")
+        await watcher.request(type="spectate", code=room["code"])
+        await play({0: alice, 1: bob}, random.Random(2), 6, [])
+        said = []
+        for client, text in ((alice, "hello Bob"), (bob, "hi Alice"), (watcher, "good luck")):
+            answer = await client.request(type="chat", text=text)
+            assert answer["type"] == "chat", answer
+            said.append((answer["sender"], answer["seat"], answer["text"], answer["line"]))
+        sent = [line["text"] for line in event_lines(alice.frames)]
+        process.kill()
+        await process.wait()
+    async with server_process(db, errors) as (process, url):
+        back = await reconnect(url, alice, "Alice")
+        story = await back.expect("story")
+        chat = [(c["sender"], c["seat"], c["text"], c["line"]) for c in story["chat"]]
+        assert chat == said
+        assert [line["text"] for line in story["lines"]][: len(sent)] == sent
