@@ -145,7 +145,10 @@ async def one_run(
                     account=e.name,
                     password="a bench password",
                     register=True,
-                    matches=10 * matches,
+                    # Until the bench stops it: a player that stopped early would take itself
+                    # out of the pool the others are paired from (the fastest reach any cap
+                    # first: a far-rated player waits longer in the queue for each match).
+                    matches=10**9,
                     best_of=1 if duplicate else 3,
                     duplicate=duplicate,
                     strategy=strategy_of(e, seed * 100 + i),
@@ -160,6 +163,7 @@ async def one_run(
         done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
         for task in done - {waiting}:
             task.result()  # a player that stopped early: raise its error rather than wait for ever
+            raise RuntimeError("a player stopped playing before the last checkpoint")
         store = server.lobby.store
         ratings = await rated_histories(store, players, matches)
         while min(len(after) for after in ratings.values()) < matches:
@@ -197,7 +201,11 @@ def seed_range(text: str) -> list[int]:
 
 
 async def run_seeds(
-    players: tuple[Entrant, ...], seeds: list[int], checkpoints: list[int], out: str | None
+    players: tuple[Entrant, ...],
+    seeds: list[int],
+    checkpoints: list[int],
+    out: str | None,
+    formats: tuple[str, ...] = FORMATS,
 ) -> Taus:
     """Every seed in both formats at once, each on its own server in this event loop: most of a
     run's time is players waiting in the queue for the range to reach an opponent, which the
@@ -215,7 +223,7 @@ async def run_seeds(
             with open(out, "w") as file:
                 json.dump(taus, file)
 
-    await asyncio.gather(*(run(seed, form) for seed in seeds for form in FORMATS))
+    await asyncio.gather(*(run(seed, form) for seed in seeds for form in formats))
     return taus
 
 
@@ -270,6 +278,9 @@ def main() -> None:
     parser.add_argument("--seeds", default="1-8", help="seeds to run: 1-8, or 5")
     parser.add_argument("--population", choices=sorted(POPULATIONS), default="levels")
     parser.add_argument("--checkpoints", type=int, nargs="+", default=[10, 20, 30, 50])
+    parser.add_argument(
+        "--formats", nargs="+", choices=FORMATS, default=list(FORMATS), help="formats to run"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument(
         "--merge", nargs="+", metavar="FILE", help="run nothing: the table of these --json files"
@@ -281,12 +292,15 @@ def main() -> None:
     else:
         seeds = seed_range(args.seeds)
         started = time.perf_counter()
-        taus = asyncio.run(run_seeds(players, seeds, args.checkpoints, args.json))
+        taus = asyncio.run(
+            run_seeds(players, seeds, args.checkpoints, args.json, tuple(args.formats))
+        )
         elapsed = time.perf_counter() - started
         print(f"\n{len(seeds)} seeds, {elapsed:.0f} s")
     pairs = known_pairs(players)
     print(f"{args.population}: {len(players)} players, {len(pairs)} known pairs")
-    print("\n".join(table(taus)))
+    if all(taus[form].get(m) for form in FORMATS for m in taus["plain"]):
+        print("\n".join(table(taus)))
 
 
 if __name__ == "__main__":
