@@ -115,9 +115,14 @@ async def test_a_redis_only_clusters_accounts_move_once(
         again.stdout
     ), again.stdout
     assert "0 moderation records, 0 moderation log and chat lines" in again.stdout
+    grant = [sys.executable, "-m", "muggins.client.cli", "admin", "grant", "Bob",
+             "--redis", redis_server.url, "--postgres", postgres.url]  # fmt: skip
+    subprocess.run(grant, capture_output=True, text=True, check=True)
     check = PostgresAccounts(postgres.url)
     try:
         assert await check.find_account(id="a1") == before
         assert await check.list_read("log", limit=10) == ["e1", "e2"]
+        bob = await check.find_account(key="bob")
+        assert bob is not None and bob.role == "admin"  # muggins admin reaches PostgreSQL
     finally:
         await check.close()
