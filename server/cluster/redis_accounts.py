@@ -1,5 +1,7 @@
 """Accounts, sessions, ratings and history in Redis (the account half of
-:class:`~server.cluster.redis_store.RedisStore`), shared by every node.
+:class:`~server.cluster.redis_store.RedisStore`), shared by every node. A node started with
+``--postgres`` keeps all of it but the rated queue in PostgreSQL instead
+(:mod:`server.cluster.durable`).
 
 Keys, under the store's prefix:
 

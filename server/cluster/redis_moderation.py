@@ -1,5 +1,6 @@
 """Moderation records and lists in Redis (the :class:`ModerationStore` of
-:class:`~server.cluster.redis_store.RedisStore`), shared by every node.
+:class:`~server.cluster.redis_store.RedisStore`), shared by every node; a node started with
+``--postgres`` keeps them in PostgreSQL instead (:mod:`server.cluster.durable`).
 
 Keys, under the store's prefix: ``mod:{kind}`` hash of key -> JSON; ``modlist:{name}`` list of
 JSON, newest last (trimmed to ``keep`` when one is given, its oldest dropped by
