@@ -16,8 +16,13 @@ import redis.asyncio as aioredis
 from cluster_nodes import nodes
 from pg_helpers import PostgresServer, running_postgres
 from redis_helpers import RedisServer, running_redis
+from test_account_store_contract import account, result
 from test_rated_cluster import play_until_the_end
 from wire_client import WireClient
+
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.results.settle import rate
+from muggins.server.store.postgres_accounts import PostgresAccounts
 
 
 @pytest.fixture
@@ -94,3 +99,22 @@ async def test_accounts_and_ratings_live_in_postgres(
     assert keys, "the live rooms' keys are in Redis"
     assert [k for k in keys if k.startswith(DURABLE)] == []
     assert unsettled == []  # the settlement took the match off the sweep's list
+
+
+async def test_the_sweep_and_the_metrics_read_settlements_from_postgres(
+    redis_server: RedisServer, postgres: PostgresServer
+) -> None:
+    """With accounts in PostgreSQL a node's sweep asks PostgreSQL whether a match is settled,
+    and /metrics' review backlog counts PostgreSQL's queue."""
+    store = ClusterStore(redis_server.url, accounts=PostgresAccounts(postgres.url))
+    await store.open()
+    try:
+        for made in (account("a1", "Ann"), account("a2", "Bob")):
+            await store.create_account(made)
+        assert not await store.is_settled("ABCDEF-1")
+        assert (await store.census())["review_backlog"] == 0
+        assert await store.record_result(result("ABCDEF-1"), rate)
+        assert await store.is_settled("ABCDEF-1")
+        assert (await store.census())["review_backlog"] == 1
+    finally:
+        await store.close()
