@@ -8,8 +8,9 @@ times ``--games`` games between two people (each move answered by the next state
 50 ms per game) three times:
 
 1. alone (the baseline);
-2. while ``--flooders`` connections from one address each ask for a finished game with its
-   ``steps`` 18 times a second, within the message rate (the server's read budget on);
+2. while ``--flooders`` connections from one address (in a process of their own) each ask for
+   a finished game with its ``steps`` 18 times a second, within the message rate (the server's
+   read budget on);
 
 ``--rounds`` times each, interleaved, then once more:
 
@@ -155,10 +156,22 @@ async def run(label: str, extra: list[str], args: argparse.Namespace, flood: boo
         until = time.monotonic() + args.seconds
         took: list[float] = []
         counts: dict[str, int] = {}
-        tasks = [game(url, n, until, took) for n in range(args.games)]
-        if flood:
-            tasks += [flooder(url, games, until, counts) for _ in range(args.flooders)]
-        await asyncio.gather(*tasks)
+        flooding = None
+        if flood:  # in a process of its own, so its client-side work never delays the timed games
+            command = [
+                sys.executable,
+                __file__,
+                "--flood-only",
+                url,
+                "--seconds",
+                str(args.seconds),
+            ]
+            command += ["--flooders", str(args.flooders), "--games-to-ask", ",".join(games)]
+            flooding = await asyncio.create_subprocess_exec(*command, stdout=subprocess.PIPE)
+        await asyncio.gather(*(game(url, n, until, took) for n in range(args.games)))
+        if flooding is not None:
+            out, _ = await flooding.communicate()
+            counts = json.loads(out)
     finally:
         server.terminate()
         server.wait()
@@ -166,6 +179,17 @@ async def run(label: str, extra: list[str], args: argparse.Namespace, flood: boo
     p99 = statistics.quantiles(took, n=100)[98] * 1e3
     print(f"{label:<34} moves {len(took):>6}  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {counts}")
     return p99
+
+
+async def flood_only(args: argparse.Namespace) -> None:
+    """The child process of a flooded run: the flooders alone; their counts as JSON on stdout."""
+    until = time.monotonic() + args.seconds
+    counts: dict[str, int] = {}
+    games = args.games_to_ask.split(",")
+    await asyncio.gather(
+        *(flooder(args.flood_only, games, until, counts) for _ in range(args.flooders))
+    )
+    print(json.dumps(counts))
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -187,4 +211,7 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--flooders", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3, help="alone and flooded runs, each")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--flood-only", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--games-to-ask", default="", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    asyncio.run(flood_only(arguments) if arguments.flood_only else main(arguments))
