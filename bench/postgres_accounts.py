@@ -8,13 +8,16 @@ connection and one of the default size (``--postgres-pool``) measures with 1 cal
 ``--callers`` callers at once: name lookups (a guest's ``hello``, ``find_account``),
 settlements (``record_result``, a rated match between two random accounts, each match once),
 and lookups while as many settlements run beside them (with each lookup's median and 99th
-percentile time). Prints the figures.
+percentile time). Prints the figures. ``--latency MS`` puts a relay on 127.0.0.1 between the link
+and PostgreSQL that holds each chunk MS milliseconds each way, as a network between them would:
+a call's time then grows by about twice MS per round trip.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import sys
 import time
@@ -121,7 +124,46 @@ async def measure(url: str, pool: int, callers: int, args: argparse.Namespace) -
         await link.close()
 
 
+async def relay(port: int, delay: float) -> asyncio.Server:
+    """A relay on 127.0.0.1 to PostgreSQL's ``port`` that holds each chunk ``delay`` seconds."""
+
+    async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def deliver() -> None:  # each chunk ``delay`` after it came, none held up longer
+            while True:
+                due, chunk = await held.get()
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                if not chunk:
+                    writer.close()
+                    return
+                writer.write(chunk)
+
+        delivering = asyncio.ensure_future(deliver())
+        try:
+            while True:
+                chunk = await reader.read(65536)
+                held.put_nowait((time.perf_counter() + delay, chunk))
+                if not chunk:
+                    break
+            await delivering
+        except (ConnectionError, asyncio.CancelledError):
+            delivering.cancel()
+
+    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
+        with contextlib.suppress(asyncio.CancelledError):  # the bench ending
+            await asyncio.gather(pump(reader, upstream_writer), pump(upstream_reader, writer))
+
+    return await asyncio.start_server(client, "127.0.0.1", 0)
+
+
 async def run(url: str, args: argparse.Namespace) -> None:
+    if args.latency > 0:
+        base, port = url.rsplit(":", 1)[0], int(url.rsplit(":", 1)[1].split("/")[0])
+        server = await relay(port, args.latency / 1000)
+        url = f"{base}:{server.sockets[0].getsockname()[1]}/postgres"
+        print(f"through a relay holding each chunk {args.latency} ms each way", flush=True)
     setup = PostgresAccounts(url)
     try:
         for n in range(ACCOUNTS):
@@ -139,6 +181,7 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=POOL_SIZE, help="the larger pool's size")
     parser.add_argument("--lookups", type=int, default=3000, help="lookups per measurement")
     parser.add_argument("--settlements", type=int, default=600, help="settlements per measurement")
+    parser.add_argument("--latency", type=float, default=0.0, help="ms added each way (a relay)")
     args = parser.parse_args()
     with running_postgres() as postgres:
         print(f"PostgreSQL at {postgres.url}; {ACCOUNTS} accounts", flush=True)

@@ -10,7 +10,8 @@ Races between nodes are settled by PostgreSQL's locks, each change in one transa
   (``ON CONFLICT DO NOTHING``): a second node settling the same match waits on that row until
   the first commits, then inserts nothing and changes nothing. The accounts are then read
   ``FOR UPDATE`` (in id order, so two settlements never deadlock) and written with their
-  history entries and the match's place in the review queue.
+  history entries and the match's place in the review queue. The statements are pipelined:
+  two round trips a settlement (the insert with the read, then the writes with the COMMIT).
 - :meth:`PostgresAccounts.record_review` deletes the match from the queue first: only the
   caller whose delete found it adds the review to the records.
 - :meth:`PostgresAccounts.claim_reviews` takes the oldest unheld reviews ``FOR UPDATE SKIP
@@ -211,15 +212,22 @@ class PostgresAccounts(PostgresModeration):
 
     async def record_result(self, result: MatchResult, rate: RateFn) -> bool:
         async def work(connection: Connection) -> bool:
-            async with connection.transaction():
+            # Pipelined, with BEGIN and COMMIT sent as statements (psycopg's transaction()
+            # waits on each): BEGIN, the insert into settled and the accounts' read go out
+            # together (the read's rows wait for the insert's lock as before), then the writes
+            # and the COMMIT together. A call failing half-way leaves the transaction open: the
+            # connection is closed (psycopg's errors) or rolled back by the pool.
+            async with connection.pipeline():
+                await connection.execute("BEGIN")
                 first = await connection.execute(
                     "INSERT INTO settled (match) VALUES (%s) ON CONFLICT DO NOTHING",
                     (result.match,),
                 )
-                if first.rowcount == 0:
-                    return False  # settled before (or by a node that just committed)
                 ids = [a for a in result.accounts if a]
                 rows = await _find(connection, "id = ANY(%s)", (ids,), "FOR UPDATE")
+                if first.rowcount == 0:
+                    await connection.execute("COMMIT")
+                    return False  # settled before (or by a node that just committed)
                 found = {row[0]: _account(row) for row in rows}
                 seats = tuple(found.get(a) if a else None for a in result.accounts)
                 updated, entries = settle(result, (seats[0], seats[1]), rate)
@@ -254,6 +262,7 @@ class PostgresAccounts(PostgresModeration):
                         " (SELECT max(queued) FROM review_pending) - %s",
                         (PENDING_REVIEWS_KEPT,),
                     )
+                await connection.execute("COMMIT")
                 return True
 
         settled: bool = await self._run("settle", work)
