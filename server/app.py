@@ -78,8 +78,9 @@ class Server:
                     from muggins.server.store.postgres import PostgresArchive
                     from muggins.server.store.postgres_accounts import PostgresAccounts
 
-                    archive = PostgresArchive(config.postgres)
-                    accounts = PostgresAccounts(config.postgres)
+                    size = config.postgres_pool
+                    archive = PostgresArchive(config.postgres, pool_size=size)
+                    accounts = PostgresAccounts(config.postgres, pool_size=size)
                 redis = ClusterStore(config.redis, archive=archive, accounts=accounts)
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)

@@ -85,6 +85,13 @@ class ServerConfig:
     )
     """A PostgreSQL URL: the cluster's durable data, accounts and finished matches
     (docs/hosting.md)."""
+    postgres_pool: int = option(
+        4,
+        "with --postgres: how many connections this node keeps to PostgreSQL at most; its "
+        "calls there (sign-ins, settlements, the archive) share them",
+        metavar="N",
+    )
+    """The most connections each of a node's PostgreSQL links (accounts, archive) opens."""
     certfile: Path | None = option(None, "TLS certificate (PEM) for wss://")
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(

@@ -9,17 +9,21 @@ the delete from Redis changes nothing.
 The schema is plain SQL in :data:`MIGRATIONS`, applied in order; ``schema_version`` records the
 last one applied, and an advisory lock makes the nodes that start together apply each once.
 The archive connects on first use and again after a failure: a node starts, and its players'
-moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back.
+moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back. A node
+keeps a small pool of connections (``--postgres-pool``), so a slow call (a settlement) does not
+hold up the sign-ins behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
 
 from muggins.server.store.games import MatchRecord, MoveTag, StoreError
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
@@ -120,45 +124,72 @@ LOCK = 7_353_541
 """The advisory lock the migrations run under (any number, the same on every node)."""
 
 
-class PostgresLink:
-    """One connection to PostgreSQL, made on first use and again after a failure, with the
-    schema brought up to date on connecting; calls take turns on it."""
+POOL_SIZE = 4
+"""How many connections a node keeps to PostgreSQL at most (``--postgres-pool``)."""
 
-    def __init__(self, url: str, *, timeout: float = 5.0) -> None:
+
+class PostgresLink:
+    """A few connections to PostgreSQL (a psycopg_pool pool of at most ``pool_size``), each
+    made when a call finds none free and made again after a failure, with the schema brought
+    up to date on connecting; calls run side by side, one per connection."""
+
+    def __init__(self, url: str, *, timeout: float = 5.0, pool_size: int = POOL_SIZE) -> None:
+        if pool_size < 1:
+            raise ValueError("the PostgreSQL pool needs at least one connection")
         self.url = url
         self.timeout = timeout
-        self._connection: psycopg.AsyncConnection[Any] | None = None
-        self._lock = asyncio.Lock()
+        self.pool_size = pool_size
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._opening = asyncio.Lock()
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        if self._connection is not None and not self._connection.closed:
-            return self._connection
-        connection = await psycopg.AsyncConnection.connect(
-            self.url, connect_timeout=max(1, int(self.timeout)), autocommit=True
-        )
-        await migrate(connection)
-        self._connection = connection
-        return connection
+    async def _open(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        async with self._opening:
+            if self._pool is None:
+                # min_size 0: nothing is made before a call needs it (a node starts while
+                # PostgreSQL is down); reconnect_timeout: a failed connecting gives up with
+                # the call that asked for it, and the next call tries again.
+                pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+                    self.url,
+                    min_size=0,
+                    max_size=self.pool_size,
+                    kwargs={"connect_timeout": max(1, int(self.timeout)), "autocommit": True},
+                    configure=_configure,
+                    timeout=self.timeout,
+                    reconnect_timeout=self.timeout,
+                    open=False,
+                    name="muggins",
+                )
+                await pool.open()
+                self._pool = pool
+            return self._pool
 
     async def _run(self, what: str, work: Any) -> Any:
-        """Run ``work(connection)`` on the archive's connection; any failure is a StoreError
-        (and the connection is made again next time)."""
-        async with self._lock:
-            try:
-                async with asyncio.timeout(self.timeout * 2):
-                    connection = await self._connect()
+        """Run ``work(connection)`` on a connection of the pool; any failure is a StoreError
+        (the connection is closed, and the pool's idle ones checked, so the next call
+        connects again if PostgreSQL went away)."""
+        pool = await self._open()
+        try:
+            async with asyncio.timeout(self.timeout * 2), pool.connection() as connection:
+                try:
                     return await work(connection)
-            except (psycopg.Error, OSError, TimeoutError) as error:
-                if self._connection is not None:
-                    await self._connection.close()
-                    self._connection = None
-                raise StoreError(f"PostgreSQL ({what}): {error}") from error
+                except (psycopg.Error, OSError, TimeoutError, asyncio.CancelledError):
+                    await connection.close()  # the pool drops a closed connection
+                    raise
+        except (psycopg.Error, OSError, TimeoutError) as error:
+            with contextlib.suppress(psycopg.Error, OSError, TimeoutError):
+                async with asyncio.timeout(self.timeout):
+                    await pool.check()
+            raise StoreError(f"PostgreSQL ({what}): {error}") from error
 
     async def close(self) -> None:
-        async with self._lock:
-            if self._connection is not None:
-                await self._connection.close()
-                self._connection = None
+        async with self._opening:
+            if self._pool is not None:
+                await self._pool.close()
+                self._pool = None
+
+
+async def _configure(connection: psycopg.AsyncConnection[Any]) -> None:
+    await migrate(connection)
 
 
 class PostgresArchive(PostgresLink):

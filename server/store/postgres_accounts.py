@@ -111,7 +111,7 @@ async def _find(connection: Connection, where: str, value: Any, lock: str = "") 
 class PostgresAccounts(PostgresModeration):
     """The :class:`~server.store.accounts.AccountStore` methods, but the rated queue's (live
     play: see :mod:`server.cluster.durable`), and the moderation store's, on PostgreSQL over
-    one connection."""
+    the link's pool of connections."""
 
     async def _write(self, what: str, sql: str, values: tuple[Any, ...]) -> int:
         """Run one statement; how many rows it changed."""

@@ -7,6 +7,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -292,3 +293,34 @@ async def test_two_nodes_racing_a_settlement_settle_it_once(
     finally:
         for node in nodes:
             await node.close()
+
+
+async def test_a_lookup_is_answered_while_another_call_holds_a_connection(
+    postgres_server: PostgresServer,
+) -> None:
+    """A node's calls share a pool of connections: a guest's name lookup is answered while a
+    settlement-like call is still inside its transaction (on one shared connection it would
+    wait for that call to end)."""
+    url = fresh_database(postgres_server)
+    link = PostgresAccounts(url)
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def held(connection: psycopg.AsyncConnection[Any]) -> None:
+        async with connection.transaction():
+            await connection.execute("SELECT 1 FROM accounts FOR UPDATE")
+            inside.set()
+            await release.wait()
+
+    try:
+        await link.create_account(account("a1", "Ann"))
+        holding = asyncio.create_task(link._run("held", held))
+        await inside.wait()
+        lookup = asyncio.create_task(link.find_account(key="ann"))
+        # the timeout only keeps a failing run from hanging: the order is what is checked
+        done, _ = await asyncio.wait({holding, lookup}, timeout=60, return_when="FIRST_COMPLETED")
+        assert done == {lookup} and (await lookup) is not None
+        release.set()
+        await holding
+    finally:
+        release.set()
+        await link.close()

@@ -32,7 +32,7 @@ def test_every_option_has_its_environment_variable() -> None:
         "grace": "7.5", "send_buffer": "32", "log_json": "true", "log_level": "debug",
         "review_workers": "3", "trusted_proxies": "10.0.0.0/8 192.168.0.0/16",
         "metrics_port": "9100", "update_command": "pipx upgrade muggins",
-        "log_file": "/var/log/muggins.log",
+        "log_file": "/var/log/muggins.log", "postgres_pool": "6",
     }  # fmt: skip
     environ = {}
     for f, how in options():
@@ -46,7 +46,7 @@ def test_every_option_has_its_environment_variable() -> None:
     assert config.grace == 7.5 and config.send_buffer == 32 * 1024 and config.log_json
     assert config.log_level == "debug" and config.review_workers == 3
     assert config.metrics_port == 9100 and config.update_command == "pipx upgrade muggins"
-    assert config.log_file == Path("/var/log/muggins.log")
+    assert config.log_file == Path("/var/log/muggins.log") and config.postgres_pool == 6
     assert config.public_url == "https://c.example" and config.keyfile == Path("/k.pem")
     untouched = {f.name for f, _ in options()} - set(sample)
     for name in untouched:  # every other option is still its command line default
