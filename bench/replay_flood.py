@@ -8,17 +8,21 @@ times ``--games`` games between two people (each move answered by the next state
 50 ms per game) three times:
 
 1. alone (the baseline);
-2. while ``--flooders`` connections from one address (in a process of their own) each ask for
+2. alone again (an A/A run: how far two runs of the same kind differ on this machine);
+3. while ``--flooders`` connections from one address (in a process of their own) each ask for
    a finished game with its ``steps`` 18 times a second, within the message rate (the server's
    read budget on);
+4. the same flood sent to another server (a second ``muggins serve``): the machine carries the
+   same extra processes and work, but the bystanders' server sees none of the flood;
 
 ``--rounds`` times each, interleaved, then once more:
 
-3. the same flood with the read budget lifted (``--reads-per-second 1e9``): every request
-   answered (from the cache of built answers).
+5. the flood with the read budget lifted (``--reads-per-second 1e9``): every request answered
+   (from the cache of built answers).
 
-It prints the bystanders' move round trips (p50 and p99) of each run and the ratio of the median
-p99s to the baseline's. Run it at low priority on a shared machine: it measures the server's pace.
+It prints the bystanders' move round trips (p50 and p99) of each run, the CPU seconds of the
+bystanders' server and of the flooding process, and the ratio of the median p99s to the
+baseline's. Run it at low priority on a shared machine: it measures the server's pace.
 """
 
 from __future__ import annotations
@@ -149,10 +153,26 @@ def start_server(extra: list[str]) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError("the server did not start")
 
 
-async def run(label: str, extra: list[str], args: argparse.Namespace, flood: bool) -> float:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process of this machine has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    label: str, extra: list[str], args: argparse.Namespace, flood: bool, *, elsewhere: bool = False
+) -> float:
+    """One timed run; ``elsewhere``: the flood goes to a second server, not the bystanders'."""
     server, url = start_server(extra)
+    other = None
     try:
         games = [await finished_match(url, seed) for seed in range(3)]
+        flood_url = url
+        if elsewhere:
+            other, flood_url = start_server(extra)
+            games = [await finished_match(flood_url, seed) for seed in range(3)]
+        cpu_before = cpu_seconds(server.pid)
         until = time.monotonic() + args.seconds
         took: list[float] = []
         counts: dict[str, int] = {}
@@ -162,7 +182,7 @@ async def run(label: str, extra: list[str], args: argparse.Namespace, flood: boo
                 sys.executable,
                 __file__,
                 "--flood-only",
-                url,
+                flood_url,
                 "--seconds",
                 str(args.seconds),
             ]
@@ -172,36 +192,55 @@ async def run(label: str, extra: list[str], args: argparse.Namespace, flood: boo
         if flooding is not None:
             out, _ = await flooding.communicate()
             counts = json.loads(out)
+        cpu = cpu_seconds(server.pid) - cpu_before
     finally:
-        server.terminate()
-        server.wait()
+        for process in (server, other):
+            if process is not None:
+                process.terminate()
+                process.wait()
     p50 = statistics.median(took) * 1e3
     p99 = statistics.quantiles(took, n=100)[98] * 1e3
-    print(f"{label:<34} moves {len(took):>6}  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {counts}")
+    flood_cpu = counts.pop("cpu", None)
+    print(
+        f"{label:<34} moves {len(took):>6}  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  "
+        f"server cpu {cpu:5.2f} s  flooder cpu {flood_cpu or 0:5.2f} s  {counts}",
+        flush=True,
+    )
     return p99
 
 
 async def flood_only(args: argparse.Namespace) -> None:
     """The child process of a flooded run: the flooders alone; their counts as JSON on stdout."""
     until = time.monotonic() + args.seconds
+    cpu = time.process_time()
     counts: dict[str, int] = {}
     games = args.games_to_ask.split(",")
     await asyncio.gather(
         *(flooder(args.flood_only, games, until, counts) for _ in range(args.flooders))
     )
-    print(json.dumps(counts))
+    print(json.dumps({**counts, "cpu": time.process_time() - cpu}))
 
 
 async def main(args: argparse.Namespace) -> None:
-    alone, budget = [], []
-    for _ in range(args.rounds):  # interleaved, so that a busy spell of the machine hits both
+    alone: list[float] = []
+    again: list[float] = []
+    budget: list[float] = []
+    elsewhere: list[float] = []
+    for _ in range(args.rounds):  # interleaved, so that a busy spell of the machine hits all
         alone.append(await run("alone", [], args, flood=False))
+        again.append(await run("alone again (A/A)", [], args, flood=False))
         budget.append(await run("replay flood, read budget on", [], args, flood=True))
+        elsewhere.append(await run("flood to another server", [], args, True, elsewhere=True))
     lifted = await run("replay flood, budget lifted", ["--reads-per-second", "1e9"], args, True)
     base = statistics.median(alone)
+
+    def ratio(runs: list[float]) -> str:
+        return f"x{statistics.median(runs) / base:.2f}"
+
     print(
-        f"median p99 against alone ({args.rounds} rounds): x{statistics.median(budget) / base:.2f} "
-        f"with the budget; x{lifted / base:.2f} without (one run)"
+        f"median p99 against alone ({args.rounds} rounds, {base:.1f} ms): alone again "
+        f"{ratio(again)}; flood {ratio(budget)} with the budget; flood to another server "
+        f"{ratio(elsewhere)}; x{lifted / base:.2f} with the budget lifted (one run)"
     )
 
 
