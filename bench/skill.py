@@ -34,6 +34,7 @@ import asyncio
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -160,6 +161,7 @@ async def one_run(
             for i, e in enumerate(players)
         ]
         waiting = asyncio.create_task(enough.wait())
+        progress = asyncio.create_task(report_progress(seed, duplicate, played))
         done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
         for task in done - {waiting}:
             task.result()  # a player that stopped early: raise its error rather than wait for ever
@@ -170,10 +172,20 @@ async def one_run(
             await asyncio.sleep(0.5)  # the last results are being recorded
             ratings = await rated_histories(store, players, matches)
         waiting.cancel()
+        progress.cancel()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         return ratings
+
+
+async def report_progress(seed: int, duplicate: bool, played: dict[str, int]) -> None:
+    """Each player's matches so far, every minute, on stderr (a slow run shows who it waits for)."""
+    form = "duplicate" if duplicate else "plain"
+    while True:
+        await asyncio.sleep(60)
+        counts = " ".join(f"{name}:{n}" for name, n in played.items())
+        print(f"  seed {seed} {form}: {counts}", file=sys.stderr, flush=True)
 
 
 async def rated_histories(
@@ -214,11 +226,17 @@ async def run_seeds(
     taus: Taus = {form: {m: {} for m in checkpoints} for form in FORMATS}
 
     async def run(seed: int, form: str) -> None:
+        started = time.perf_counter()
         ratings = await one_run(players, seed, form == "duplicate", max(checkpoints))
         for m in checkpoints:
             taus[form][m][seed] = tau({name: r[m - 1] for name, r in ratings.items()}, pairs)
         line = " ".join(f"{m}:{taus[form][m][seed]:.2f}" for m in checkpoints)
-        print(f"seed {seed} {form:9} tau {line}", flush=True)
+        counts = sorted(len(r) for r in ratings.values())
+        print(
+            f"seed {seed} {form:9} tau {line}  (matches played {counts[0]}-{counts[-1]}, "
+            f"{time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
         if out is not None:  # after each run, so a run cut short keeps what it finished
             with open(out, "w") as file:
                 json.dump(taus, file)

@@ -190,7 +190,9 @@ class DuplicateTables:
             stats=stats,
         )
         try:
-            return await settle_result(first.store, result)
+            # The server's limit on rated matches between one pair (rated_pair_per_day), as a
+            # room applies it to a plain match.
+            return await settle_result(first.store, result, pair_max=first.rated_pair_max)
         except StoreError as error:
             log.warning("duplicate %s: could not settle: %s", first.code, error)
             return ""

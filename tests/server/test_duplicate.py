@@ -11,16 +11,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import with_options
 from redis_helpers import RedisServer, running_redis
 from test_cluster_failover import Node
 from test_leak import Hidden, check_frames, play_fast, secrets_at
 from wire_client import WireClient
 
-from muggins.server.app import Server
+from muggins.client.bot_account import play_account
+from muggins.server.app import Server, running_server
 from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.shared.actions import GameOptions, Outcome
 from muggins.shared.duplicate import compare, deal_lines, verdict
 from muggins.shared.match import Match
+from muggins.shared.names import name_key
 
 
 def audit(raw: list[str], receiver: int | None, match: Match) -> int:
@@ -140,6 +143,32 @@ async def test_a_rated_duplicate_match_over_sockets(server: Server) -> None:
     assert entry["result"] == ("drawn" if margin == 0 else "won" if won else "lost")
     for client in (ann, bob, watcher_one, watcher_two):
         await client.close()
+
+
+async def test_duplicate_matches_keep_the_servers_limit_on_rated_matches_of_one_pair() -> None:
+    """With rated_pair_per_day at 4, two accounts' first four duplicate matches are all rated
+    and the fifth is not, as for plain matches (the limit was the default 3 for duplicates)."""
+    async with running_server(with_options(rated_pair_per_day=4)) as server:
+        bots = [
+            play_account(
+                server.url,
+                level="random",
+                account=name,
+                password="long enough",
+                register=True,
+                matches=5,
+                duplicate=True,
+                seed=seed,
+            )
+            for seed, name in enumerate(("Ann", "Bob"))
+        ]
+        await asyncio.gather(*bots)
+        store = server.lobby.store
+        account = await store.find_account(key=name_key("Ann"))
+        assert account is not None
+        history = await store.account_history(account.id, limit=10)
+        assert [entry.rated for entry in reversed(history)] == [True] * 4 + [False]
+        assert account.rated_games == 4
 
 
 async def test_a_duplicate_room_refuses_the_computer_and_a_rematch(server: Server) -> None:
