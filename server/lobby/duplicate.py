@@ -26,6 +26,7 @@ from muggins.server.lobby.cluster_seam import NoLobbyCluster
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import settle_result
 from muggins.server.rooms.players import Player, Refusal
+from muggins.server.rooms.room import public_address
 from muggins.server.store.accounts import MatchResult, Stats, merge_stats
 from muggins.server.store.games import StoreError, match_id
 from muggins.shared.duplicate import compare, deal_lines, margin, verdict
@@ -179,6 +180,9 @@ class DuplicateTables:
             merge_stats(stats_one[1], stats_two[0]),
         )
         score = 0.5 if points == 0 else 1.0 if points > 0 else 0.0
+        addresses = [p.address for p in self.players or ()]
+        shared = len(addresses) == 2 and addresses[0] == addresses[1]
+        shared = shared and public_address(addresses[0])
         result = MatchResult(
             match=match_id(first.code, first.match_number),
             finished=time.time(),
@@ -190,9 +194,11 @@ class DuplicateTables:
             stats=stats,
         )
         try:
-            # The server's limit on rated matches between one pair (rated_pair_per_day), as a
-            # room applies it to a plain match.
-            return await settle_result(first.store, result, pair_max=first.rated_pair_max)
+            # The rules a room applies to a plain rated match (server.results.settle): one
+            # public address for both, or one pair too often (rated_pair_per_day).
+            return await settle_result(
+                first.store, result, shared_address=shared, pair_max=first.rated_pair_max
+            )
         except StoreError as error:
             log.warning("duplicate %s: could not settle: %s", first.code, error)
             return ""

@@ -15,6 +15,7 @@ from conftest import with_options
 from redis_helpers import RedisServer, running_redis
 from test_cluster_failover import Node
 from test_leak import Hidden, check_frames, play_fast, secrets_at
+from test_outsider_findings import PROXIED, from_address
 from wire_client import WireClient
 
 from muggins.client.bot_account import play_account
@@ -169,6 +170,38 @@ async def test_duplicate_matches_keep_the_servers_limit_on_rated_matches_of_one_
         history = await store.account_history(account.id, limit=10)
         assert [entry.rated for entry in reversed(history)] == [True] * 4 + [False]
         assert account.rated_games == 4
+
+
+async def test_a_duplicate_match_from_one_public_address_moves_no_rating() -> None:
+    """Two accounts behind one public address play a rated duplicate match: it is recorded but
+    rated not at all, and the second table is told why, as for a plain rated match."""
+    async with running_server(PROXIED) as server:
+        ann = await from_address(server.url, "203.0.113.5", "Ann")
+        bob = await from_address(server.url, "203.0.113.5", "Bob")
+        for client in (ann, bob):
+            made = await client.request(type="register", name=client.name, password="long enough")
+            assert made["type"] == "account", made
+            assert (await client.request(type="seek", duplicate=True))["type"] == "seeking"
+        for client in (ann, bob):
+            while client.room is None or client.room["status"] != "playing":
+                await client.recv(timeout=15)
+        tables: DuplicateTables = server.lobby.duplicates[ann.room["code"]]
+        one, two = (ann, bob) if ann.room["you"] == 0 else (bob, ann)
+        rng = random.Random(5)
+        await asyncio.gather(play_fast(one, rng, 0), play_fast(two, rng, 1))
+        while tables.second is None or tables.second.match is None:
+            await asyncio.sleep(0.01)  # the second table is being made and sat at
+        await asyncio.gather(play_fast(one, rng, 1), play_fast(two, rng, 0))
+        await ann.expect("duplicate_result", timeout=15)
+        while (notice := await ann.expect("notice"))["code"] != "rating":
+            pass
+        assert notice["text"] == "Not rated: both players connected from one address"
+        history = await ann.request(type="history")
+        assert [g["rated"] for g in history["games"]] == [False]
+        profile = await ann.request(type="profile", name="Bob")
+        assert profile["rating"]["rating"] == 1500.0
+        for client in (ann, bob):
+            await client.close()
 
 
 async def test_a_duplicate_room_refuses_the_computer_and_a_rematch(server: Server) -> None:
