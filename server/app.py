@@ -31,7 +31,7 @@ from muggins.server.net.census import Census, publish
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
 from muggins.server.net.readiness import Pingable, Readiness
-from muggins.server.net.static import StaticSite, same_origin
+from muggins.server.net.static import StaticSite, connect_sources, same_origin
 from muggins.server.net.tls import Certificates
 from muggins.server.results.reviews import Reviewer
 from muggins.server.runtime.metrics import Metrics
@@ -41,7 +41,7 @@ from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
 from muggins.server.wire.get_only import GetOnlyConnection
 from muggins.shared.build import build
-from muggins.shared.protocol.routing import MOVED, room_of
+from muggins.shared.protocol.routing import MOVED, follows, room_of
 
 log = logging.getLogger("muggins.server")
 
@@ -99,7 +99,7 @@ class Server:
         """Pings every connection every 20 s, in one batch a second (not websockets' task per
         connection, whose pings each woke the server on its own)."""
         self.reviewer = Reviewer(self.store, config.review_workers)
-        self.site = StaticSite()
+        self.site = StaticSite(connect=connect_sources(config.allowed_origins, config.node_url))
         probe = self.store.ping if isinstance(self.store, Pingable) else None
         self.readiness = Readiness(
             probe, what="Redis" if config.redis else "the store", observe=self._observe_store
@@ -271,10 +271,10 @@ class Server:
 
     async def _owner_elsewhere(self, ws: ServerConnection) -> str | None:
         """The address of the node that owns the room this connection names, when another node
-        does and the client can go there (not a browser: its page may talk only to the host it
-        came from; not a client back from failing to reach it). None: serve it here."""
+        does and the client can go there (a browser only when its page says it follows, with
+        ``follow=1``; not a client back from failing to reach it). None: serve it here."""
         request = ws.request
-        if request is None or "Origin" in request.headers:
+        if request is None or ("Origin" in request.headers and not follows(request.path)):
             return None
         room, stay = room_of(request.path)
         if room is None or stay:
