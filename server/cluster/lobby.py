@@ -37,6 +37,7 @@ from redis.exceptions import RedisError
 from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.duplicate import ClusterDuplicates
 from muggins.server.cluster.ownership import RoomOwnership
 from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import RoomCopy
@@ -137,6 +138,11 @@ class ClusterNode:
         """Set while this node is subscribed to its wake-ups."""
         self.ownership = RoomOwnership(store, ttl=PRESENCE_TTL)
         """The rooms this node owns (see :mod:`server.cluster.ownership`)."""
+        self.duplicates = ClusterDuplicates(self)
+        """This node's part in duplicate matches (see :mod:`server.cluster.duplicate`)."""
+
+    links_tables = True
+    """A duplicate match's tables are linked in Redis (not by the lobby)."""
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -148,6 +154,8 @@ class ClusterNode:
         so the lobby's own index is not kept."""
         room.on_change = None
         RoomCopy(room, node=self, redis=self.redis)
+        if room.options.duplicate:
+            self.duplicates.watch(room)
         self._spawn(self.ownership.take(room.code))
 
     async def route(self, code: str) -> str | None:
@@ -190,6 +198,8 @@ class ClusterNode:
             fresh = self.lobby.make_room(code, record.options, created=record.created)
             copy = copy_of(fresh)
             assert copy is not None
+            if record.options.duplicate:
+                await self.duplicates.loaded(fresh)  # a second table pins its seed first
             copy.take_seats(record.seats)
             match = snapshot.match
             if match is not None:

@@ -165,19 +165,15 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         yield server
 
 
-async def test_a_cluster_node_refuses_duplicate_matches_and_tournaments_plainly(
+async def test_a_cluster_node_refuses_tournaments_plainly(
     redis_server: RedisServer,
 ) -> None:
-    """Not yet on a cluster: seek, create_room and create_tournament say so in a sentence."""
+    """Not yet on a cluster: create_tournament says so in a sentence."""
     node = Node(redis_server)
     try:
         ann = await WireClient.open(node.url, name="Ann")
         await ann.request(type="register", name="Ann", password="long enough")
-        asks = [
-            {"type": "seek", "duplicate": True},
-            {"type": "create_room", "options": {"duplicate": True}},
-            {"type": "create_tournament", "name": "Cup", "kind": "arena"},
-        ]
+        asks = [{"type": "create_tournament", "name": "Cup", "kind": "arena"}]
         for ask in asks:
             refused = await ann.request(**ask)
             assert refused["type"] == "error" and "single server" in refused["message"], refused
