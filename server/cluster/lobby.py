@@ -278,7 +278,10 @@ class ClusterNode:
         Rooms stored before the listing index existed are indexed once (by the first node).
         """
         try:
-            await self.redis.heartbeat(ttl=PRESENCE_TTL, others=[])
+            # Its address too, so a room it owns sends players here from its first connection.
+            await self.redis.heartbeat(
+                ttl=PRESENCE_TTL, others=[], address=self.lobby.config.node_url
+            )
         except StoreError as error:
             log.warning("no heartbeat yet (%s); the poll retries", error)
         indexed = await self.redis.index_rooms()
