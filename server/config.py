@@ -67,6 +67,25 @@ class ServerConfig:
         metavar="URL",
     )
     """Where clients reach this node directly; None: the node never sends anyone to it."""
+    procs: int = option(
+        1,
+        "with --redis: run this many server processes on this machine (one per core), sharing "
+        "--port (SO_REUSEPORT), each also on a port of its own (--first-proc-port on) that it "
+        "gives as its --node-url, where the others send its rooms' players; a process that "
+        "dies is started again",
+        metavar="N",
+    )
+    """Server processes on this machine (server/commands/procs.py); 1: this process serves."""
+    first_proc_port: int | None = option(
+        None,
+        "with --procs: the first of the processes' own ports (default: --port + 1)",
+        metavar="PORT",
+    )
+    """The first of the ``procs`` ports the processes each listen on alone."""
+    reuse_port: bool = False
+    """Listen on ``port`` with SO_REUSEPORT, sharing it with this machine's other processes."""
+    own_port: int | None = None
+    """A second port this process alone listens on (its ``node_url``): one of ``procs``."""
     public_url: str | None = option(
         None,
         "the address players reach this server at, e.g. https://cribbage.example (behind a "
