@@ -278,11 +278,11 @@ class ClusterDuplicates:
             "duplicate",
             f"Table 1 is over. Table 2 ({second.code}) deals the same cards with the seats swapped",
         )
-        for player in (two, one):  # the second player takes seat 0 this time
+        for seat, player in enumerate((two, one)):  # the second player takes seat 0 this time
             if player.room is first:
                 await first.leave(player)
             try:
-                await second.sit(player)
+                await second.sit(player, seat=seat)
             except Refusal as refusal:
                 log.warning(
                     "duplicate %s: could not seat %s: %s", second.code, player.name, refusal

@@ -22,7 +22,6 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from muggins.server.lobby.cluster_seam import NoLobbyCluster
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import settle_result
 from muggins.server.rooms.players import Player, Refusal
@@ -40,16 +39,6 @@ if TYPE_CHECKING:
     from muggins.server.rooms.seating import Table
 
 log = logging.getLogger("muggins.duplicate")
-
-
-def on_one_server(cluster: object) -> None:
-    """Refuse a duplicate match or a tournament on a cluster node: their tables are seated by
-    the node that made them, which holds only its own players (docs/tournaments.md)."""
-    if not isinstance(cluster, NoLobbyCluster):
-        raise Refusal(
-            "illegal",
-            "Tournaments are played on a single server for now, and this server is a cluster",
-        )
 
 
 class Lobby(Protocol):

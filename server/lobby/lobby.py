@@ -17,7 +17,7 @@ from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.moderation import Moderation
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.lobby.seat_holders import SeatHolders
-from muggins.server.lobby.tournaments import TournamentDirector
+from muggins.server.lobby.tournaments import Directing, TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -88,7 +88,8 @@ class Lobby:
         self.matchmaker = Matchmaker(self)
         self.duplicates: dict[str, DuplicateTables] = {}
         """Duplicate matches by their first table's code."""
-        self.tournaments = TournamentDirector(self)
+        self.tournaments: Directing = TournamentDirector(self)
+        """Tournaments (a cluster node's are the cluster's: server.cluster.tournaments)."""
         self.accounts.matchmaker = self.matchmaker
         self.chat_swept: float | None = None
         """When (wall clock) kept chat past its retention was last deleted."""
