@@ -174,10 +174,15 @@ def supervise(config: ServerConfig) -> int:
     supervisor = Supervisor(configs)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, supervisor.stop)
-    shared = f"{'wss' if config.tls else 'ws'}://{node_host(config)}:{config.port}"
+    from muggins.server.commands.serving import address_lines
+
+    host = config.host if config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    shared = f"{'wss' if config.tls else 'ws'}://{host}:{config.port}"
     print(
         f"Muggins: {config.procs} server processes sharing {shared}, each also on its own "
         f"port {configs[0].own_port}-{configs[-1].own_port}",
         flush=True,
     )
+    for line in address_lines(shared, config.public_url, config.host):
+        print(line, flush=True)
     return supervisor.run()
