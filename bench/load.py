@@ -15,12 +15,16 @@ a ratio of the echo's CPU per round trip: the headline, since absolute figures d
     python bench/load.py --cluster 3 --spread same,both --flat-out --games 50   # per move
     python bench/load.py --cluster 3 --idle --games 1000 --seconds 20           # idle players
     python bench/load.py --cluster 3 --spread both --games 3000 --pace 5        # capacity
+    python bench/load.py --cluster 2 --spread shared --flat-out --games 150     # --procs 2
 
 ``--cluster N`` starts its own ``redis-server`` on a free port and N server nodes on it, and
 puts each room's two players on one node (``--spread same``), on two (``--spread both``), or
 the guest on another node naming the room, which sends it on to the room's owner, the host's
 node (``--spread owner``: the nodes run ``--node-url``, the guest follows close code 4001);
-it runs one plain in-memory server first (``--no-plain`` skips it; ``--plain-store sqlite``
+or both players on one port the nodes share with ``SO_REUSEPORT``, as the processes of
+``muggins serve --procs N`` do (``--spread shared``: each node also on its own port, given as
+its ``--node-url``; a guest landing on a process that does not own the room follows 4001); it
+runs one plain in-memory server first (``--no-plain`` skips it; ``--plain-store sqlite``
 keeps the plain server's games in a fresh SQLite file, as ``muggins serve`` does by default, and
 ``--plain-store memory,sqlite`` runs both) and prints the cluster's CPU per action as a ratio of
 each plain server's, all nodes together and node by node.
@@ -147,6 +151,10 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--node-url", help="cluster: where other nodes send this node's rooms")
+    parser.add_argument(
+        "--shared-port", type=int, help="cluster: also listen here with the machine's other "
+        "processes (SO_REUSEPORT, as muggins serve --procs); --port is then this one's own"
+    )  # fmt: skip
     args = parser.parse_args(argv)
     raise_nofile()
     pauses = track_gc()
@@ -168,8 +176,9 @@ def serve_child(argv: list[str]) -> int:
     unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
     unlimited |= {"registrations_per_hour": 1e9, "reads_per_second": 1e9}
     if args.redis:
+        shared = {"port": args.shared_port, "reuse_port": True, "own_port": args.port}
         config = ServerConfig(
-            port=args.port,
+            **(shared if args.shared_port else {"port": args.port}),
             node_url=args.node_url,
             redis=args.redis,
             postgres=args.postgres,
@@ -495,6 +504,7 @@ def _run_load(
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-sqlite-"))
             command += ["--db", str(Path(directory) / "games.db")]
         urls = []
+        shared_port = free_port()
         for k in range(max(1, cluster)):
             calls = (
                 [] if args.calls is None else ["--calls", str(calls_path(args, cluster, label, k))]
@@ -502,13 +512,17 @@ def _run_load(
             if spread == "owner":  # each node told its own address, for 4001 to name
                 port = free_port()
                 calls += ["--port", str(port), "--node-url", f"ws://127.0.0.1:{port}"]
+            if spread == "shared":  # the processes of one machine (muggins serve --procs)
+                port = free_port()
+                calls += ["--port", str(port), "--node-url", f"ws://127.0.0.1:{port}"]
+                calls += ["--shared-port", str(shared_port)]
             child, port = start_child(command + calls)
             children.append(child)
             urls.append(f"ws://127.0.0.1:{port}")
         url = urls[0]
-        host_urls = tuple(urls)
+        host_urls = tuple(urls[:1] if spread == "shared" else urls)
         # "owner": the guest goes to another node naming the room, which sends it to the owner.
-        guest_urls = host_urls if spread == "same" else (*host_urls[1:], *host_urls[:1])
+        guest_urls = host_urls if spread in ("same", "shared") else (*host_urls[1:], *host_urls[:1])
         time.sleep(1.0)
         base_rss = sum(rss_bytes(c.pid) for c in children)
     child = children[0] if children else None
@@ -520,7 +534,12 @@ def _run_load(
         mode = "idle (seated, never moving)"
     where = "one plain server (in memory)" if store == "memory" else "one plain server (SQLite)"
     if cluster:
-        both = {"both": "on two nodes", "owner": "sent on to its owner"}.get(spread, "on one node")
+        both = {
+            "both": "on two nodes",
+            "owner": "sent on to its owner",
+            "shared": "on one shared port (SO_REUSEPORT), a guest landing on a process that "
+            "does not own the room sent on to its owner",
+        }.get(spread, "on one node")
         where = f"{cluster} cluster nodes on Redis, each room's players {both}"
     print(
         f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es), {where}",
@@ -542,7 +561,7 @@ def _run_load(
             host_urls=host_urls,
             guest_urls=guest_urls,
             idle=args.idle,
-            route=spread == "owner",
+            route=spread in ("owner", "shared"),
         )
         process = ctx.Process(
             target=worker_main, args=(plan, worker, channel, go, count, stop, args.uvloop)
@@ -1002,7 +1021,9 @@ def main(argv: list[str] | None = None) -> int:
         "--spread",
         default="both",
         help="cluster: each room's players on one node (same), on two (both), the guest sent on "
-        "to the room's owner by the node it reached (owner: both nodes run --node-url), or a list",
+        "to the room's owner by the node it reached (owner: both nodes run --node-url), both "
+        "players on one port the nodes share as the processes of muggins serve --procs do "
+        "(shared: SO_REUSEPORT, a guest on the wrong process sent on with 4001), or a list",
     )
     parser.add_argument("--no-plain", action="store_true", help="cluster: skip the plain run")
     parser.add_argument(

@@ -16,6 +16,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server as WsServer
@@ -31,7 +32,7 @@ from muggins.server.net.census import Census, publish
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
 from muggins.server.net.readiness import Pingable, Readiness
-from muggins.server.net.static import StaticSite, same_origin
+from muggins.server.net.static import StaticSite, connect_sources, same_origin
 from muggins.server.net.tls import Certificates
 from muggins.server.results.reviews import Reviewer
 from muggins.server.runtime.metrics import Metrics
@@ -41,7 +42,7 @@ from muggins.server.store.memory_games import MemoryStore
 from muggins.server.store.sqlite_games import SqliteStore
 from muggins.server.wire.get_only import GetOnlyConnection
 from muggins.shared.build import build
-from muggins.shared.protocol.routing import MOVED, room_of
+from muggins.shared.protocol.routing import MOVED, follows, room_of
 
 log = logging.getLogger("muggins.server")
 
@@ -93,13 +94,14 @@ class Server:
         self._proxies = [ipaddress.ip_network(p, strict=False) for p in config.trusted_proxies]
         self._ws: WsServer | None = None
         self._metrics_ws: WsServer | None = None
+        self._own_ws: WsServer | None = None
         self._certificates: Certificates | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.keepalive = Keepalive()
         """Pings every connection every 20 s, in one batch a second (not websockets' task per
         connection, whose pings each woke the server on its own)."""
         self.reviewer = Reviewer(self.store, config.review_workers)
-        self.site = StaticSite()
+        self.site = StaticSite(connect=connect_sources(config.allowed_origins, config.node_url))
         probe = self.store.ping if isinstance(self.store, Pingable) else None
         self.readiness = Readiness(
             probe, what="Redis" if config.redis else "the store", observe=self._observe_store
@@ -139,25 +141,30 @@ class Server:
         if self.config.certfile is not None:
             self._certificates = Certificates(self.config.certfile, self.config.keyfile)
             tls = self._certificates.context
+        game: dict[str, Any] = {
+            "process_request": self._http,
+            "max_size": self.config.max_message,
+            "ssl": tls,
+            "compression": None,
+            "open_timeout": 10,
+            "ping_interval": None,  # self.keepalive pings instead (same interval and timeout)
+            "create_connection": GetOnlyConnection,  # 405 for other methods, not a silent close
+            "max_queue": 16,
+        }
         self._ws = await ws_serve(
-            self._handle,
-            self.config.host,
-            self.config.port,
-            process_request=self._http,
-            max_size=self.config.max_message,
-            ssl=tls,
-            compression=None,
-            open_timeout=10,
-            ping_interval=None,  # self.keepalive pings instead (same interval and timeout)
-            create_connection=GetOnlyConnection,  # 405 for other methods, not a silent close
-            max_queue=16,
-        )
+            self._handle, self.config.host, self.config.port,
+            reuse_port=self.config.reuse_port, **game,
+        )  # fmt: skip
+        if self.config.own_port is not None:  # one of --procs: this process's own port too
+            self._own_ws = await ws_serve(
+                self._handle, self.config.host, self.config.own_port, **game
+            )
         if self.config.metrics_port is not None:
             self._metrics_ws = await ws_serve(
                 self._refuse, self.config.host, self.config.metrics_port,
                 process_request=self._internal, create_connection=GetOnlyConnection,
             )  # fmt: skip
-        for sock in self._ws.sockets:
+        for sock in (*self._ws.sockets, *(self._own_ws.sockets if self._own_ws else ())):
             # Accepted sockets inherit it: the kernel keeps at most this much for a reader that
             # does not read (its automatic tuning would let it grow to megabytes).
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_buffer)
@@ -205,6 +212,9 @@ class Server:
         if self._ws is not None:
             self._ws.server.close()  # the listener first: no new connection from here on
             self._ws.close(close_connections=False)
+        if self._own_ws is not None:
+            self._own_ws.server.close()
+            self._own_ws.close(close_connections=False)
         if self._metrics_ws is not None:
             self._metrics_ws.close()
         if self._sweeper is not None:
@@ -271,10 +281,10 @@ class Server:
 
     async def _owner_elsewhere(self, ws: ServerConnection) -> str | None:
         """The address of the node that owns the room this connection names, when another node
-        does and the client can go there (not a browser: its page may talk only to the host it
-        came from; not a client back from failing to reach it). None: serve it here."""
+        does and the client can go there (a browser only when its page says it follows, with
+        ``follow=1``; not a client back from failing to reach it). None: serve it here."""
         request = ws.request
-        if request is None or "Origin" in request.headers:
+        if request is None or ("Origin" in request.headers and not follows(request.path)):
             return None
         room, stay = room_of(request.path)
         if room is None or stay:

@@ -62,11 +62,31 @@ class ServerConfig:
     node_url: str | None = option(
         None,
         "with --redis: the address clients reach this very node at (ws://HOST:PORT), where the "
-        "nodes send a room's players once this node owns the room; without it, a node serves "
-        "them itself (behind a proxy that routes by room, leave it out)",
+        "nodes send a room's players once this node owns the room (this node's pages may "
+        "connect to its host on any port); without it, a node serves them itself (behind a "
+        "proxy that routes by room, leave it out)",
         metavar="URL",
     )
     """Where clients reach this node directly; None: the node never sends anyone to it."""
+    procs: int = option(
+        1,
+        "with --redis: run this many server processes on this machine (one per core), sharing "
+        "--port (SO_REUSEPORT), each also on a port of its own (--first-proc-port on) that it "
+        "gives as its --node-url, where the others send its rooms' players; a process that "
+        "dies is started again",
+        metavar="N",
+    )
+    """Server processes on this machine (server/commands/procs.py); 1: this process serves."""
+    first_proc_port: int | None = option(
+        None,
+        "with --procs: the first of the processes' own ports (default: --port + 1)",
+        metavar="PORT",
+    )
+    """The first of the ``procs`` ports the processes each listen on alone."""
+    reuse_port: bool = False
+    """Listen on ``port`` with SO_REUSEPORT, sharing it with this machine's other processes."""
+    own_port: int | None = None
+    """A second port this process alone listens on (its ``node_url``): one of ``procs``."""
     public_url: str | None = option(
         None,
         "the address players reach this server at, e.g. https://cribbage.example (behind a "
@@ -96,7 +116,9 @@ class ServerConfig:
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
         (),
-        "a browser origin allowed to connect, e.g. https://example.org (repeatable); default: any",
+        "a browser origin allowed to connect, e.g. https://example.org (repeatable); default: "
+        "any. This server's pages may connect there too (a cluster's other nodes, where a "
+        "node may send them)",
         flag="--allowed-origin",
         metavar="ORIGIN",
     )

@@ -37,11 +37,13 @@ from redis.exceptions import RedisError
 from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.bot import ClusterBot
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.duplicate import ClusterDuplicates
 from muggins.server.cluster.ownership import RoomOwnership
 from muggins.server.cluster.redis_line import Subscription
 from muggins.server.cluster.room import RoomCopy
 from muggins.server.cluster.settling import settle_unsettled
 from muggins.server.cluster.signin import RedisSignInLimits
+from muggins.server.cluster.tournaments import ClusterTournaments
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.lobby import Lobby
 from muggins.server.rooms.players import Peer, Player, Refusal
@@ -137,6 +139,14 @@ class ClusterNode:
         """Set while this node is subscribed to its wake-ups."""
         self.ownership = RoomOwnership(store, ttl=PRESENCE_TTL)
         """The rooms this node owns (see :mod:`server.cluster.ownership`)."""
+        self.duplicates = ClusterDuplicates(self)
+        """This node's part in duplicate matches (see :mod:`server.cluster.duplicate`)."""
+        self.tournaments = ClusterTournaments(self)
+        """This node's part in tournaments (see :mod:`server.cluster.tournaments`)."""
+        lobby.tournaments = self.tournaments
+
+    links_tables = True
+    """A duplicate match's tables are linked in Redis (not by the lobby)."""
 
     # --- rooms as caches -----------------------------------------------------------------------
 
@@ -148,6 +158,8 @@ class ClusterNode:
         so the lobby's own index is not kept."""
         room.on_change = None
         RoomCopy(room, node=self, redis=self.redis)
+        if room.options.duplicate:
+            self.duplicates.watch(room)
         self._spawn(self.ownership.take(room.code))
 
     async def route(self, code: str) -> str | None:
@@ -190,6 +202,10 @@ class ClusterNode:
             fresh = self.lobby.make_room(code, record.options, created=record.created)
             copy = copy_of(fresh)
             assert copy is not None
+            if record.options.duplicate:
+                await self.duplicates.loaded(fresh)  # a second table pins its seed first
+            if record.options.private:
+                await self.tournaments.loaded(fresh)  # so does a Swiss table on duplicate deals
             copy.take_seats(record.seats)
             match = snapshot.match
             if match is not None:
@@ -262,13 +278,16 @@ class ClusterNode:
         Rooms stored before the listing index existed are indexed once (by the first node).
         """
         try:
-            await self.redis.heartbeat(ttl=PRESENCE_TTL, others=[])
+            # Its address too, so a room it owns sends players here from its first connection.
+            await self.redis.heartbeat(
+                ttl=PRESENCE_TTL, others=[], address=self.lobby.config.node_url
+            )
         except StoreError as error:
             log.warning("no heartbeat yet (%s); the poll retries", error)
         indexed = await self.redis.index_rooms()
         if indexed:
             log.info("listing index built for %d open rooms", indexed)
-        for job in (self._listen, self._poll):
+        for job in (self._listen, self._poll, self.tournaments.run):
             self._spawn(job())
         # Other nodes count a node that is not subscribed as ended: serve once it is.
         with contextlib.suppress(TimeoutError):
@@ -370,7 +389,14 @@ class ClusterNode:
 
     async def tell_nodes(self, message: dict[str, str]) -> None:
         """Publish ``message`` (kind "moderation") on every other node's channel."""
-        text = json.dumps({"kind": "moderation", "room": "", **message})
+        try:
+            await self.wake_nodes({"kind": "moderation", **message})
+        except StoreError as error:
+            log.warning("moderation not told to the other nodes: %s", error)
+
+    async def wake_nodes(self, payload: dict[str, str]) -> None:
+        """Publish ``payload`` on every other node's channel (StoreError: not done)."""
+        text = json.dumps({"room": "", **payload})
         pattern = self.redis.node_prefix + "*"
 
         async def publish() -> None:
@@ -381,10 +407,7 @@ class ClusterNode:
                 if name != mine:
                     await self.redis.redis.publish(name, text)
 
-        try:
-            await self.redis._call("moderation", publish)
-        except StoreError as error:
-            log.warning("moderation not told to the other nodes: %s", error)
+        await self.redis._call("wake nodes", publish)
 
     def _heard(self, data: str) -> None:
         """A wake-up on this node's channel: apply the action it carries, or catch up."""
@@ -392,6 +415,9 @@ class ClusterNode:
             wake = json.loads(data)
             if wake.get("kind") == "moderation":
                 self._spawn(self.lobby.moderation.heard(wake))
+                return
+            if wake.get("kind") == "tournament":
+                self.tournaments.heard(str(wake["tournament"]))
                 return
             code = str(wake["room"])
         except (ValueError, KeyError, TypeError):
@@ -635,6 +661,9 @@ class ClusterNode:
         with contextlib.suppress(StoreError, TimeoutError):
             async with asyncio.timeout(1.0):
                 await self.ownership.release()
+        with contextlib.suppress(StoreError, TimeoutError):
+            async with asyncio.timeout(1.0):
+                await self.tournaments.release()
         for room in self.lobby.rooms.values():
             for seat in room.seats:
                 bot = seat.bot

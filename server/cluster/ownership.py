@@ -10,8 +10,9 @@ So a room has an owner, recorded in Redis as a lease (``owner:{code}``):
   killed or crashed). The next node then takes the room over from its log, as any resume does.
 - A connection naming a room that another running node owns is closed with close code 4001
   (``MOVED``), the owner's own address (its ``--node-url``) as the reason; clients connect there
-  at once. An owner without an address (behind a proxy that routes by room, the proxy has
-  already chosen) is not sent to: this node serves the connection, as before owners existed.
+  at once (a browser only when its URL says ``follow=1``). An owner without an address (behind
+  a proxy that routes by room, the proxy has already chosen) is not sent to: this node serves
+  the connection, as before owners existed.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import logging
 import time
 
 from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.duplicate import settle_pair
 from muggins.server.results.settle import settle_match
 from muggins.shared.match import Match
 
@@ -41,6 +42,13 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
         )
         if room is None or (first is None and second is None):
             await store.drop_unsettled(member)  # gone, or guests only: nothing to record
+            continue
+        if room.options.duplicate:
+            # One match of two tables, settled once its second table is over (as one match).
+            if await settle_pair(store, code, number, rated=room.options.rated):
+                await store.drop_unsettled(member)
+            else:
+                await store.recheck_unsettled(member, at=now)
             continue
         if room.touched > now - quiet_for:
             await store.recheck_unsettled(member, at=now)  # in play: look again later

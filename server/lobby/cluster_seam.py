@@ -21,6 +21,10 @@ from muggins.shared.protocol import ClientMessage, Rooms
 class LobbyCluster(Protocol):
     """What the lobby asks of the cluster it is part of (see the module doc)."""
 
+    links_tables: bool
+    """Whether the cluster links a duplicate match's two tables (server.cluster.duplicate);
+    False: the lobby does (server.lobby.duplicate)."""
+
     @property
     def prepare(self) -> Callable[[ClientMessage], Awaitable[None]] | None:
         """What fetches, before a message is handled, what handling it will look up (a room, a
@@ -79,6 +83,7 @@ class NoLobbyCluster:
     """A lobby on one server: nothing is fetched, nothing runs in the background."""
 
     prepare: Callable[[ClientMessage], Awaitable[None]] | None = None
+    links_tables = False
 
     def room_made(self, room: Room) -> None:
         return None

@@ -22,12 +22,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from muggins.server.lobby.cluster_seam import NoLobbyCluster
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import settle_result
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.store.accounts import MatchResult, Stats, merge_stats
-from muggins.server.store.games import StoreError, match_id
+from muggins.server.store.games import Store, StoreError, match_id
+from muggins.shared.actions import GameOptions
 from muggins.shared.duplicate import compare, deal_lines, margin, verdict
 from muggins.shared.match import Match
 from muggins.shared.protocol import DuplicateResult, RoomOptions
@@ -39,17 +39,6 @@ if TYPE_CHECKING:
     from muggins.server.rooms.seating import Table
 
 log = logging.getLogger("muggins.duplicate")
-
-
-def on_one_server(cluster: object) -> None:
-    """Refuse a duplicate match or a tournament on a cluster node: their tables are seated by
-    the node that made them, which holds only its own players (docs/tournaments.md)."""
-    if not isinstance(cluster, NoLobbyCluster):
-        raise Refusal(
-            "illegal",
-            "Duplicate matches and tournaments are played on a single server for now, and this "
-            "server is a cluster",
-        )
 
 
 class Lobby(Protocol):
@@ -136,61 +125,87 @@ class DuplicateTables:
         one, two = first.match, second.match
         if one is None or two is None or not one.over or not two.over:
             return
-        options = first.options.game
-        points = margin(one.games, two.games, target=options.target)
-        hands = compare(
-            deal_lines(options, one.seed, one.log), deal_lines(options, two.seed, two.log)
-        )
-        names = self.names
         games = (
             match_id(first.code, first.match_number),
             match_id(second.code, second.match_number),
         )
-        result = DuplicateResult(
-            games=games,
-            names=names,
-            you=None,
-            margin=points,
-            rated=first.options.rated,
-            text=verdict(names, points, None),
-            hands=tuple(hands),
+        result = duplicate_result(
+            first.options.game, one, two, self.names, games, rated=first.options.rated
         )
         self.result = result
-        for seat, peer in second.receivers():
-            # At the second table the first player sits in seat 1.
-            you = None if seat is None else 1 - seat
-            peer.send(result.model_copy(update={"you": you, "text": verdict(names, points, you)}))
-        moved = await self._settle(one, two, points)
+        tell_result(second, result)
+        moved = await settle_duplicate(first.store, result, one, two, self.accounts)
         if moved:
             second.notice("rating", moved)
         if self.on_result is not None:
             self.on_result(result)
 
-    async def _settle(self, one: Match, two: Match, points: int) -> str:
-        first, second = self.first, self.second
-        assert second is not None
-        accounts = self.accounts
-        if accounts == (None, None):
-            return ""
-        stats_one = match_stats(Match.replay(one.options, one.seed, one.log))
-        stats_two = match_stats(Match.replay(two.options, two.seed, two.log))
-        stats: tuple[Stats, Stats] = (
-            merge_stats(stats_one[0], stats_two[1]),
-            merge_stats(stats_one[1], stats_two[0]),
-        )
-        score = 0.5 if points == 0 else 1.0 if points > 0 else 0.0
-        result = MatchResult(
-            match=match_id(first.code, first.match_number),
-            finished=time.time(),
-            accounts=accounts,
-            names=self.names,
-            rated=first.options.rated,
-            score=score,
-            match_points=(int(points > 0), int(points < 0)),
-            stats=stats,
-        )
-        try:
-            return await settle_result(first.store, result)
-        except StoreError as error:
-            log.warning("duplicate %s: could not settle: %s", first.code, error)
-            return ""
+
+def duplicate_result(
+    options: GameOptions,
+    one: Match,
+    two: Match,
+    names: tuple[str, str],
+    games: tuple[str, str],
+    *,
+    rated: bool,
+) -> DuplicateResult:
+    """The result of a duplicate match whose tables played ``one`` then ``two`` (both over),
+    from no one's side (``you`` is None)."""
+    points = margin(one.games, two.games, target=options.target)
+    hands = compare(deal_lines(options, one.seed, one.log), deal_lines(options, two.seed, two.log))
+    return DuplicateResult(
+        games=games,
+        names=names,
+        you=None,
+        margin=points,
+        rated=rated,
+        text=verdict(names, points, None),
+        hands=tuple(hands),
+    )
+
+
+def tell_result(second: Room, result: DuplicateResult) -> None:
+    """Tell ``result`` to everyone at the second table (here), each from their side."""
+    names, points = result.names, result.margin
+    for seat, peer in second.receivers():
+        # At the second table the first player sits in seat 1.
+        you = None if seat is None else 1 - seat
+        peer.send(result.model_copy(update={"you": you, "text": verdict(names, points, you)}))
+
+
+async def settle_duplicate(
+    store: Store,
+    result: DuplicateResult,
+    one: Match,
+    two: Match,
+    accounts: tuple[str | None, str | None],
+) -> str:
+    """Settle a duplicate match once, as one match under its first table's game id (see
+    :func:`server.results.settle.settle_result`); how the ratings moved ("" if they did not
+    here: settled before, or guests)."""
+    if accounts == (None, None):
+        return ""
+    stats_one = match_stats(Match.replay(one.options, one.seed, one.log))
+    stats_two = match_stats(Match.replay(two.options, two.seed, two.log))
+    stats: tuple[Stats, Stats] = (
+        merge_stats(stats_one[0], stats_two[1]),
+        merge_stats(stats_one[1], stats_two[0]),
+    )
+    points = result.margin
+    score = 0.5 if points == 0 else 1.0 if points > 0 else 0.0
+    record = MatchResult(
+        match=result.games[0],
+        finished=time.time(),
+        accounts=accounts,
+        names=result.names,
+        rated=result.rated,
+        score=score,
+        match_points=(int(points > 0), int(points < 0)),
+        stats=stats,
+    )
+    try:
+        return await settle_result(store, record)
+    except StoreError as error:
+        log.warning("duplicate %s: could not settle: %s", result.games[0], error)
+        return ""

@@ -12,12 +12,12 @@ from muggins.server.accounts.sanctions import Sanctions
 from muggins.server.accounts.service import AccountService
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.cluster_seam import LobbyCluster, NoLobbyCluster
-from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
+from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.matchmaking import Matchmaker
 from muggins.server.lobby.moderation import Moderation
 from muggins.server.lobby.room_index import RoomIndex
 from muggins.server.lobby.seat_holders import SeatHolders
-from muggins.server.lobby.tournaments import TournamentDirector
+from muggins.server.lobby.tournaments import Directing, TournamentDirector
 from muggins.server.rooms.players import Peer, Player, Refusal
 from muggins.server.rooms.room import Room
 from muggins.server.rooms.seating import Table, random_seed
@@ -88,7 +88,8 @@ class Lobby:
         self.matchmaker = Matchmaker(self)
         self.duplicates: dict[str, DuplicateTables] = {}
         """Duplicate matches by their first table's code."""
-        self.tournaments = TournamentDirector(self)
+        self.tournaments: Directing = TournamentDirector(self)
+        """Tournaments (a cluster node's are the cluster's: server.cluster.tournaments)."""
         self.accounts.matchmaker = self.matchmaker
         self.chat_swept: float | None = None
         """When (wall clock) kept chat past its retention was last deleted."""
@@ -195,8 +196,6 @@ class Lobby:
     async def create_room(self, options: RoomOptions, *, second_table: bool = False) -> Room:
         """A new room; with ``options.duplicate`` the first table of a duplicate match (unless
         it is that match's ``second_table``)."""
-        if options.duplicate:
-            on_one_server(self.cluster)
         if len(self.rooms) >= self.config.max_rooms:
             raise Refusal("server_full", "The server has as many rooms as it can hold; try later")
         for _ in range(20):
@@ -213,7 +212,7 @@ class Lobby:
             self.index.update(room)
             self.metrics.rooms.set(len(self.rooms))
             log.info("room created", extra={"room": room.code, "private": options.private})
-            if options.duplicate and not second_table:
+            if options.duplicate and not second_table and not self.cluster.links_tables:
                 self.duplicates[room.code] = DuplicateTables(self, room, on_result=None)
             return room
         raise Refusal("internal", "No free room code was found; try again")

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable, Set
 from typing import TYPE_CHECKING, Final, Protocol
 
 from muggins.server.accounts.sanctions import Sanctions
-from muggins.server.lobby.duplicate import on_one_server
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import RATED_MOVE_SECONDS
 from muggins.server.runtime.ticks import tick
@@ -161,8 +160,6 @@ class Matchmaker:
     ) -> Seeking:
         if player.account is None:
             raise Refusal("not_signed_in", "Rated games are for signed-in players: sign in first")
-        if duplicate:
-            on_one_server(self.lobby.cluster)
         room = player.room
         if room is not None and room.status != "over":
             raise Refusal("already_in_room", f"You have a seat in room {room.code}; leave it first")

@@ -17,7 +17,8 @@ players, and takes the result when the room's match is over.
 On duplicate deals a Swiss round gives every pairing the same match seed (and its tables take
 no spectators while the round is played, so no table can watch another's cards); an arena pairing
 plays a duplicate match (:mod:`server.lobby.duplicate`). Tournaments live in this process: a
-restart ends them (docs/tournaments.md).
+restart ends them (docs/tournaments.md). A cluster node directs them from Redis instead
+(:mod:`server.cluster.tournaments`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from muggins.server.accounts.roles import may_moderate
 from muggins.server.config import ServerConfig
-from muggins.server.lobby.duplicate import DuplicateTables, on_one_server
+from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.standings import Member, Pairing, Tournament, info, summary
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.store.accounts import AccountRecord
@@ -74,6 +75,23 @@ class Lobby(Protocol):
         """A new room."""
 
 
+class Directing(Protocol):
+    """The tournaments' requests: :class:`TournamentDirector` on one server, a cluster's
+    (server.cluster.tournaments) on a cluster node."""
+
+    async def create(self, player: Player, message: CreateTournament) -> TournamentInfo: ...
+
+    async def join(self, player: Player, tournament: str) -> TournamentInfo: ...
+
+    async def leave(self, player: Player, tournament: str) -> TournamentInfo: ...
+
+    async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo: ...
+
+    async def listing(self) -> Tournaments: ...
+
+    async def get(self, player: Player, tournament: str) -> TournamentInfo: ...
+
+
 class TournamentDirector:
     """Every tournament on this server (see the module doc)."""
 
@@ -85,7 +103,6 @@ class TournamentDirector:
 
     async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
         account = await self._account(player)
-        on_one_server(self.lobby.cluster)
         if not (self.lobby.config.open_tournaments or may_moderate(account)):
             raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
         t = Tournament(
@@ -147,12 +164,12 @@ class TournamentDirector:
             await self._next_round(t)
         return info(t, player)
 
-    def listing(self) -> Tournaments:
+    async def listing(self) -> Tournaments:
         order = {"playing": 0, "waiting": 1, "finished": 2}
         ts = sorted(self.tournaments.values(), key=lambda t: (order[t.status], t.name))
         return Tournaments(tournaments=tuple(summary(t) for t in ts))
 
-    def get(self, player: Player, tournament: str) -> TournamentInfo:
+    async def get(self, player: Player, tournament: str) -> TournamentInfo:
         """Its standings now; and (the standings page) each change from now on."""
         t = self._find(tournament)
         t.followers[player.id] = player

@@ -224,9 +224,9 @@ async def tournament(session: Session, player: Player[Room], message: Any) -> No
     elif isinstance(message, StartTournament):
         reply = await director.start(player, message.tournament, finish=message.finish)
     elif isinstance(message, GetTournament):
-        reply = director.get(player, message.tournament)
+        reply = await director.get(player, message.tournament)
     else:
-        reply = director.listing()
+        reply = await director.listing()
     session.send(reply.model_copy(update={"id": message.id}))
 
 

@@ -7,7 +7,8 @@ whose ``Accept-Encoding`` takes gzip (``Vary: Accept-Encoding``; the compressed 
 ETag, the plain one's with ``-gz``),
 ``Cache-Control: no-cache`` (the browser revalidates, so a new version is picked up at once)
 and the security headers: a strict Content-Security-Policy (scripts, styles and images only from
-this server, no inline script, connections only to this server), ``nosniff``, no referrer (room
+this server, no inline script, connections only to this server and to the cluster nodes that may
+send a page on), ``nosniff``, no referrer (room
 links name a room) and no framing.
 
 Routes: ``/`` and ``/r/CODE`` (play) and ``/w/CODE`` (watch) all give ``index.html``, which reads
@@ -44,19 +45,47 @@ PAGE_ROUTE = re.compile(r"^/(?:(?:r|w)/[A-Za-z]{4,12}/?|moderation/?)?$")
 HOST = re.compile(r"^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$")
 
 
-def content_security_policy(host: str | None) -> str:
-    """The page may load only this server's own files and talk only to this server.
+def content_security_policy(host: str | None, connect: tuple[str, ...] = ()) -> str:
+    """The page may load only this server's own files and talk only to this server (and to the
+    cluster's nodes in ``connect``, where a node may send it: see :func:`connect_sources`).
 
     ``connect-src 'self'`` covers ws:/wss: to the same host in CSP level 3; the explicit
     ``ws://HOST wss://HOST`` sources keep older browsers working too.
     """
-    connect = "'self'"
+    connect_src = "'self'"
     if host is not None and HOST.match(host):
-        connect += f" ws://{host} wss://{host}"
+        connect_src += f" ws://{host} wss://{host}"
+    connect = tuple(c for c in connect if c not in connect_src.split())
+    connect_src = " ".join((connect_src, *connect))
     return (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        f"connect-src {connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        f"connect-src {connect_src}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     )
+
+
+def connect_sources(allowed_origins: tuple[str, ...], node_url: str | None) -> tuple[str, ...]:
+    """Where else a cluster node's pages may open their WebSocket, since a node may send them on
+    to a room's owner (close code 4001): each ``--allowed-origin`` (the cluster's other nodes, as
+    ``ws:``/``wss:``), and with ``--node-url`` its host on any port (the other processes of this
+    machine). Anything that is not a plain scheme and host is left out.
+
+    >>> connect_sources(("https://a.example", "http://10.0.0.2:8765"), "ws://10.0.0.1:9001")
+    ('wss://a.example', 'ws://10.0.0.2:8765', 'ws://10.0.0.1:*')
+    >>> connect_sources(("https://x; script-src *",), None)
+    ()
+    """
+    sources = []
+    for origin in allowed_origins:
+        scheme, _, host = origin.partition("://")
+        if scheme in ("http", "https") and HOST.match(host):
+            sources.append(f"{'wss' if scheme == 'https' else 'ws'}://{host}")
+    if node_url is not None:
+        scheme, _, rest = node_url.partition("://")
+        host = rest.split("/", 1)[0]
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if scheme in ("ws", "wss") and HOST.match(name):
+            sources.append(f"{scheme}://{name}:*")
+    return tuple(sources)
 
 
 COMPRESSIBLE = ("text/", "image/svg+xml", "application/json")
@@ -128,8 +157,12 @@ def load_assets(root: Traversable | None = None) -> dict[str, Asset]:
 class StaticSite:
     """Answers the plain HTTP GETs that are not WebSocket upgrades."""
 
-    def __init__(self, assets: dict[str, Asset] | None = None) -> None:
+    def __init__(
+        self, assets: dict[str, Asset] | None = None, *, connect: tuple[str, ...] = ()
+    ) -> None:
         self.assets = load_assets() if assets is None else assets
+        self.connect = connect
+        """Other nodes the pages may connect to (:func:`connect_sources`)."""
 
     def respond(self, request: Request) -> Response:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
@@ -175,7 +208,7 @@ class StaticSite:
         if status != http.HTTPStatus.NOT_MODIFIED:
             headers["Content-Length"] = str(len(body))
         headers["Cache-Control"] = "no-cache"
-        headers["Content-Security-Policy"] = content_security_policy(host)
+        headers["Content-Security-Policy"] = content_security_policy(host, self.connect)
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Referrer-Policy"] = "no-referrer"
         headers["X-Frame-Options"] = "DENY"

@@ -160,41 +160,41 @@ class Room(Table):
 
     # --- seats ---------------------------------------------------------------------------------
 
-    async def sit(self, player: Player, *, id: MessageId = None) -> int:
-        """Seat ``player`` (back in their own seat, or in an empty one) and start when full."""
+    async def sit(self, player: Player, *, id: MessageId = None, seat: int | None = None) -> int:
+        """Seat ``player`` (back in their own seat, or in an empty one: ``seat`` if given) and
+        start when full."""
 
         async def change() -> int:
-            return await self._sit(player, id=id)
+            return await self._sit(player, id=id, seat=seat)
 
         index: int = await self.cluster.change("the seat", change, seats=True)
         if player.peer is not None:
             self.cluster.present(index, here=True)
         return index
 
-    async def _sit(self, player: Player, *, id: MessageId) -> int:
+    async def _sit(self, player: Player, *, id: MessageId, seat: int | None = None) -> int:
         async with self.lock:
             index = self.seat_of(player)
             held = self.held_for(player) if index is None else None
             if held is not None:
                 index = await self._take_over(held, player)
             elif index is None:
-                empty = [s for s in self.seats if s.kind == "empty"]
+                empty = [s for s in self.seats if s.kind == "empty" and seat in (None, s.index)]
                 if not empty:
                     raise Refusal("room_full", f"Room {self.code} has no empty seat")
                 if self.options.rated:
                     check_rated_seat(self, player)
-                seat = empty[0]
-                seat.kind, seat.player, seat.account = "human", player, player.account
+                taken = empty[0]
+                taken.kind, taken.player, taken.account = "human", player, player.account
                 try:
                     await self._save_seats()
                 except Refusal:
-                    seat.kind, seat.player = "empty", None
+                    taken.kind, taken.player = "empty", None
                     raise
-                index = seat.index
+                index = taken.index
                 self.notice("joined", f"{player.name} sits down", skip=player.peer)
-                await self.note_hand_over(seat)
-            seat = self.seats[index]
-            seat.gone_since = None
+                await self.note_hand_over(taken)
+            self.seats[index].gone_since = None
             player.room = self
             self.last_activity = self.clock()
             if self.match is None and all(s.kind != "empty" for s in self.seats):

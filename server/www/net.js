@@ -2,7 +2,14 @@
 // The WebSocket to the server this page came from: hello (with the resume token), reconnecting
 // with growing pauses after a drop or a server restart, and one message per text frame. Each
 // connection names the page's room in its URL (/?room=CODE) so a cluster's proxy sends it to
-// the node of that room; the front page's connection names none.
+// the node of that room; the front page's connection names none. A node that does not own the
+// room closes the socket with 4001 and the owner's address as the reason: the link connects
+// there at once (a few in a row at most), and if that fails, back here with `stay=1`.
+
+/** Owners followed in a row (close code 4001) before the link waits like after any drop. */
+const MAX_MOVES = 3;
+/** The close code of a connection for a room another node owns (the reason: where it lives). */
+const MOVED = 4001;
 
 /** @typedef {"connecting" | "connected" | "reconnecting" | "replaced"} LinkState */
 
@@ -28,16 +35,45 @@ export class Link {
     this.state = "connecting";
     /** @type {number | undefined} */
     this.timer = undefined;
+    /** Where the last close sent this link (the room's owner), for the next connection. */
+    this.movedTo = "";
+    this.moves = 0;
+    /** The owner could not be reached: ask this page's server to serve the room itself. */
+    this.stay = false;
   }
 
+  /** The address to connect to: the owner a node sent us to, else this page's own server,
+   * naming the room; `follow=1` tells a cluster node this page follows 4001. */
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const room = this.room();
-    return `${scheme}//${location.host}/${room ? `?room=${encodeURIComponent(room)}` : ""}`;
+    let base = this.movedTo;
+    if (!base) {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      base = `${scheme}//${location.host}/`;
+    }
+    const url = new URL(base);
+    for (const key of ["room", "stay", "follow"]) url.searchParams.delete(key);
+    if (room) {
+      url.searchParams.set("room", room);
+      if (this.stay && !this.movedTo) url.searchParams.set("stay", "1");
+      url.searchParams.set("follow", "1");
+    }
+    return url.href;
   }
 
   open() {
-    const ws = new WebSocket(this.url());
+    const sentOn = this.movedTo;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      // An address the page may not open (refused by its security policy): serve it here.
+      this.movedTo = "";
+      this.stay = Boolean(sentOn);
+      ws = new WebSocket(this.url());
+    }
+    this.movedTo = "";
+    let served = false;
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.pause = 200;
@@ -50,7 +86,11 @@ export class Link {
       } catch {
         return;
       }
-      if (msg.type === "welcome") this.setState("connected");
+      if (msg.type === "welcome") {
+        served = true;
+        this.moves = 0;
+        this.setState("connected");
+      }
       this.onMessage(/** @type {MugginsServer.Message} */ (msg));
     });
     ws.addEventListener("close", (event) => {
@@ -60,6 +100,17 @@ export class Link {
         this.setState("replaced");
         return;
       }
+      const reason = String(event.reason || "");
+      if (event.code === MOVED && /^wss?:\/\//.test(reason) && this.moves < MAX_MOVES) {
+        // Sent on to the node that owns the room: go there at once, with the same token.
+        this.moves += 1;
+        this.movedTo = reason;
+        this.open();
+        return;
+      }
+      // Sent on and not welcomed there (or bounced too often): this page's server serves us.
+      this.stay = (Boolean(sentOn) && !served) || event.code === MOVED;
+      this.moves = 0;
       this.setState("reconnecting");
       this.timer = window.setTimeout(() => this.open(), this.pause);
       this.pause = Math.min(this.pause * 2, 5000);

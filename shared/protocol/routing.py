@@ -7,8 +7,9 @@ it joins a room by its code and whenever it connects again to a room it is in. A
 without a room (the lobby) goes to any node. Where no proxy routes (clients given the nodes'
 own addresses), a node closes a connection for a room another node owns with :data:`MOVED`,
 naming the owner's address, and the client connects there at once; one that could not reach it
-comes back naming ``stay=1`` and is served where it is. Browsers are never sent on: their page
-may talk only to the host it came from, so they reach a cluster through its proxy.
+comes back naming ``stay=1`` and is served where it is. A browser (a request with an ``Origin``)
+is sent on only when its URL says it follows (``follow=1``, as the browser client's pages do):
+a page from before it would come back to the same node for ever.
 
 >>> room_url("ws://example.org:8765", "KXPWTR")
 'ws://example.org:8765/?room=KXPWTR'
@@ -29,6 +30,9 @@ ROOM_PARAMETER = "room"
 STAY_PARAMETER = "stay"
 """With ``1``: the client could not reach the node it was sent on to; serve it where it is."""
 
+FOLLOW_PARAMETER = "follow"
+"""With ``1``: a browser page that follows :data:`MOVED` (older pages did not)."""
+
 MOVED = 4001
 """The close code of a connection for a room that another node owns: the close reason is the
 address to connect to instead (``ws://`` or ``wss://``, the room named in it)."""
@@ -42,6 +46,15 @@ def room_of(path: str) -> tuple[str | None, bool]:
     """
     query = dict(parse_qsl(urlsplit(path).query))
     return query.get(ROOM_PARAMETER) or None, query.get(STAY_PARAMETER) == "1"
+
+
+def follows(path: str) -> bool:
+    """Whether a request's path says its browser page follows :data:`MOVED`.
+
+    >>> follows("/?room=KXPWTR&follow=1"), follows("/?room=KXPWTR")
+    (True, False)
+    """
+    return dict(parse_qsl(urlsplit(path).query)).get(FOLLOW_PARAMETER) == "1"
 
 
 def moved_to(code: int | None, reason: str) -> str | None:

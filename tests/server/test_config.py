@@ -52,7 +52,7 @@ def test_every_field_is_an_option_or_deliberately_internal() -> None:
     internal = {f.name for f in dataclasses.fields(ServerConfig) if "option" not in f.metadata}
     assert internal == {
         "max_message", "flood_close_after", "hello_timeout",
-        "idle_timeout", "socket_buffer", "extra_levels",
+        "idle_timeout", "socket_buffer", "extra_levels", "reuse_port", "own_port",
     }  # fmt: skip
 
 

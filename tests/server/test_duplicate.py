@@ -7,12 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from redis_helpers import RedisServer, running_redis
-from test_cluster_failover import Node
 from test_leak import Hidden, check_frames, play_fast, secrets_at
 from wire_client import WireClient
 
@@ -157,32 +152,3 @@ def test_a_table_alone_is_not_a_comparison() -> None:
     options = GameOptions()
     lines = deal_lines(options, 11, [])
     assert compare(lines, lines) == []  # the first deal is not finished at either table
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
-
-
-async def test_a_cluster_node_refuses_duplicate_matches_and_tournaments_plainly(
-    redis_server: RedisServer,
-) -> None:
-    """Not yet on a cluster: seek, create_room and create_tournament say so in a sentence."""
-    node = Node(redis_server)
-    try:
-        ann = await WireClient.open(node.url, name="Ann")
-        await ann.request(type="register", name="Ann", password="long enough")
-        asks = [
-            {"type": "seek", "duplicate": True},
-            {"type": "create_room", "options": {"duplicate": True}},
-            {"type": "create_tournament", "name": "Cup", "kind": "arena"},
-        ]
-        for ask in asks:
-            refused = await ann.request(**ask)
-            assert refused["type"] == "error" and "single server" in refused["message"], refused
-        seeking = await ann.request(type="seek")
-        assert seeking["type"] == "seeking" and seeking["active"]  # the plain queue still works
-        await ann.close()
-    finally:
-        node.stop()

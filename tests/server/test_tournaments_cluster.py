@@ -1,0 +1,154 @@
+"""Tournaments in a cluster: node processes on one redis-server, bots on the protocol on
+different nodes, and the node holding the director killed with SIGKILL during a round."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from cluster_nodes import Node, stored_log
+from redis_helpers import RedisServer, running_redis
+from wire_client import Frame, WireClient
+
+from muggins.client.bot_account import play_tournament
+from muggins.server.cluster.redis_store import RedisStore
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    with running_redis(tmp_path) as server:
+        yield server
+
+
+async def admin(redis: RedisServer, url: str, name: str) -> WireClient:
+    """A signed-in admin (made so in Redis), who makes the tournaments."""
+    client = await WireClient.open(url, name=name)
+    made = await client.request(type="register", name=name, password="long enough")
+    assert made["type"] == "account", made
+    store = RedisStore(redis.url)
+    await store.open()
+    try:
+        await store.set_role(made["account"], "admin")
+    finally:
+        await store.close()
+    return client
+
+
+async def until(client: WireClient, ok: Callable[[Frame], bool]) -> Frame:
+    """Read ``tournament`` frames until one satisfies ``ok``."""
+    while True:
+        frame = await client.expect("tournament", timeout=90)
+        if ok(frame):
+            return frame
+
+
+async def director_of(redis: RedisServer, tid: str) -> str | None:
+    client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        holder = await client.get(f"muggins:tournament:director:{tid}")
+    finally:
+        await client.aclose()
+    return None if holder is None else str(holder)
+
+
+def bot(url: str, name: str, tid: str, seed: int) -> asyncio.Task[list[Any]]:
+    return asyncio.create_task(
+        play_tournament(
+            url, level="easy", account=name, password="long enough", tournament=tid,
+            seed=seed, rate=10_000, burst=10_000,
+        )
+    )  # fmt: skip
+
+
+async def test_a_swiss_survives_its_directors_node_killed_during_a_round(
+    redis_server: RedisServer,
+) -> None:
+    """Five bots on two nodes play a Swiss of four rounds on duplicate deals, directed from a
+    third node; that node is killed with SIGKILL during round 2; another node's director takes
+    over and the Swiss finishes: each round's tables dealt from one seed, every game's result in
+    once, and the standings by points then Buchholz as the games say."""
+    a, b, c = Node(redis_server), Node(redis_server), Node(redis_server)
+    try:
+        boss = await admin(redis_server, c.url, "Director")
+        made = await boss.request(
+            type="create_tournament", name="Cluster Cup", kind="swiss", rounds=4,
+            duplicate=True, bots=True, target=61,
+        )  # fmt: skip
+        assert made["type"] == "tournament", made
+        tid = made["summary"]["tournament"]
+        first_director = await director_of(redis_server, tid)
+        assert first_director is not None
+        await boss.request(type="get_tournament", tournament=tid)  # and hears each change
+        names = [f"Swiss {n}" for n in range(5)]
+        bots = [bot(a.url if n < 3 else b.url, names[n], tid, n) for n in range(5)]
+        await until(boss, lambda f: f["summary"]["players"] == 5)
+        started = await boss.request(type="start_tournament", tournament=tid)
+        assert started["summary"]["round"] == 1 and started["summary"]["status"] == "playing"
+        during = await until(
+            boss,
+            lambda f: (
+                f["summary"]["round"] == 2
+                and any(g["result"] is None for g in f["games"] if g["round"] == 2)
+            ),
+        )
+        assert all(g["result"] is not None for g in during["games"] if g["round"] == 1)
+        c.kill()  # the director's node, during round 2
+        boss = await WireClient.open(a.url, name="Director")
+        signed = await boss.request(type="sign_in", name="Director", password="long enough")
+        assert signed["type"] == "account", signed
+        await boss.request(type="get_tournament", tournament=tid)
+        results = await asyncio.wait_for(asyncio.gather(*bots), timeout=240)
+        final = await boss.request(type="get_tournament", tournament=tid)
+        assert final["summary"]["status"] == "finished"
+        after = await director_of(redis_server, tid)
+        assert after is not None and after != first_director
+        games = final["games"]
+        assert len(games) == 4 * 2  # five players: two tables and a bye a round
+        assert {g["round"] for g in games} == {1, 2, 3, 4}
+        assert all(g["result"] is not None for g in games)
+        assert len({g["game"] for g in games}) == len(games)
+        # Every game played once, as the bots played them, and each recorded once.
+        assert sum(len(r) for r in results) == 2 * len(games)
+        seeds: dict[int, set[bytes]] = {}
+        for g in games:
+            code = g["game"].rsplit("-", 1)[0]
+            match = await stored_log(redis_server, code)
+            assert match.over
+            seed = match.seed
+            assert isinstance(seed, bytes)
+            seeds.setdefault(g["round"], set()).add(seed)
+            replay = await boss.request(type="game", game=g["game"])
+            assert replay["type"] == "game" and replay["finished"] is not None
+        assert all(len(s) == 1 for s in seeds.values()) and len(seeds) == 4
+        # Each game once in each of its players' histories, whichever node recorded it.
+        recorded: list[str] = []
+        for n, name in enumerate(names):
+            client = await WireClient.open((a.url, b.url)[n % 2], name=name)
+            signed = await client.request(type="sign_in", name=name, password="long enough")
+            assert signed["type"] == "account", signed
+            history = await client.request(type="history")
+            recorded += [entry["game"] for entry in history["games"]]
+            await client.close()
+        assert sorted(recorded) == sorted(g["game"] for g in games for _ in (0, 1))
+        standings = final["standings"]
+        points = {s["name"]: s["points"] for s in standings}
+        opponents: dict[str, list[str]] = {name: [] for name in points}
+        for g in games:
+            first, second = g["names"]
+            opponents[first].append(second)
+            opponents[second].append(first)
+        for s in standings:
+            assert s["games"] == len(opponents[s["name"]])
+            assert s["buchholz"] == pytest.approx(sum(points[o] for o in opponents[s["name"]]))
+        keys = [(s["points"], s["buchholz"]) for s in standings]
+        assert keys == sorted(keys, reverse=True)
+        assert sum(s["wins"] for s in standings) == sum(s["losses"] for s in standings) == 8
+        assert sum(s["points"] for s in standings) == 8 + 4  # a point a game, and four byes
+        await boss.close()
+    finally:
+        for node in (a, b, c):
+            node.stop()
