@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from typing import Any
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
