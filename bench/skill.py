@@ -13,9 +13,13 @@ neighbours nearer in strength, so harder to order). Every player seeks rated mat
 with ``duplicate`` in the duplicate format) and plays them, again and again, until every player
 has played the last checkpoint's number of rated matches; the queue pairs them by rating as it
 pairs anyone. The server lifts its per-address limits and the rated-pair limit (the same eight
-accounts meet again and again). A player's rating after its m-th match comes from its history on
-the server. All the runs of one process share its event loop, concurrently: most of a run's
-time is its players waiting for the queue's range to reach an opponent.
+accounts meet again and again; a duplicate match keeps the server's limit too). A player's
+rating after its m-th match comes from its history on the server. All the runs of one process
+share its event loop, concurrently. A run lasts as long as its slowest player takes to reach the
+last checkpoint: in the duplicate format the Expert, whose rating ends farthest from the rest,
+waits in the queue for each match while the others play several (so they play 100-250 matches
+to its 50; only their first 50 count). Every minute each run prints its players' matches so
+far on stderr, and at its end its tau and the range of matches played.
 
 **Known strengths** are a partial order: the levels by their measured ratings
 (shared/bots/data/level_ratings.json: random < easy < standard < expert), and the noisy experts
