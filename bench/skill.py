@@ -13,9 +13,13 @@ neighbours nearer in strength, so harder to order). Every player seeks rated mat
 with ``duplicate`` in the duplicate format) and plays them, again and again, until every player
 has played the last checkpoint's number of rated matches; the queue pairs them by rating as it
 pairs anyone. The server lifts its per-address limits and the rated-pair limit (the same eight
-accounts meet again and again). A player's rating after its m-th match comes from its history on
-the server. All the runs of one process share its event loop, concurrently: most of a run's
-time is its players waiting for the queue's range to reach an opponent.
+accounts meet again and again; a duplicate match keeps the server's limit too). A player's
+rating after its m-th match comes from its history on the server. All the runs of one process
+share its event loop, concurrently. A run lasts as long as its slowest player takes to reach the
+last checkpoint: in the duplicate format the Expert, whose rating ends farthest from the rest,
+waits in the queue for each match while the others play several (so they play 100-250 matches
+to its 50; only their first 50 count). Every minute each run prints its players' matches so
+far on stderr, and at its end its tau and the range of matches played.
 
 **Known strengths** are a partial order: the levels by their measured ratings
 (shared/bots/data/level_ratings.json: random < easy < standard < expert), and the noisy experts
@@ -34,6 +38,7 @@ import asyncio
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -160,6 +165,7 @@ async def one_run(
             for i, e in enumerate(players)
         ]
         waiting = asyncio.create_task(enough.wait())
+        progress = asyncio.create_task(report_progress(seed, duplicate, played))
         done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
         for task in done - {waiting}:
             task.result()  # a player that stopped early: raise its error rather than wait for ever
@@ -170,10 +176,20 @@ async def one_run(
             await asyncio.sleep(0.5)  # the last results are being recorded
             ratings = await rated_histories(store, players, matches)
         waiting.cancel()
+        progress.cancel()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         return ratings
+
+
+async def report_progress(seed: int, duplicate: bool, played: dict[str, int]) -> None:
+    """Each player's matches so far, every minute, on stderr (a slow run shows who it waits for)."""
+    form = "duplicate" if duplicate else "plain"
+    while True:
+        await asyncio.sleep(60)
+        counts = " ".join(f"{name}:{n}" for name, n in played.items())
+        print(f"  seed {seed} {form}: {counts}", file=sys.stderr, flush=True)
 
 
 async def rated_histories(
@@ -214,11 +230,17 @@ async def run_seeds(
     taus: Taus = {form: {m: {} for m in checkpoints} for form in FORMATS}
 
     async def run(seed: int, form: str) -> None:
+        started = time.perf_counter()
         ratings = await one_run(players, seed, form == "duplicate", max(checkpoints))
         for m in checkpoints:
             taus[form][m][seed] = tau({name: r[m - 1] for name, r in ratings.items()}, pairs)
         line = " ".join(f"{m}:{taus[form][m][seed]:.2f}" for m in checkpoints)
-        print(f"seed {seed} {form:9} tau {line}", flush=True)
+        counts = sorted(len(r) for r in ratings.values())
+        print(
+            f"seed {seed} {form:9} tau {line}  (matches played {counts[0]}-{counts[-1]}, "
+            f"{time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
         if out is not None:  # after each run, so a run cut short keeps what it finished
             with open(out, "w") as file:
                 json.dump(taus, file)

@@ -62,8 +62,9 @@ class ServerConfig:
     node_url: str | None = option(
         None,
         "with --redis: the address clients reach this very node at (ws://HOST:PORT), where the "
-        "nodes send a room's players once this node owns the room; without it, a node serves "
-        "them itself (behind a proxy that routes by room, leave it out)",
+        "nodes send a room's players once this node owns the room (this node's pages may "
+        "connect to its host on any port); without it, a node serves them itself (behind a "
+        "proxy that routes by room, leave it out)",
         metavar="URL",
     )
     """Where clients reach this node directly; None: the node never sends anyone to it."""
@@ -115,7 +116,9 @@ class ServerConfig:
     keyfile: Path | None = option(None, "TLS private key (PEM)")
     allowed_origins: tuple[str, ...] = option(
         (),
-        "a browser origin allowed to connect, e.g. https://example.org (repeatable); default: any",
+        "a browser origin allowed to connect, e.g. https://example.org (repeatable); default: "
+        "any. This server's pages may connect there too (a cluster's other nodes, where a "
+        "node may send them)",
         flag="--allowed-origin",
         metavar="ORIGIN",
     )

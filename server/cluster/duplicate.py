@@ -301,6 +301,8 @@ class ClusterDuplicates:
             return
         one, result = found
         tell_result(second, result)
-        moved = await settle_duplicate(self.store, result, one, two, link.accounts)
+        moved = await settle_duplicate(
+            self.store, result, one, two, link.accounts, pair_max=second.rated_pair_max
+        )
         if moved:
             second.notice("rating", moved)

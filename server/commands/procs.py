@@ -85,13 +85,40 @@ def process_configs(config: ServerConfig) -> list[ServerConfig]:
     ]
 
 
+def end_with_parent() -> None:
+    """SIGTERM to this process when its parent ends, however it ends (even by SIGKILL), so no
+    process is left serving without its supervisor: Linux's ``PR_SET_PDEATHSIG``, elsewhere a
+    thread that looks for a new parent every second."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0:  # 1: PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # it ended before the call took effect
+                os.kill(os.getpid(), signal.SIGTERM)
+            return
+    except (OSError, AttributeError):
+        pass
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def run_process(config: ServerConfig, index: int) -> None:
-    """A process's life: its logs as the parent's, then one server until it is told to stop."""
+    """A process's life: its logs as the parent's, then one server until it is told to stop
+    (by the parent, or by the parent's end)."""
     import logging
 
     from muggins.server.commands.serving import serve_here
     from muggins.server.runtime.logs import configure
 
+    end_with_parent()
     configure(
         json_lines=config.log_json,
         level=getattr(logging, config.log_level.upper()),
@@ -174,10 +201,15 @@ def supervise(config: ServerConfig) -> int:
     supervisor = Supervisor(configs)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, supervisor.stop)
-    shared = f"{'wss' if config.tls else 'ws'}://{node_host(config)}:{config.port}"
+    from muggins.server.commands.serving import address_lines
+
+    host = config.host if config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    shared = f"{'wss' if config.tls else 'ws'}://{host}:{config.port}"
     print(
         f"Muggins: {config.procs} server processes sharing {shared}, each also on its own "
         f"port {configs[0].own_port}-{configs[-1].own_port}",
         flush=True,
     )
+    for line in address_lines(shared, config.public_url, config.host):
+        print(line, flush=True)
     return supervisor.run()

@@ -23,8 +23,9 @@ import time
 from typing import TYPE_CHECKING, Protocol
 
 from muggins.server.results.records import match_stats
-from muggins.server.results.settle import settle_result
+from muggins.server.results.settle import PAIR_RATED_MAX, settle_result
 from muggins.server.rooms.players import Player, Refusal
+from muggins.server.rooms.room import public_address
 from muggins.server.store.accounts import MatchResult, Stats, merge_stats
 from muggins.server.store.games import Store, StoreError, match_id
 from muggins.shared.actions import GameOptions
@@ -134,7 +135,17 @@ class DuplicateTables:
         )
         self.result = result
         tell_result(second, result)
-        moved = await settle_duplicate(first.store, result, one, two, self.accounts)
+        addresses = [p.address for p in players]
+        shared = addresses[0] == addresses[1] and public_address(addresses[0])
+        moved = await settle_duplicate(
+            first.store,
+            result,
+            one,
+            two,
+            self.accounts,
+            shared_address=shared,
+            pair_max=first.rated_pair_max,
+        )
         if moved:
             second.notice("rating", moved)
         if self.on_result is not None:
@@ -180,10 +191,15 @@ async def settle_duplicate(
     one: Match,
     two: Match,
     accounts: tuple[str | None, str | None],
+    *,
+    shared_address: bool = False,
+    pair_max: int = PAIR_RATED_MAX,
 ) -> str:
     """Settle a duplicate match once, as one match under its first table's game id (see
-    :func:`server.results.settle.settle_result`); how the ratings moved ("" if they did not
-    here: settled before, or guests)."""
+    :func:`server.results.settle.settle_result`, whose rules a plain rated match meets too:
+    ``shared_address``, one public address for both players; ``pair_max``, the server's
+    rated_pair_per_day); how the ratings moved ("" if they did not here: settled before, or
+    guests)."""
     if accounts == (None, None):
         return ""
     stats_one = match_stats(Match.replay(one.options, one.seed, one.log))
@@ -205,7 +221,7 @@ async def settle_duplicate(
         stats=stats,
     )
     try:
-        return await settle_result(store, record)
+        return await settle_result(store, record, shared_address=shared_address, pair_max=pair_max)
     except StoreError as error:
         log.warning("duplicate %s: could not settle: %s", result.games[0], error)
         return ""

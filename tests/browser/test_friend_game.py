@@ -70,10 +70,10 @@ async def test_friends_play_a_deal_by_link_and_a_spectator_watches(
     await carol.wait("!!document.querySelector('.watching')", what="Carol watching")
     assert await carol.js("location.pathname") == f"/w/{code}"
     assert await carol.js("document.querySelectorAll('#hand button').length") == 0
-    # The link's pages name the room in their WebSocket URL (a cluster's proxy routes by it);
-    # Alice's front page, where she made the room, named none.
+    # The link's pages name the room in their WebSocket URL (a cluster's proxy routes by it), and
+    # that they follow 4001; Alice's front page, where she made the room, named none.
     paths = [ws.request.path for ws in site.connections if ws.request is not None]
-    assert paths.count(f"/?room={code}") == 2 and "/" in paths, paths
+    assert paths.count(f"/?room={code}&follow=1") == 2 and "/" in paths, paths
     pages: dict[int | None, Page] = {0: alice, 1: bob, None: carol}
     room = site.lobby.rooms[code]
     assert [s.name for s in room.seats] == ["Alice", "Bob"]

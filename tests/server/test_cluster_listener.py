@@ -32,14 +32,14 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 def count_round_trips(server: Server) -> Counter[str]:
     """Every Redis request ``server`` makes from now on, by what it was for, except the node's
-    own rounds (its heartbeat, the matchmaking queue, readiness's ping, the metrics census): one
-    each per node, not per player."""
+    own rounds (its heartbeat, the matchmaking queue, readiness's ping, the metrics census, its
+    look at the live tournaments): one each per node, not per player."""
     store: ClusterStore = node_of(server).redis
     counts: Counter[str] = Counter()
     plain = store._call
 
     async def counting(what: str, make: Callable[[], Awaitable[Any]]) -> Any:
-        if what not in ("heartbeat", "queue", "ping", "census"):
+        if what not in ("heartbeat", "queue", "ping", "census", "tournament live"):
             counts[what] += 1
         return await plain(what, make)
 

@@ -8,14 +8,18 @@ import asyncio
 import json
 import random
 
+from conftest import with_options
 from test_leak import Hidden, check_frames, play_fast, secrets_at
+from test_outsider_findings import PROXIED, from_address
 from wire_client import WireClient
 
-from muggins.server.app import Server
+from muggins.client.bot_account import play_account
+from muggins.server.app import Server, running_server
 from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.shared.actions import GameOptions, Outcome
 from muggins.shared.duplicate import compare, deal_lines, verdict
 from muggins.shared.match import Match
+from muggins.shared.names import name_key
 
 
 def audit(raw: list[str], receiver: int | None, match: Match) -> int:
@@ -135,6 +139,64 @@ async def test_a_rated_duplicate_match_over_sockets(server: Server) -> None:
     assert entry["result"] == ("drawn" if margin == 0 else "won" if won else "lost")
     for client in (ann, bob, watcher_one, watcher_two):
         await client.close()
+
+
+async def test_duplicate_matches_keep_the_servers_limit_on_rated_matches_of_one_pair() -> None:
+    """With rated_pair_per_day at 4, two accounts' first four duplicate matches are all rated
+    and the fifth is not, as for plain matches (the limit was the default 3 for duplicates)."""
+    async with running_server(with_options(rated_pair_per_day=4)) as server:
+        bots = [
+            play_account(
+                server.url,
+                level="random",
+                account=name,
+                password="long enough",
+                register=True,
+                matches=5,
+                duplicate=True,
+                seed=seed,
+            )
+            for seed, name in enumerate(("Ann", "Bob"))
+        ]
+        await asyncio.gather(*bots)
+        store = server.lobby.store
+        account = await store.find_account(key=name_key("Ann"))
+        assert account is not None
+        history = await store.account_history(account.id, limit=10)
+        assert [entry.rated for entry in reversed(history)] == [True] * 4 + [False]
+        assert account.rated_games == 4
+
+
+async def test_a_duplicate_match_from_one_public_address_moves_no_rating() -> None:
+    """Two accounts behind one public address play a rated duplicate match: it is recorded but
+    rated not at all, and the second table is told why, as for a plain rated match."""
+    async with running_server(PROXIED) as server:
+        ann = await from_address(server.url, "203.0.113.5", "Ann")
+        bob = await from_address(server.url, "203.0.113.5", "Bob")
+        for client in (ann, bob):
+            made = await client.request(type="register", name=client.name, password="long enough")
+            assert made["type"] == "account", made
+            assert (await client.request(type="seek", duplicate=True))["type"] == "seeking"
+        for client in (ann, bob):
+            while client.room is None or client.room["status"] != "playing":
+                await client.recv(timeout=15)
+        tables: DuplicateTables = server.lobby.duplicates[ann.room["code"]]
+        one, two = (ann, bob) if ann.room["you"] == 0 else (bob, ann)
+        rng = random.Random(5)
+        await asyncio.gather(play_fast(one, rng, 0), play_fast(two, rng, 1))
+        while tables.second is None or tables.second.match is None:
+            await asyncio.sleep(0.01)  # the second table is being made and sat at
+        await asyncio.gather(play_fast(one, rng, 1), play_fast(two, rng, 0))
+        await ann.expect("duplicate_result", timeout=15)
+        while (notice := await ann.expect("notice"))["code"] != "rating":
+            pass
+        assert notice["text"] == "Not rated: both players connected from one address"
+        history = await ann.request(type="history")
+        assert [g["rated"] for g in history["games"]] == [False]
+        profile = await ann.request(type="profile", name="Bob")
+        assert profile["rating"]["rating"] == 1500.0
+        for client in (ann, bob):
+            await client.close()
 
 
 async def test_a_duplicate_room_refuses_the_computer_and_a_rematch(server: Server) -> None:

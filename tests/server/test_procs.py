@@ -6,6 +6,7 @@ again and its room taken over; SIGTERM stops them all."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -82,8 +83,12 @@ class Procs:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()  # its processes end with it (PR_SET_PDEATHSIG)
+                self.process.wait(10)
 
 
 def connections(port: int) -> int:
@@ -175,3 +180,21 @@ async def test_two_processes_share_a_port_send_players_to_the_owner_and_restart(
                 await player.close()
         procs.stop()
         store.close()
+
+
+async def test_a_parent_killed_leaves_no_process_serving(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """SIGKILL to the parent (nothing to stop the processes in order): its processes stop
+    serving on their own, on their own ports and on the shared one."""
+    procs = Procs(redis_server, 2, tmp_path / "procs.log")
+    try:
+        await wait_for(lambda: len(procs.pids()) == 2 and all(map(healthy, procs.own)))
+        procs.process.kill()
+        procs.process.wait(10)
+        await wait_for(lambda: not any(map(healthy, [procs.port, *procs.own])))
+    finally:
+        procs.stop()
+        for pid in procs.pids().values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
