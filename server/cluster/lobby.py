@@ -213,6 +213,8 @@ class ClusterNode:
                 fresh.restore(
                     rebuilt, match.number, snapshot.previous_actions, match.tags, match.final_names
                 )
+                for index in (0, 1):
+                    copy.tell_whole(index)  # a player here seated through another node
             self.lobby.rooms[code] = fresh
             self.lobby.metrics.rooms.set(len(self.lobby.rooms))
             fresh.kick_bots()
@@ -472,6 +474,7 @@ class ClusterNode:
                     self.redis.line, channel, lambda data: self._heard(data)
                 )
                 self._subscribed.set()
+                self._spawn(self.tournaments.resync())
                 # Whatever was missed while not subscribed (and watch sets Redis may have lost).
                 await self.redis.watch(list(self.lobby.rooms))
                 for code in list(self.lobby.rooms):

@@ -395,6 +395,7 @@ class RoomCopy:
             return
         room = self.room
         self.stored_seats = seats
+        newly: list[int] = []
         for seat, saved in zip(room.seats, seats, strict=True):
             if saved.kind == "human" and saved.player:
                 player = self.node.ghost(saved)
@@ -403,6 +404,7 @@ class RoomCopy:
                     player.token_hash = saved.token_hash  # rotated by a resume on another node
                 seat.account = saved.account
                 if seat.kind != "human" or seat.player is not player:
+                    newly.append(seat.index)
                     self.seated_at[seat.index] = room.clock()
                     self.seen[seat.index] = False
                     seat.kind, seat.player, seat.level, seat.gone_since = (
@@ -419,7 +421,20 @@ class RoomCopy:
                     seat.player.room = None
                 seat.kind, seat.player, seat.level, seat.gone_since = "empty", None, None, None
         room.send_room()
+        for index in newly:
+            self.tell_whole(index)
         room.kick_bots()
+
+    def tell_whole(self, index: int) -> None:
+        """Seat ``index``'s player, connected here and seated through another node (a duplicate
+        match's second table, a tournament's table), hears the match whole before any brief
+        state of it."""
+        room = self.room
+        peer = room.seats[index].peer
+        state = room.state_for(index) if peer is not None else None
+        if peer is not None and state is not None:
+            peer.send(state)
+            room.tell_story(peer)
 
     # --- versioned changes ---------------------------------------------------------------------
 

@@ -111,6 +111,8 @@ class ClusterTournaments:
         self._seated: set[tuple[str, str]] = set()
         """(table, account) pairs this node has seated once."""
         self._locks: dict[str, asyncio.Lock] = {}
+        self.known: set[str] = set()
+        """The live tournaments this node knows of (it directs one when its director dies)."""
 
     def _k(self, kind: str, id: str) -> str:
         return f"{self.store.prefix}tournament:{kind}:{id}"
@@ -157,6 +159,7 @@ class ClusterTournaments:
         await self._call("create", write)
         log.info("tournament created", extra={"tournament": state.id, "kind": state.kind})
         await self._lease(state.id)  # its maker's node directs it first
+        await self._wake(state.id)  # every node knows of it (to direct it if this one dies)
         return info(state, {}, player.account)
 
     async def join(self, player: Player, tournament: str) -> TournamentInfo:
@@ -286,19 +289,27 @@ class ClusterTournaments:
     # --- the loop ------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Every ``POLL`` seconds: each live tournament, and each one followed here."""
+        """Every ``POLL`` seconds: each live tournament this node knows of (from wake-ups, and
+        the list read when its subscription is made), and each one followed here. A node
+        that knows of none reads nothing."""
         while True:
             await tick(POLL)
-            try:
-                live = await self._call("live", lambda: self.store.redis.smembers(self._live))
-            except StoreError as error:
-                log.info("tournaments not looked at (%s)", error)
-                continue
-            for id in sorted({str(i) for i in live} | set(self.followers)):
+            for id in sorted(self.known | set(self.followers)):
                 await self.step(id)
+
+    async def resync(self) -> None:
+        """The live tournaments, read again (the subscription was made: a wake-up may have been
+        missed meanwhile)."""
+        try:
+            live = await self._call("live", lambda: self.store.redis.smembers(self._live))
+        except StoreError as error:
+            log.info("tournaments not listed (%s); a wake-up lists them", error)
+            return
+        self.known |= {str(id) for id in live}
 
     def heard(self, id: str) -> None:
         """A wake-up: look at tournament ``id`` now (unless a look is running)."""
+        self.known.add(id)
         lock = self._locks.setdefault(id, asyncio.Lock())
         if not lock.locked():
             self.node._spawn(self.step(id))
@@ -320,9 +331,8 @@ class ClusterTournaments:
 
     async def release(self) -> None:
         """A node stopping gives up the leases it holds (another node directs at once)."""
-        live = await self._call("live", lambda: self.store.redis.smembers(self._live))
-        for id in live:
-            key = self._k("director", str(id))
+        for id in sorted(self.known):
+            key = self._k("director", id)
             await self._call(
                 "lease", lambda key=key: self.store.redis.eval(RELEASE, 1, key, self.node.name)
             )
@@ -356,6 +366,7 @@ class ClusterTournaments:
                 player.peer.send(info(state, members, player.account))
         if state.status == "finished":
             self.followers.pop(id, None)
+            self.known.discard(id)
 
     async def _seat(self, code: str, account: str, seat: int) -> None:
         if (code, account) in self._seated:

@@ -42,14 +42,16 @@ async def play_by_clicking(page: Page, *, until: str) -> None:
 
 
 async def play_patiently(client: WireClient, rng: random.Random) -> None:
-    """Random legal moves to the match's end, waiting as long as a person clicking takes."""
+    """Random legal moves to the match's end, waiting as long as a person clicking takes. Where
+    both seats move at once (the discard), it moves only once the page's player has: the page's
+    driver takes a new state as its own move answered, and the opponent's must not race it."""
     frame = client.state
     while True:
         if frame is not None and frame["type"] == "state":
             view = frame["view"]
             if view["phase"] == "match_over":
                 return
-            if view["seat"] in view["waiting_for"] and view["legal"]:
+            if view["waiting_for"] == [view["seat"]] and view["legal"]:
                 await client.send(**rng.choice(view["legal"]))
         frame = await client.recv(timeout=120)
 
