@@ -27,18 +27,27 @@ async def signed_in(url: str, name: str) -> tuple[WireClient, str]:
 
 async def play_by_clicking(page: Page, *, until: str) -> None:
     """Take this seat's turns by clicking until the page shows ``until`` (a CSS selector),
-    from table to table."""
+    from table to table. A move the page has not answered in 10 s is looked at and made again,
+    as a player whose click did not take would (twice at most: then the test fails)."""
+    unanswered = 0
     while not await page.js(f"!!document.querySelector({until!r})"):
         table = await read_table(page)
-        done = await take_turn(page, table)
-        if done is None:
-            await asyncio.sleep(0.05)
-        elif done != "continue":
-            await page.wait(
-                f"Number(document.querySelector('#table')?.dataset.seq) > {table['seq']}"
-                f" || location.pathname !== {table['path']!r}"
-                f" || !!document.querySelector({until!r})"
-            )
+        try:
+            done = await take_turn(page, table)
+            if done is None:
+                await asyncio.sleep(0.05)
+            elif done != "continue":
+                await page.wait(
+                    f"Number(document.querySelector('#table')?.dataset.seq) > {table['seq']}"
+                    f" || location.pathname !== {table['path']!r}"
+                    f" || !!document.querySelector({until!r})",
+                    timeout=10,
+                )
+            unanswered = 0
+        except TimeoutError:
+            unanswered += 1
+            if unanswered > 2:
+                raise
 
 
 async def play_patiently(client: WireClient, rng: random.Random) -> None:
