@@ -135,10 +135,13 @@ async def pair_result(
     return one, duplicate_result(record.options, one, two, link.names, games, rated=rated)
 
 
-async def settle_pair(store: ClusterStore, code: str, number: int, *, rated: bool) -> bool:
+async def settle_pair(
+    store: ClusterStore, code: str, number: int, *, rated: bool, pair_max: int
+) -> bool:
     """The sweep's settlement of a duplicate table's match (see the module doc): the pair is
     settled once its second table is over; a first table's own match is never settled apart.
-    True when nothing is left to do for this table's match."""
+    ``pair_max``: the server's rated_pair_per_day. True when nothing is left to do for this
+    table's match."""
     link = await read_link(store, code)
     if link is None or link.second != code:
         return True  # a first table (its second table settles the pair), or no pair
@@ -150,7 +153,7 @@ async def settle_pair(store: ClusterStore, code: str, number: int, *, rated: boo
     if found is None:
         return False  # still in play
     one, result = found
-    await settle_duplicate(store, result, one, two, link.accounts)
+    await settle_duplicate(store, result, one, two, link.accounts, pair_max=pair_max)
     return await store.is_settled(result.games[0])
 
 
