@@ -41,6 +41,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from muggins.server.accounts.roles import may_moderate
+from muggins.server.cluster import duplicate
 from muggins.server.cluster.duplicate import pair_result, read_link
 from muggins.server.cluster.scripts import PRESENT, RELEASE
 from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info, summary
@@ -56,10 +57,6 @@ from muggins.shared.protocol.tournaments import CreateTournament, TournamentInfo
 from muggins.shared.tournament import Swiss
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
-
-    from muggins.server.cluster.coordination import ClusterStore
-    from muggins.server.lobby.lobby import Lobby
     from muggins.server.rooms.room import Room
 
 log = logging.getLogger("muggins.tournaments")
@@ -115,16 +112,9 @@ return found
 )
 
 
-class Node(Protocol):
-    """What this module needs of its cluster node (server.cluster.lobby.ClusterNode)."""
-
-    name: str
-    lobby: Lobby
-    redis: ClusterStore
-
-    async def load(self, code: str) -> Room | None: ...
-
-    def _spawn(self, job: Coroutine[Any, Any, None]) -> None: ...
+class Node(duplicate.Node, Protocol):
+    """What this module needs of its cluster node (server.cluster.lobby.ClusterNode): what
+    duplicate matches need, and the wake-up of every node."""
 
     async def wake_nodes(self, payload: dict[str, str]) -> None: ...
 
