@@ -12,13 +12,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
+from muggins.server.lobby.standings import summary
 from muggins.server.store.games import match_id
 from muggins.shared.protocol.tournaments import (
     Standing,
     TournamentGame,
     TournamentInfo,
     TournamentKind,
-    TournamentSummary,
 )
 from muggins.shared.tournament import Arena, Swiss
 
@@ -109,24 +109,6 @@ def arithmetic(state: State, members: dict[str, Entry]) -> Arena | Swiss:
     return calc
 
 
-def summary(state: State, members: dict[str, Entry]) -> TournamentSummary:
-    ends_in = None
-    if state.kind == "arena" and state.status == "playing" and state.ends_at is not None:
-        ends_in = round(max(0.0, state.ends_at - time.time()), 1)
-    return TournamentSummary(
-        tournament=state.id,
-        name=state.name,
-        kind=state.kind,
-        status="playing" if state.status == "ending" else state.status,
-        duplicate=state.duplicate,
-        bots=state.bots,
-        players=len(members),
-        rounds=state.rounds if state.kind == "swiss" else None,
-        round=state.round,
-        ends_in=ends_in,
-    )
-
-
 def info(state: State, members: dict[str, Entry], account: str | None) -> TournamentInfo:
     """The standings and games, as ``account`` (a member or not) sees them."""
     calc = arithmetic(state, members)
@@ -163,5 +145,5 @@ def info(state: State, members: dict[str, Entry], account: str | None) -> Tourna
     entry = members.get(account or "")
     joined = entry is not None and entry.active
     return TournamentInfo(
-        summary=summary(state, members), standings=standings, games=games, joined=joined
+        summary=summary(state, len(members)), standings=standings, games=games, joined=joined
     )

@@ -44,7 +44,8 @@ from muggins.server.accounts.roles import may_moderate
 from muggins.server.cluster import duplicate
 from muggins.server.cluster.duplicate import pair_result, read_link
 from muggins.server.cluster.scripts import PRESENT, RELEASE
-from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info, summary
+from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info
+from muggins.server.lobby.standings import summary
 from muggins.server.lobby.tournaments import MOVE_SECONDS
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.runtime.ticks import tick
@@ -240,7 +241,7 @@ class ClusterTournaments:
         found = []
         for id in ids:
             state, members = await self._read(str(id))
-            found.append(summary(state, members))
+            found.append(summary(state, len(members)))
         order = {"playing": 0, "waiting": 1, "finished": 2}
         found.sort(key=lambda s: (order[s.status], s.name))
         return Tournaments(tournaments=tuple(found))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from muggins.server.rooms.players import Player
 from muggins.server.store.games import match_id
@@ -76,7 +76,32 @@ class Tournament:
         return {a for p in self.pairings if p.result is None for a in (p.first, p.second)}
 
 
-def summary(t: Tournament) -> TournamentSummary:
+class Described(Protocol):
+    """What a tournament's summary is made of: a :class:`Tournament` here, or what a cluster
+    keeps of one (server.cluster.tournament_state.State)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> TournamentKind: ...
+    @property
+    def status(self) -> TournamentStatus | Literal["ending"]: ...
+    @property
+    def duplicate(self) -> bool: ...
+    @property
+    def bots(self) -> bool: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def ends_at(self) -> float | None: ...
+
+
+def summary(t: Described, players: int) -> TournamentSummary:
+    """How tournament ``t``, of ``players`` members, is listed."""
     ends_in = None
     if t.kind == "arena" and t.status == "playing" and t.ends_at is not None:
         ends_in = round(max(0.0, t.ends_at - time.time()), 1)
@@ -87,7 +112,7 @@ def summary(t: Tournament) -> TournamentSummary:
         status="playing" if t.status == "ending" else t.status,
         duplicate=t.duplicate,
         bots=t.bots,
-        players=len(t.members),
+        players=players,
         rounds=t.rounds if t.kind == "swiss" else None,
         round=t.round,
         ends_in=ends_in,
@@ -122,4 +147,6 @@ def info(t: Tournament, player: Player | None) -> TournamentInfo:
     )
     member = t.members.get(player.account or "") if player is not None else None
     joined = member is not None and member.active
-    return TournamentInfo(summary=summary(t), standings=standings, games=games, joined=joined)
+    return TournamentInfo(
+        summary=summary(t, len(t.members)), standings=standings, games=games, joined=joined
+    )

@@ -167,7 +167,7 @@ class TournamentDirector:
     async def listing(self) -> Tournaments:
         order = {"playing": 0, "waiting": 1, "finished": 2}
         ts = sorted(self.tournaments.values(), key=lambda t: (order[t.status], t.name))
-        return Tournaments(tournaments=tuple(summary(t) for t in ts))
+        return Tournaments(tournaments=tuple(summary(t, len(t.members)) for t in ts))
 
     async def get(self, player: Player, tournament: str) -> TournamentInfo:
         """Its standings now; and (the standings page) each change from now on."""
