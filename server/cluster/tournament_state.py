@@ -10,19 +10,15 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Literal
 
-from muggins.server.lobby.standings import summary
+from muggins.server.lobby.standings import Outline, summary
 from muggins.server.store.games import match_id
 from muggins.shared.protocol.tournaments import (
     Standing,
     TournamentGame,
     TournamentInfo,
-    TournamentKind,
 )
 from muggins.shared.tournament import Arena, Swiss
-
-Status = Literal["waiting", "playing", "ending", "finished"]
 
 
 @dataclass
@@ -37,23 +33,11 @@ class Game:
     result: float | None = None
 
 
-@dataclass
-class State:
+@dataclass(eq=False)
+class State(Outline):
     """What the director writes (see the module doc)."""
 
-    id: str
-    name: str
-    kind: TournamentKind
-    duplicate: bool
-    bots: bool
-    target: int
-    minutes: int
-    rounds: int
-    maker: str
     created: float = field(default_factory=time.time)
-    status: Status = "waiting"
-    ends_at: float | None = None
-    round: int = 0
     round_seed: str = ""
     """The current Swiss round's seed (hex) on duplicate deals."""
     entrants: list[str] = field(default_factory=list)

@@ -1,12 +1,14 @@
 """What a tournament is on the server (its members, pairings and arithmetic), and how it is
-told: the summary in the list and the standings (see server.lobby.tournaments, the director)."""
+told: the summary in the list and the standings (see server.lobby.tournaments, the director).
+A cluster's tournaments (server.cluster.tournament_state) share :class:`Outline` and the
+summary."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from muggins.server.rooms.players import Player
 from muggins.server.store.games import match_id
@@ -15,13 +17,35 @@ from muggins.shared.protocol.tournaments import (
     TournamentGame,
     TournamentInfo,
     TournamentKind,
-    TournamentStatus,
     TournamentSummary,
 )
 from muggins.shared.tournament import Arena, Record, Swiss
 
 if TYPE_CHECKING:
     from muggins.server.rooms.room import Room
+
+
+Status = Literal["waiting", "playing", "ending", "finished"]
+"""A tournament's status; "ending": an arena past its time, waiting for its last games."""
+
+
+@dataclass(eq=False)
+class Outline:
+    """What every tournament is, on one server (:class:`Tournament`) or in a cluster
+    (server.cluster.tournament_state.State): its terms as its maker asked, and where it is."""
+
+    id: str
+    name: str
+    kind: TournamentKind
+    duplicate: bool
+    bots: bool
+    target: int
+    minutes: int
+    rounds: int
+    maker: str
+    status: Status = "waiting"
+    ends_at: float | None = None
+    round: int = 0
 
 
 @dataclass(eq=False)
@@ -43,24 +67,11 @@ class Pairing:
 
 
 @dataclass(eq=False)
-class Tournament:
-    id: str
-    name: str
-    kind: TournamentKind
-    duplicate: bool
-    bots: bool
-    target: int
-    minutes: int
-    rounds: int
-    maker: str
+class Tournament(Outline):
     members: dict[str, Member] = field(default_factory=dict)
     followers: dict[str, Player] = field(default_factory=dict)
     """Players who asked for the standings (by player id): they hear each change too."""
     pairings: list[Pairing] = field(default_factory=list)
-    status: TournamentStatus | Literal["ending"] = "waiting"
-    """"ending": an arena past its time, waiting for its last games."""
-    ends_at: float | None = None
-    round: int = 0
     arena: Arena = field(default_factory=Arena)
     swiss: Swiss | None = None
     round_seed: bytes = b""
@@ -76,31 +87,7 @@ class Tournament:
         return {a for p in self.pairings if p.result is None for a in (p.first, p.second)}
 
 
-class Described(Protocol):
-    """What a tournament's summary is made of: a :class:`Tournament` here, or what a cluster
-    keeps of one (server.cluster.tournament_state.State)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def kind(self) -> TournamentKind: ...
-    @property
-    def status(self) -> TournamentStatus | Literal["ending"]: ...
-    @property
-    def duplicate(self) -> bool: ...
-    @property
-    def bots(self) -> bool: ...
-    @property
-    def rounds(self) -> int: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def ends_at(self) -> float | None: ...
-
-
-def summary(t: Described, players: int) -> TournamentSummary:
+def summary(t: Outline, players: int) -> TournamentSummary:
     """How tournament ``t``, of ``players`` members, is listed."""
     ends_in = None
     if t.kind == "arena" and t.status == "playing" and t.ends_at is not None:
