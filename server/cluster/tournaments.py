@@ -13,6 +13,10 @@ Keys (under the store's prefix):
   lease writes nothing.
 - ``tournament:room:{code}``: a table's tournament and (a Swiss round on duplicate deals) its
   seed, so whichever node starts the table's match deals the round's deals.
+- ``tournament:here:{id}``: the node each member is connected to, as that node writes it (on a
+  join, and each time it looks at the tournament: a member no longer connected there is taken
+  out). A member counts as connected while that node runs (its heartbeat lives and it listens for
+  its wake-ups), so the members of a node that died are away.
 - ``tournaments``, ``tournaments:live``: every tournament by creation, and those not finished.
 
 The director takes each table's result from its match in Redis (a duplicate pairing's from its
@@ -22,9 +26,9 @@ its own connected members at their tables and tells its own members and follower
 as the rated queue seats its players. A director killed during a round loses nothing: the tables
 play on through their players' nodes, and the next director reads their results from Redis.
 
-Unlike one server (:mod:`server.lobby.tournaments`), a member counts as present while joined,
-connected or not (a node does not know who is connected to the others): a Swiss pairs every
-joined member, and a table waits for a member who is away.
+As on one server (:mod:`server.lobby.tournaments`), only members who are connected are paired:
+an arena pairs the free ones, and a member away when a Swiss round is paired sits it out with no
+points. A member who drops during a game keeps their seat, and the table waits for them.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from muggins.server.accounts.roles import may_moderate
 from muggins.server.cluster.duplicate import pair_result, read_link
-from muggins.server.cluster.scripts import RELEASE
+from muggins.server.cluster.scripts import PRESENT, RELEASE
 from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info, summary
 from muggins.server.lobby.tournaments import MOVE_SECONDS
 from muggins.server.rooms.players import Player, Refusal
@@ -83,6 +87,32 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
 return 1
 """
+
+# KEYS: here. ARGV: node, then the members connected to it. (Those no longer connected to it are
+# taken out; another node's entries are left as they are.)
+MARK_HERE = """
+local here = {}
+for i = 2, #ARGV do here[ARGV[i]] = true end
+local held = redis.call('HGETALL', KEYS[1])
+for i = 1, #held, 2 do
+    if held[i + 1] == ARGV[1] and not here[held[i]] then redis.call('HDEL', KEYS[1], held[i]) end
+end
+for i = 2, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[1]) end
+return 1
+"""
+
+# KEYS: here. ARGV: heartbeat prefix, node channel prefix. The members whose node runs.
+CONNECTED = (
+    PRESENT
+    + """
+local held = redis.call('HGETALL', KEYS[1])
+local found = {}
+for i = 1, #held, 2 do
+    if live(held[i + 1], ARGV[1], ARGV[2]) then found[#found + 1] = held[i] end
+end
+return found
+"""
+)
 
 
 class Node(Protocol):
@@ -178,6 +208,7 @@ class ClusterTournaments:
             entry = Entry(name=player.name, active=True, at=time.time())
         entry.active = True
         await self._put(state.id, account.id, entry)
+        await self._mark_here(state.id, [account.id])
         members[account.id] = entry
         self.node._spawn(self._wake(state.id))
         return info(state, members, player.account)
@@ -252,6 +283,20 @@ class ClusterTournaments:
         await self._call(
             "member", lambda: self.store.redis.hset(self._k("members", id), account, entry.text())
         )
+
+    async def _mark_here(self, id: str, accounts: list[str]) -> None:
+        """Note that ``accounts`` are the members connected to this node (see the module doc)."""
+        key, node = self._k("here", id), self.node.name
+        await self._call("here", lambda: self.store.redis.eval(MARK_HERE, 1, key, node, *accounts))
+
+    async def _connected(self, id: str) -> set[str]:
+        """The members connected to a node that runs."""
+        key, store = self._k("here", id), self.store
+        found = await self._call(
+            "here",
+            lambda: store.redis.eval(CONNECTED, 1, key, store.alive_prefix, store.node_prefix),
+        )
+        return {str(account) for account in found}
 
     async def _lease(self, id: str) -> bool:
         key, node = self._k("director", id), self.node.name
@@ -346,8 +391,11 @@ class ClusterTournaments:
         return None
 
     async def _serve(self, id: str) -> None:
-        """Seat this node's members at their tables; tell them and followers of a change."""
+        """Note who is connected here; seat this node's members at their tables; tell them and
+        followers of a change."""
         state, members = await self._read(id)
+        if state.status != "finished":
+            await self._mark_here(id, [a for a in members if self._here(a) is not None])
         for game in state.games:
             if game.result is None:
                 for seat, account in enumerate((game.first, game.second)):
@@ -422,7 +470,7 @@ class ClusterTournaments:
         if state.status == "ending" and not state.busy():
             state.status = "finished"
         if state.status == "playing":
-            await self._pair(state, members)
+            await self._pair(state, members, await self._connected(id))
         if state.text() != before:
             if not await self._write(state):
                 return  # the lease moved on meanwhile: the next director does it
@@ -433,7 +481,8 @@ class ClusterTournaments:
         if asks:
             await self._call("asks", lambda: self.store.redis.delete(self._k("asks", id)))
 
-    async def _pair(self, state: State, members: dict[str, Entry]) -> None:
+    async def _pair(self, state: State, members: dict[str, Entry], connected: set[str]) -> None:
+        """Pair the members who are in and connected (see the module doc)."""
         calc = arithmetic(state, members)
         busy = state.busy()
         if isinstance(calc, Swiss):
@@ -444,7 +493,7 @@ class ClusterTournaments:
                 return
             state.round += 1
             state.round_seed = secrets.token_bytes(32).hex()
-            present = [a for a in state.entrants if members[a].active]
+            present = [a for a in state.entrants if members[a].active and a in connected]
             byes = {a: r.byes for a, r in calc.records.items()}
             pairs = calc.pair_round(present)
             state.byes += [a for a, r in calc.records.items() if r.byes > byes[a]]
@@ -452,7 +501,7 @@ class ClusterTournaments:
             for first, second in pairs:
                 await self._table(state, first, second, state.round)
             return
-        free = [a for a, e in members.items() if e.active and a not in busy]
+        free = [a for a, e in members.items() if e.active and a in connected and a not in busy]
         for first, second in calc.pair(free):
             await self._table(state, first, second, None)
 
