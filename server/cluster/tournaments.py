@@ -40,14 +40,20 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from muggins.server.accounts.roles import may_moderate
+from muggins.server.cluster import duplicate
 from muggins.server.cluster.duplicate import pair_result, read_link
 from muggins.server.cluster.scripts import PRESENT, RELEASE
-from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info, summary
+from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic, info
+from muggins.server.lobby.standings import summary
+from muggins.server.lobby.tournament_rules import (
+    check_director,
+    check_join,
+    new_tournament,
+    signed_in,
+)
 from muggins.server.lobby.tournaments import MOVE_SECONDS
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.runtime.ticks import tick
-from muggins.server.store.accounts import AccountRecord
 from muggins.server.store.games import StoreError
 from muggins.shared.actions import GameOptions
 from muggins.shared.match import Match
@@ -56,10 +62,6 @@ from muggins.shared.protocol.tournaments import CreateTournament, TournamentInfo
 from muggins.shared.tournament import Swiss
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
-
-    from muggins.server.cluster.coordination import ClusterStore
-    from muggins.server.lobby.lobby import Lobby
     from muggins.server.rooms.room import Room
 
 log = logging.getLogger("muggins.tournaments")
@@ -115,16 +117,9 @@ return found
 )
 
 
-class Node(Protocol):
-    """What this module needs of its cluster node (server.cluster.lobby.ClusterNode)."""
-
-    name: str
-    lobby: Lobby
-    redis: ClusterStore
-
-    async def load(self, code: str) -> Room | None: ...
-
-    def _spawn(self, job: Coroutine[Any, Any, None]) -> None: ...
+class Node(duplicate.Node, Protocol):
+    """What this module needs of its cluster node (server.cluster.lobby.ClusterNode): what
+    duplicate matches need, and the wake-up of every node."""
 
     async def wake_nodes(self, payload: dict[str, str]) -> None: ...
 
@@ -161,20 +156,8 @@ class ClusterTournaments:
     # --- requests ------------------------------------------------------------------------------
 
     async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
-        account = await self._account(player)
-        if not (self.node.lobby.config.open_tournaments or may_moderate(account)):
-            raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
-        state = State(
-            id=f"T{secrets.token_hex(3).upper()}",
-            name=message.name.strip(),
-            kind=message.kind,
-            duplicate=message.duplicate,
-            bots=message.bots,
-            target=message.target,
-            minutes=message.minutes,
-            rounds=message.rounds,
-            maker=account.id,
-        )
+        account = await signed_in(self.node.lobby.store, player)
+        state = new_tournament(State, self.node.lobby.config, account, message)
         if state.kind == "arena":
             state.status, state.ends_at = "playing", time.time() + 60 * state.minutes
         r = self.store.redis
@@ -194,17 +177,10 @@ class ClusterTournaments:
 
     async def join(self, player: Player, tournament: str) -> TournamentInfo:
         state, members = await self._read(tournament)
-        account = await self._account(player)
-        if state.status == "finished":
-            raise Refusal("illegal", f"{state.name} is over")
-        if account.bot and not state.bots:
-            raise Refusal("illegal", f"{state.name} is for people: it admits no bot accounts")
+        account = await signed_in(self.node.lobby.store, player)
         entry = members.get(account.id)
+        check_join(state, account, member=entry is not None)
         if entry is None:
-            if state.kind == "swiss" and state.status != "waiting":
-                raise Refusal(
-                    "illegal", f"{state.name} has begun; a Swiss is joined before it starts"
-                )
             entry = Entry(name=player.name, active=True, at=time.time())
         entry.active = True
         await self._put(state.id, account.id, entry)
@@ -225,9 +201,7 @@ class ClusterTournaments:
 
     async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo:
         state, members = await self._read(tournament)
-        account = await self._account(player)
-        if account.id != state.maker and not may_moderate(account):
-            raise Refusal("illegal", "Only its maker or a moderator starts or ends a tournament")
+        check_director(state.maker, await signed_in(self.node.lobby.store, player))
         ask = "finish" if finish else "start"
         if ask == "start":
             if state.kind != "swiss" or state.status != "waiting":
@@ -250,7 +224,7 @@ class ClusterTournaments:
         found = []
         for id in ids:
             state, members = await self._read(str(id))
-            found.append(summary(state, members))
+            found.append(summary(state, len(members)))
         order = {"playing": 0, "waiting": 1, "finished": 2}
         found.sort(key=lambda s: (order[s.status], s.name))
         return Tournaments(tournaments=tuple(found))
@@ -322,14 +296,6 @@ class ClusterTournaments:
         except StoreError as error:
             log.info("tournament %s: nodes not woken (%s); their poll sees it", id, error)
         self.heard(id)
-
-    async def _account(self, player: Player) -> AccountRecord:
-        found = (
-            await self.node.lobby.store.find_account(id=player.account) if player.account else None
-        )
-        if found is None:
-            raise Refusal("not_signed_in", "Tournaments are for signed-in players: sign in first")
-        return found
 
     # --- the loop ------------------------------------------------------------------------------
 
