@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from muggins.server.cluster.duplicate import pair_result, read_link
 from muggins.server.cluster.tournament_state import Entry, Game, State, arithmetic
+from muggins.server.lobby.tournament_rules import finish
 from muggins.server.lobby.tournaments import MOVE_SECONDS
 from muggins.server.rooms.players import Refusal
 from muggins.shared.actions import GameOptions
@@ -39,13 +40,7 @@ async def direct(records: TournamentRecords, lobby: Lobby, id: str) -> bool:
                 state.recorded.append(index)
     asks = await records.asks(id)
     if "finish" in asks and state.status != "finished":
-        state.ends_at = time.time()
-        if state.kind == "arena":
-            state.status = "ending"
-        elif state.status == "playing" and state.busy():
-            state.round = state.rounds  # the round goes on; no round after it
-        else:
-            state.status = "finished"
+        finish(state, busy=bool(state.busy()))
     elif "start" in asks and state.kind == "swiss" and state.status == "waiting":
         state.status = "playing"
         state.entrants = sorted(members, key=lambda a: (members[a].at, a))
