@@ -237,7 +237,11 @@ async def _play_match(
         if stop is not None and stop(message) and seat is None:
             return None  # (``stop`` sees every message, a seat or not)
         if isinstance(message, Room):
-            if seat is None and message.you is not None and message.code != after:
+            # A room whose match is over is no table to play (unless it is this match's, come
+            # back to): it is the last one's end told again (a node catching up, a leave).
+            ours = message.status != "over" or message.code == progress.room
+            table = ours and message.code != after
+            if seat is None and message.you is not None and table:
                 seat, room_code = message.you, message.code
                 progress.room = room_code
                 if on_room is not None and not resumed:
@@ -268,7 +272,7 @@ async def _play_match(
                 sent = None
             if progress.first_dealer is None and view.deal_number >= 1:
                 progress.first_dealer = view.dealer
-            if view.phase == "match_over":
+            if view.phase == "match_over" and seat is not None:
                 assert view.seat is not None
                 return RemoteResult(view.seat, room_code, view.games, events, progress.first_dealer)
         if latest is None or sent is not None:

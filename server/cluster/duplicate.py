@@ -18,6 +18,10 @@ die, so the link lives in Redis (``duplicate:{first}``, a hash, and ``duplicate-
 - Every node that sees the second table's match end tells its own people the result and settles
   the pair, once whoever does it (keyed by the first table's game id). The sweep of unsettled
   matches settles a pair whose nodes all died after its last move (:func:`settle_pair`).
+- A rated pair is settled under the rules of any rated match (:func:`settle_duplicate`), the
+  rule of one address too: each node that sees the first table's match end notes the addresses
+  of the players connected to it (``duplicate-address:{first}``, a hash by player id), before
+  it moves them on, so whichever node settles the pair knows both.
 
 The tables are played one after the other, as on one server, so no table sees a card its own
 play has not revealed.
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from muggins.server.lobby.duplicate import duplicate_result, settle_duplicate, tell_result
 from muggins.server.rooms.players import Refusal
+from muggins.server.rooms.room import public_address
 from muggins.server.store.games import StoreError, match_id
 from muggins.shared.match import Match
 from muggins.shared.protocol import DuplicateResult
@@ -120,6 +125,39 @@ async def write_link(store: ClusterStore, link: Link) -> None:
     await store._call("duplicate", write)
 
 
+def _addresses_key(store: ClusterStore, first: str) -> str:
+    return f"{store.prefix}duplicate-address:{first}"
+
+
+async def note_addresses(store: ClusterStore, first: Room) -> None:
+    """Note the addresses of the first table's players known here (those connected to this
+    node, or last connected to it: another node's player is a stand-in without one)."""
+    known: dict[Any, Any] = {
+        s.player.id: s.player.address for s in first.seats if s.player and s.player.address
+    }
+    if not known:
+        return
+
+    async def write() -> None:
+        key = _addresses_key(store, first.code)
+        async with store.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=known)
+            pipe.expire(key, LINK_DAYS * 86400)
+            await pipe.execute()
+
+    await store._call("duplicate", write)
+
+
+async def shared_address(store: ClusterStore, link: Link) -> bool:
+    """Whether the pair's players connected from one public address (as a room judges its
+    own players, :meth:`server.rooms.room.Room.settle`)."""
+    found = await store._call(
+        "duplicate", lambda: store.redis.hmget(_addresses_key(store, link.first), link.players)
+    )
+    first, second = (None if a is None else str(a) for a in found)
+    return first == second and public_address(first)
+
+
 async def pair_result(
     store: ClusterStore, link: Link, two: Match, second_number: int, *, rated: bool
 ) -> tuple[Match, DuplicateResult] | None:
@@ -135,10 +173,13 @@ async def pair_result(
     return one, duplicate_result(record.options, one, two, link.names, games, rated=rated)
 
 
-async def settle_pair(store: ClusterStore, code: str, number: int, *, rated: bool) -> bool:
+async def settle_pair(
+    store: ClusterStore, code: str, number: int, *, rated: bool, pair_max: int
+) -> bool:
     """The sweep's settlement of a duplicate table's match (see the module doc): the pair is
     settled once its second table is over; a first table's own match is never settled apart.
-    True when nothing is left to do for this table's match."""
+    ``pair_max``: the server's rated_pair_per_day. True when nothing is left to do for this
+    table's match."""
     link = await read_link(store, code)
     if link is None or link.second != code:
         return True  # a first table (its second table settles the pair), or no pair
@@ -150,7 +191,10 @@ async def settle_pair(store: ClusterStore, code: str, number: int, *, rated: boo
     if found is None:
         return False  # still in play
     one, result = found
-    await settle_duplicate(store, result, one, two, link.accounts)
+    shared = await shared_address(store, link)
+    await settle_duplicate(
+        store, result, one, two, link.accounts, shared_address=shared, pair_max=pair_max
+    )
     return await store.is_settled(result.games[0])
 
 
@@ -211,6 +255,7 @@ class ClusterDuplicates:
             if link is not None and link.second == room.code:
                 await self._finish(room, link)
             else:
+                await note_addresses(self.store, room)
                 await self._move_on(room, link)
         except StoreError as error:
             log.warning("duplicate %s: %s", room.code, error)
@@ -302,7 +347,13 @@ class ClusterDuplicates:
         one, result = found
         tell_result(second, result)
         moved = await settle_duplicate(
-            self.store, result, one, two, link.accounts, pair_max=second.rated_pair_max
+            self.store,
+            result,
+            one,
+            two,
+            link.accounts,
+            shared_address=await shared_address(self.store, link),
+            pair_max=second.rated_pair_max,
         )
         if moved:
             second.notice("rating", moved)

@@ -630,7 +630,9 @@ class ClusterNode:
                 await self._close_vacant(code, since)
             elif left < interval:
                 self._spawn(self._close_vacant_later(code, since, left + VACANT_RECHECK))
-        await settle_unsettled(self.redis, quiet_for=interval)
+        await settle_unsettled(
+            self.redis, quiet_for=interval, pair_max=self.lobby.config.rated_pair_per_day
+        )
         if self.redis.archive is not None:
             await archive_finished(self.redis, self.redis.archive)
 

@@ -27,10 +27,13 @@ BATCH = 1000
 in play goes to the back), so a dead node's match is reached within a few rounds."""
 
 
-async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int = BATCH) -> int:
+async def settle_unsettled(
+    store: ClusterStore, *, quiet_for: float, pair_max: int, limit: int = BATCH
+) -> int:
     """Settle the listed matches that are over and whose rooms have had no write for
-    ``quiet_for`` seconds; drop from the list those that never need it. Returns how many were
-    settled here."""
+    ``quiet_for`` seconds; drop from the list those that never need it. ``pair_max`` is the
+    server's rated_pair_per_day, as a room that settles its own match applies it. Returns how
+    many were settled here."""
     now = time.time()
     settled = 0
     for member in await store.unsettled(before=now - quiet_for, limit=limit):
@@ -45,7 +48,7 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
             continue
         if room.options.duplicate:
             # One match of two tables, settled once its second table is over (as one match).
-            if await settle_pair(store, code, number, rated=room.options.rated):
+            if await settle_pair(store, code, number, rated=room.options.rated, pair_max=pair_max):
                 await store.drop_unsettled(member)
             else:
                 await store.recheck_unsettled(member, at=now)
@@ -66,7 +69,9 @@ async def settle_unsettled(store: ClusterStore, *, quiet_for: float, limit: int 
             continue
         if record.finished is None:
             await store.finish_match(code, number, finished=now, result="won", winner=match.winner)
-        moved = await settle_match(store, code, number, (first, second), rated=room.options.rated)
+        moved = await settle_match(
+            store, code, number, (first, second), rated=room.options.rated, pair_max=pair_max
+        )
         if moved:
             settled += 1
             log.info("match %s settled by the sweep: %s", member, moved)

@@ -10,19 +10,15 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Literal
 
+from muggins.server.lobby.standings import Outline, summary
 from muggins.server.store.games import match_id
 from muggins.shared.protocol.tournaments import (
     Standing,
     TournamentGame,
     TournamentInfo,
-    TournamentKind,
-    TournamentSummary,
 )
 from muggins.shared.tournament import Arena, Swiss
-
-Status = Literal["waiting", "playing", "ending", "finished"]
 
 
 @dataclass
@@ -37,23 +33,11 @@ class Game:
     result: float | None = None
 
 
-@dataclass
-class State:
+@dataclass(eq=False)
+class State(Outline):
     """What the director writes (see the module doc)."""
 
-    id: str
-    name: str
-    kind: TournamentKind
-    duplicate: bool
-    bots: bool
-    target: int
-    minutes: int
-    rounds: int
-    maker: str
     created: float = field(default_factory=time.time)
-    status: Status = "waiting"
-    ends_at: float | None = None
-    round: int = 0
     round_seed: str = ""
     """The current Swiss round's seed (hex) on duplicate deals."""
     entrants: list[str] = field(default_factory=list)
@@ -109,24 +93,6 @@ def arithmetic(state: State, members: dict[str, Entry]) -> Arena | Swiss:
     return calc
 
 
-def summary(state: State, members: dict[str, Entry]) -> TournamentSummary:
-    ends_in = None
-    if state.kind == "arena" and state.status == "playing" and state.ends_at is not None:
-        ends_in = round(max(0.0, state.ends_at - time.time()), 1)
-    return TournamentSummary(
-        tournament=state.id,
-        name=state.name,
-        kind=state.kind,
-        status="playing" if state.status == "ending" else state.status,
-        duplicate=state.duplicate,
-        bots=state.bots,
-        players=len(members),
-        rounds=state.rounds if state.kind == "swiss" else None,
-        round=state.round,
-        ends_in=ends_in,
-    )
-
-
 def info(state: State, members: dict[str, Entry], account: str | None) -> TournamentInfo:
     """The standings and games, as ``account`` (a member or not) sees them."""
     calc = arithmetic(state, members)
@@ -163,5 +129,5 @@ def info(state: State, members: dict[str, Entry], account: str | None) -> Tourna
     entry = members.get(account or "")
     joined = entry is not None and entry.active
     return TournamentInfo(
-        summary=summary(state, members), standings=standings, games=games, joined=joined
+        summary=summary(state, len(members)), standings=standings, games=games, joined=joined
     )

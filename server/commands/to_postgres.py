@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from muggins.server.results.settle import PAIR_RATED_MAX
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
@@ -27,6 +29,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--redis", required=True, metavar="URL", help="redis://HOST:6379/0")
     parser.add_argument(
         "--postgres", required=True, metavar="URL", help="postgresql://USER@HOST:5432/DB"
+    )
+    parser.add_argument(
+        "--rated-pair-per-day",
+        type=int,
+        default=PAIR_RATED_MAX,
+        metavar="N",
+        help="as the nodes' own: rated matches two accounts may play each other in 24 hours "
+        "that move their ratings, for the matches it settles (default: %(default)s)",
     )
     parser.set_defaults(handler=run)
 
@@ -61,9 +71,9 @@ def run(args: argparse.Namespace) -> int:
                     f"left in Redis: {name} (another account has that name in PostgreSQL; "
                     "nodes with --postgres will not start while it is there)"
                 )
-            await settle_unsettled(
-                store, quiet_for=0.0, limit=10**9
-            )  # what is over and not settled yet
+            await settle_unsettled(  # what is over and not settled yet
+                store, quiet_for=0.0, pair_max=args.rated_pair_per_day, limit=10**9
+            )
             while moved := await archive_finished(store, archive):
                 total += moved
                 print(f"moved {total} finished games so far", flush=True)

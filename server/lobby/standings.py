@@ -1,5 +1,7 @@
 """What a tournament is on the server (its members, pairings and arithmetic), and how it is
-told: the summary in the list and the standings (see server.lobby.tournaments, the director)."""
+told: the summary in the list and the standings (see server.lobby.tournaments, the director).
+A cluster's tournaments (server.cluster.tournament_state) share :class:`Outline` and the
+summary."""
 
 from __future__ import annotations
 
@@ -15,13 +17,35 @@ from muggins.shared.protocol.tournaments import (
     TournamentGame,
     TournamentInfo,
     TournamentKind,
-    TournamentStatus,
     TournamentSummary,
 )
 from muggins.shared.tournament import Arena, Record, Swiss
 
 if TYPE_CHECKING:
     from muggins.server.rooms.room import Room
+
+
+Status = Literal["waiting", "playing", "ending", "finished"]
+"""A tournament's status; "ending": an arena past its time, waiting for its last games."""
+
+
+@dataclass(eq=False)
+class Outline:
+    """What every tournament is, on one server (:class:`Tournament`) or in a cluster
+    (server.cluster.tournament_state.State): its terms as its maker asked, and where it is."""
+
+    id: str
+    name: str
+    kind: TournamentKind
+    duplicate: bool
+    bots: bool
+    target: int
+    minutes: int
+    rounds: int
+    maker: str
+    status: Status = "waiting"
+    ends_at: float | None = None
+    round: int = 0
 
 
 @dataclass(eq=False)
@@ -43,24 +67,11 @@ class Pairing:
 
 
 @dataclass(eq=False)
-class Tournament:
-    id: str
-    name: str
-    kind: TournamentKind
-    duplicate: bool
-    bots: bool
-    target: int
-    minutes: int
-    rounds: int
-    maker: str
+class Tournament(Outline):
     members: dict[str, Member] = field(default_factory=dict)
     followers: dict[str, Player] = field(default_factory=dict)
     """Players who asked for the standings (by player id): they hear each change too."""
     pairings: list[Pairing] = field(default_factory=list)
-    status: TournamentStatus | Literal["ending"] = "waiting"
-    """"ending": an arena past its time, waiting for its last games."""
-    ends_at: float | None = None
-    round: int = 0
     arena: Arena = field(default_factory=Arena)
     swiss: Swiss | None = None
     round_seed: bytes = b""
@@ -76,7 +87,8 @@ class Tournament:
         return {a for p in self.pairings if p.result is None for a in (p.first, p.second)}
 
 
-def summary(t: Tournament) -> TournamentSummary:
+def summary(t: Outline, players: int) -> TournamentSummary:
+    """How tournament ``t``, of ``players`` members, is listed."""
     ends_in = None
     if t.kind == "arena" and t.status == "playing" and t.ends_at is not None:
         ends_in = round(max(0.0, t.ends_at - time.time()), 1)
@@ -87,7 +99,7 @@ def summary(t: Tournament) -> TournamentSummary:
         status="playing" if t.status == "ending" else t.status,
         duplicate=t.duplicate,
         bots=t.bots,
-        players=len(t.members),
+        players=players,
         rounds=t.rounds if t.kind == "swiss" else None,
         round=t.round,
         ends_in=ends_in,
@@ -122,4 +134,6 @@ def info(t: Tournament, player: Player | None) -> TournamentInfo:
     )
     member = t.members.get(player.account or "") if player is not None else None
     joined = member is not None and member.active
-    return TournamentInfo(summary=summary(t), standings=standings, games=games, joined=joined)
+    return TournamentInfo(
+        summary=summary(t, len(t.members)), standings=standings, games=games, joined=joined
+    )

@@ -29,12 +29,17 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from muggins.server.accounts.roles import may_moderate
 from muggins.server.config import ServerConfig
 from muggins.server.lobby.duplicate import DuplicateTables
 from muggins.server.lobby.standings import Member, Pairing, Tournament, info, summary
+from muggins.server.lobby.tournament_rules import (
+    check_director,
+    check_join,
+    finish,
+    new_tournament,
+    signed_in,
+)
 from muggins.server.rooms.players import Player, Refusal
-from muggins.server.store.accounts import AccountRecord
 from muggins.server.store.games import Store
 from muggins.shared.actions import GameOptions
 from muggins.shared.protocol import DuplicateResult, RoomOptions
@@ -102,20 +107,8 @@ class TournamentDirector:
     # --- requests ------------------------------------------------------------------------------
 
     async def create(self, player: Player, message: CreateTournament) -> TournamentInfo:
-        account = await self._account(player)
-        if not (self.lobby.config.open_tournaments or may_moderate(account)):
-            raise Refusal("illegal", "Tournaments are made by the server's admins and moderators")
-        t = Tournament(
-            id=f"T{secrets.token_hex(3).upper()}",
-            name=message.name.strip(),
-            kind=message.kind,
-            duplicate=message.duplicate,
-            bots=message.bots,
-            target=message.target,
-            minutes=message.minutes,
-            rounds=message.rounds,
-            maker=account.id,
-        )
+        account = await signed_in(self.lobby.store, player)
+        t = new_tournament(Tournament, self.lobby.config, account, message)
         self.tournaments[t.id] = t
         log.info("tournament created", extra={"tournament": t.id, "kind": t.kind})
         if t.kind == "arena":
@@ -124,15 +117,10 @@ class TournamentDirector:
 
     async def join(self, player: Player, tournament: str) -> TournamentInfo:
         t = self._find(tournament)
-        account = await self._account(player)
-        if t.status == "finished":
-            raise Refusal("illegal", f"{t.name} is over")
-        if account.bot and not t.bots:
-            raise Refusal("illegal", f"{t.name} is for people: it admits no bot accounts")
+        account = await signed_in(self.lobby.store, player)
         member = t.members.get(account.id)
+        check_join(t, account, member=member is not None)
         if member is None:
-            if t.kind == "swiss" and t.status != "waiting":
-                raise Refusal("illegal", f"{t.name} has begun; a Swiss is joined before it starts")
             t.members[account.id] = Member(account.id, player.name, player)
             t.arena.add(account.id)
         else:
@@ -151,9 +139,7 @@ class TournamentDirector:
 
     async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo:
         t = self._find(tournament)
-        account = await self._account(player)
-        if account.id != t.maker and not may_moderate(account):
-            raise Refusal("illegal", "Only its maker or a moderator starts or ends a tournament")
+        check_director(t.maker, await signed_in(self.lobby.store, player))
         if finish:
             self._finish(t)
         elif t.kind == "swiss" and t.status == "waiting":
@@ -167,7 +153,7 @@ class TournamentDirector:
     async def listing(self) -> Tournaments:
         order = {"playing": 0, "waiting": 1, "finished": 2}
         ts = sorted(self.tournaments.values(), key=lambda t: (order[t.status], t.name))
-        return Tournaments(tournaments=tuple(summary(t) for t in ts))
+        return Tournaments(tournaments=tuple(summary(t, len(t.members)) for t in ts))
 
     async def get(self, player: Player, tournament: str) -> TournamentInfo:
         """Its standings now; and (the standings page) each change from now on."""
@@ -183,16 +169,9 @@ class TournamentDirector:
         asyncio.get_running_loop().call_later(60 * t.minutes, self._finish, t)
 
     def _finish(self, t: Tournament) -> None:
-        if t.status == "finished":
-            return
-        t.ends_at = time.time()
-        if t.kind == "arena":
-            t.status = "ending"
-        elif t.status == "playing" and t.busy():
-            t.round = t.rounds  # the round goes on; no round after it
-        else:
-            t.status = "finished"
-        self._changed(t)
+        if t.status != "finished":
+            finish(t, busy=bool(t.busy()))
+            self._changed(t)
 
     def _changed(self, t: Tournament) -> None:
         """Pair whoever can be paired, finish what is over, tell everyone in it."""
@@ -317,9 +296,3 @@ class TournamentDirector:
         if t is None:
             raise Refusal("illegal", f"There is no tournament {tournament!r} here")
         return t
-
-    async def _account(self, player: Player) -> AccountRecord:
-        account = await self.lobby.store.find_account(id=player.account) if player.account else None
-        if account is None:
-            raise Refusal("not_signed_in", "Tournaments are for signed-in players: sign in first")
-        return account

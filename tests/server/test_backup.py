@@ -62,6 +62,7 @@ async def play_matches(url: str, stop: asyncio.Event, done: list[set[tuple[str, 
     ] != "error"
     n = 0
     while not stop.is_set():
+        ann.state = bob.state = None  # the next room starts afresh: no last match's end
         room = await ann.request(type="create_room", options={"game": {"target": 61}})
         await bob.request(type="join_room", code=room["code"])
         rng = random.Random(n)

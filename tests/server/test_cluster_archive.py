@@ -278,7 +278,7 @@ async def test_an_open_rooms_earlier_matches_stay_in_redis(
         await store.start_match(MatchRecord("OPEN01", 2, second, options, ("Ann", "Bot"), 0.0))
         for index, (seat, action) in enumerate(log2[:3]):
             await store.append_action("OPEN01", 2, index, seat, action, key="k")
-        await settle_unsettled(store, quiet_for=0.0)
+        await settle_unsettled(store, quiet_for=0.0, pair_max=3)
         assert await archive_finished(store, store.archive) == 0  # type: ignore[arg-type]
         snapshot = await store.load_room("OPEN01")
         assert snapshot is not None and snapshot.previous_actions == len(log)
@@ -305,7 +305,7 @@ async def test_an_abandoned_match_is_not_waited_for_and_moves(
             await store.append_action("GONE01", 1, index, seat, action, key="k")
         await store.finish_match("GONE01", 1, finished=time.time(), result="abandoned", winner=None)
         await store.close_room("GONE01")
-        await settle_unsettled(store, quiet_for=0.0)
+        await settle_unsettled(store, quiet_for=0.0, pair_max=3)
         assert not await store.is_unsettled("GONE01-1")
         assert await archive_finished(store, store.archive) == 1  # type: ignore[arg-type]
         assert archived_logs(postgres) == {"GONE01": log[:5]}

@@ -1,4 +1,4 @@
-"""Three cluster faults, each over a real redis-server and real node processes.
+"""Cluster faults, each over a real redis-server and real node processes.
 
 (a) A node dies right after storing a rated match's last move and nobody comes back: any node's
 sweep of matches finished but not settled settles it, exactly once.
@@ -6,6 +6,8 @@ sweep of matches finished but not settled settles it, exactly once.
 is not offered the claim (the player is connected, on another node).
 (c) The opponent's node hangs (SIGSTOP): past the grace the player is offered the claim, and the
 claim goes through.
+(d) The sweep that settles what dead nodes left keeps the server's limit on one pair's rated
+matches.
 
 Timings are not asserted: each test checks the order of what the players are told.
 """
@@ -16,6 +18,7 @@ import asyncio
 import contextlib
 import random
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,8 +30,10 @@ from test_rated_cluster import account, play_until_the_end
 from wire_client import Frame, WireClient
 
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.shared.actions import ACTION
+from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord
+from muggins.shared.actions import ACTION, GameOptions
 from muggins.shared.match import Match
+from muggins.shared.protocol import RoomOptions
 
 GRACE = "1"
 """The nodes' grace period (seconds) before a claim may be offered."""
@@ -260,4 +265,65 @@ async def test_the_claim_is_offered_when_the_opponents_node_hangs(
         )
     finally:
         a.stop()
+        b.stop()
+
+
+async def left_unsettled(
+    redis: RedisServer, code: str, accounts: tuple[str, str], seed: int
+) -> None:
+    """A closed rated room of ``accounts`` whose match's last move is stored and nothing after
+    it (its node died then): only a sweep settles it."""
+    rng = random.Random(seed)
+    raw = rng.randbytes(32)
+    options = GameOptions(target=61)
+    match = Match(seed=raw, options=options)
+    while not match.over:
+        seat = match.waiting_for()[0]
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    seats = (
+        SeatRecord(0, "human", "Ann", player=f"a{seed}", account=accounts[0]),
+        SeatRecord(1, "human", "Bob", player=f"b{seed}", account=accounts[1]),
+    )
+    store = RedisStore(redis.url)
+    try:
+        room = RoomOptions(game=options, rated=True)
+        await store.create_room(RoomRecord(code, room, time.time(), seats))
+        await store.start_match(MatchRecord(code, 1, raw, options, ("Ann", "Bob"), time.time()))
+        for index, (seat, action) in enumerate(match.log):
+            await store.append_action(code, 1, index, seat, action, key=f"k{seed}")
+        await store.close_room(code)
+    finally:
+        await store.close()
+
+
+async def test_the_sweep_keeps_the_servers_limit_on_rated_matches_of_one_pair(
+    redis_server: RedisServer,
+) -> None:
+    """With --rated-pair-per-day 1, of two rated matches of one pair that only the sweep
+    settles (their nodes died after the last move), the first is rated and the second is not,
+    as when a room settles them (the sweep used the default limit, 3)."""
+    b = Node(redis_server, "--sweep-interval", "0.5", "--rated-pair-per-day", "1")
+    redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        ann = await WireClient.open(b.url, name="Ann")
+        bob = await WireClient.open(b.url, name="Bob")
+        made = [
+            await c.request(type="register", name=c.name, password="long enough")
+            for c in (ann, bob)
+        ]
+        pair = (str(made[0]["account"]), str(made[1]["account"]))
+        for n, code in enumerate(("SWEEP1", "SWEEP2")):
+            await left_unsettled(redis_server, code, pair, n)
+            while not await redis.exists(f"muggins:settled:{code}-1"):
+                await asyncio.sleep(0.1)
+        history = await ann.request(type="history")
+        assert [(g["game"], g["rated"]) for g in reversed(history["games"])] == [
+            ("SWEEP1-1", True),
+            ("SWEEP2-1", False),
+        ]
+        assert (await ratings(ann, ("Ann",)))[0]["games"] == 1
+        await ann.close()
+        await bob.close()
+    finally:
+        await redis.aclose()
         b.stop()

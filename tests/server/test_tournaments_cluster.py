@@ -244,3 +244,53 @@ async def test_an_arena_on_duplicate_deals_survives_a_killed_node(
     finally:
         for node in (a, b, c):
             node.stop()
+
+
+async def test_a_swiss_round_in_a_cluster_pairs_only_connected_members(
+    redis_server: RedisServer,
+) -> None:
+    """Four members join a Swiss on two nodes, and one on each node disconnects before it
+    starts: the first round pairs the two connected ones only, and the two away sit it out with
+    no points, as on one server (a cluster paired every member joined)."""
+    a, b = Node(redis_server), Node(redis_server)
+    redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        boss = await admin(redis_server, a.url, "Director")
+        made = await boss.request(
+            type="create_tournament", name="Who Is Here", kind="swiss", rounds=1, target=61
+        )
+        tid = made["summary"]["tournament"]
+        await boss.request(type="get_tournament", tournament=tid)  # and hears each change
+        members: dict[str, WireClient] = {}
+        accounts: dict[str, str] = {}
+        for name, node in (("Ann", a), ("Bob", b), ("Cyd", a), ("Dee", b)):
+            client = await WireClient.open(node.url, name=name)
+            made = await client.request(type="register", name=name, password="long enough")
+            assert made["type"] == "account", made
+            accounts[name] = str(made["account"])
+            joined = await client.request(type="join_tournament", tournament=tid)
+            assert joined["joined"], joined
+            members[name] = client
+        for name in ("Cyd", "Dee"):
+            await members.pop(name).close()
+        # Each node notes who is connected to it when it looks at the tournament next.
+        while {accounts["Cyd"], accounts["Dee"]} & set(
+            await redis.hkeys(f"muggins:tournament:here:{tid}")
+        ):
+            await asyncio.sleep(0.05)
+        started = await boss.request(type="start_tournament", tournament=tid)
+        if started["summary"]["round"] != 1:  # the director's answer came after the reply
+            started = await until(boss, lambda f: f["summary"]["round"] == 1)
+        [game] = started["games"]
+        assert sorted(game["names"]) == ["Ann", "Bob"] and game["result"] is None
+        points = {s["name"]: (s["games"], s["points"]) for s in started["standings"]}
+        assert points["Cyd"] == points["Dee"] == (0, 0)
+        for client in members.values():
+            table = await next_table(client, None)
+            assert table == game["game"].rsplit("-", 1)[0]
+            await client.close()
+        await boss.close()
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()
