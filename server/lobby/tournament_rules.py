@@ -1,10 +1,12 @@
 """What every tournament director checks of a request, on one server
 (:mod:`server.lobby.tournaments`) or in a cluster (:mod:`server.cluster.tournaments`): who may
-make a tournament and what it is made of, who may join it, who may start or end it."""
+make a tournament and what it is made of, who may join it, who may start or end it, and what
+an end does."""
 
 from __future__ import annotations
 
 import secrets
+import time
 from typing import TYPE_CHECKING, TypeVar
 
 from muggins.server.accounts.roles import may_moderate
@@ -63,3 +65,17 @@ def check_director(maker: str, account: AccountRecord) -> None:
     """Refuse ``account`` the start or end of a tournament made by ``maker`` if it may not."""
     if account.id != maker and not may_moderate(account):
         raise Refusal("illegal", "Only its maker or a moderator starts or ends a tournament")
+
+
+def finish(t: Outline, *, busy: bool) -> None:
+    """End ``t`` as its maker or a moderator asked (``busy``: games of it are in play): an arena
+    ends once its last games do; a Swiss in a round plays that round out and pairs no more."""
+    if t.status == "finished":
+        return
+    t.ends_at = time.time()
+    if t.kind == "arena":
+        t.status = "ending"
+    elif t.status == "playing" and busy:
+        t.round = t.rounds  # the round goes on; no round after it
+    else:
+        t.status = "finished"

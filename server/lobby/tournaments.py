@@ -35,6 +35,7 @@ from muggins.server.lobby.standings import Member, Pairing, Tournament, info, su
 from muggins.server.lobby.tournament_rules import (
     check_director,
     check_join,
+    finish,
     new_tournament,
     signed_in,
 )
@@ -168,16 +169,9 @@ class TournamentDirector:
         asyncio.get_running_loop().call_later(60 * t.minutes, self._finish, t)
 
     def _finish(self, t: Tournament) -> None:
-        if t.status == "finished":
-            return
-        t.ends_at = time.time()
-        if t.kind == "arena":
-            t.status = "ending"
-        elif t.status == "playing" and t.busy():
-            t.round = t.rounds  # the round goes on; no round after it
-        else:
-            t.status = "finished"
-        self._changed(t)
+        if t.status != "finished":
+            finish(t, busy=bool(t.busy()))
+            self._changed(t)
 
     def _changed(self, t: Tournament) -> None:
         """Pair whoever can be paired, finish what is over, tell everyone in it."""
