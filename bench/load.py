@@ -322,6 +322,24 @@ def start_redis(directory: str, fsync: str) -> tuple[subprocess.Popen[bytes], st
     raise RuntimeError("redis-server did not answer PING in 10 s")
 
 
+def redis_commands(url: str) -> tuple[Counter[str], Counter[str]]:
+    """Redis's count of each command run so far, and the microseconds it spent in each
+    (``INFO commandstats``: the commands its scripts run are counted too, and the script call
+    itself as EVALSHA, whose time includes theirs)."""
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(url, decode_responses=True)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    calls, usec = Counter[str](), Counter[str]()
+    for name, figures in stats.items():
+        calls[name.removeprefix("cmdstat_")] = int(figures["calls"])
+        usec[name.removeprefix("cmdstat_")] = int(figures["usec"])
+    return calls, usec
+
+
 # --- the echo baseline --------------------------------------------------------------------------
 
 
@@ -617,6 +635,7 @@ def _run_load(
     cpu0 = sum(node_cpu0)
     system0 = sum(node_system0)
     redis_cpu0 = cpu_seconds(redis.pid) if redis else 0.0
+    redis_calls0, redis_usec0 = redis_commands(redis_url) if redis else (Counter(), Counter())
     postgres_cpu0 = tree_cpu_seconds(postgres_pid) if postgres_pid else 0.0
     client_cpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     t0, window_start = time.perf_counter(), time.time()
@@ -639,6 +658,8 @@ def _run_load(
     cpu1 = sum(node_cpu1)
     system1 = sum(node_system1)
     redis_cpu1 = cpu_seconds(redis.pid) if redis else 0.0
+    redis_calls, redis_usec = redis_commands(redis_url) if redis else (Counter(), Counter())
+    redis_calls, redis_usec = redis_calls - redis_calls0, redis_usec - redis_usec0
     postgres_cpu1 = tree_cpu_seconds(postgres_pid) if postgres_pid else 0.0
     client_cpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid)
     wall = time.perf_counter() - t0
@@ -768,6 +789,12 @@ def _run_load(
             figures["redis_cpu_us_per_action"] = (
                 redis_cpu / actions * 1e6 if actions else float("nan")
             )
+            figures["redis_commands_per_action"] = {
+                name: n / actions for name, n in redis_calls.most_common() if actions
+            }
+            figures["redis_evalsha_us_per_action"] = (
+                redis_usec["evalsha"] / actions if actions else float("nan")
+            )
         if postgres_pid is not None:
             postgres_cpu = postgres_cpu1 - postgres_cpu0
             figures["postgres_cpu_percent"] = postgres_cpu / wall * 100
@@ -868,6 +895,13 @@ def _print_figures(f: dict[str, Any]) -> None:
                 f"  redis-server CPU {f['redis_cpu_percent']:.0f}% of one core"
                 + (f", {f['redis_cpu_us_per_action']:.0f} µs per action" if f["actions"] else "")
             )
+        if f.get("redis_commands_per_action"):
+            counts = f["redis_commands_per_action"]
+            print(
+                f"  Redis commands per action {sum(counts.values()):.2f} (scripts' own counted; "
+                f"{f['redis_evalsha_us_per_action']:.1f} µs running scripts): "
+                + ", ".join(f"{name} {n:.2f}" for name, n in counts.items() if n >= 0.01)
+            )
         if "postgres_cpu_percent" in f:
             print(
                 f"  PostgreSQL CPU {f['postgres_cpu_percent']:.1f}% of one core"
@@ -930,6 +964,15 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
     print(
         f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}): server CPU {what} "
         f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's ({kept}) {plain[key]:.1f} µs"
+    )
+    if idle or "redis_cpu_us_per_action" not in cluster:
+        return
+    whole = cluster[key] + cluster["redis_cpu_us_per_action"]
+    whole += cluster.get("postgres_cpu_us_per_action", 0.0)
+    cluster["ratio_all_counted"] = whole / plain[key]
+    print(
+        f"  HEADLINE: with Redis and PostgreSQL counted {whole:.1f} µs = "
+        f"{whole / plain[key]:.2f}x the plain server's ({kept})"
     )
 
 

@@ -47,43 +47,38 @@ connection is dropped (every call on it fails, the next one connects again)."""
 
 def pack(*args: str | bytes | int | float) -> bytes:
     """A command in Redis's protocol."""
-    out = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        kind = type(arg)
-        if kind is str:
-            data = arg.encode()  # type: ignore[union-attr]
-        elif kind is bytes:
-            data = arg
-        elif isinstance(arg, float):
-            data = repr(arg).encode()
-        elif isinstance(arg, bytes):
-            data = arg
-        elif isinstance(arg, str):
-            data = arg.encode()
-        else:
-            data = b"%d" % arg
-        out += (b"$%d\r\n" % len(data), data, b"\r\n")
-    return b"".join(out)
+    data = [arg.encode() if type(arg) is str else _bytes(arg) for arg in args]
+    return b"*%d\r\n" % len(data) + b"".join([b"$%d\r\n%b\r\n" % (len(d), d) for d in data])
 
 
-def _expire(future: asyncio.Future[Any]) -> None:
-    if not future.done():
-        future.set_exception(RedisTimeoutError("Timeout reading from Redis"))
+def _bytes(arg: str | bytes | int | float) -> bytes:
+    """An argument that is not a plain ``str``, as Redis reads it."""
+    if isinstance(arg, bytes):
+        return arg
+    if isinstance(arg, str):
+        return arg.encode()
+    if isinstance(arg, float):
+        return repr(arg).encode()
+    return b"%d" % arg
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self) -> None:
+    def __init__(self, timeout: float) -> None:
         self.reader = hiredis.Reader(encoding="utf-8")
-        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.timeout = timeout
+        self.waiting: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
+        """Each call waiting for its reply, with the time (the loop's clock) it gives up at."""
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.outgoing: list[bytes] = []
+        self.watchdog: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
     def send(self, command: bytes) -> asyncio.Future[Any]:
+        """The future of the command's reply; it fails with a timeout after ``timeout`` s."""
         if self.closed or self.transport is None:
             raise RedisConnectionError("the connection to Redis is closed")
         if len(self.waiting) >= MOST_WAITING:
@@ -91,11 +86,27 @@ class _Protocol(asyncio.Protocol):
             raise RedisConnectionError(f"{MOST_WAITING} calls waiting on Redis; connection dropped")
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self.waiting.append(future)
+        deadline = loop.time() + self.timeout
+        self.waiting.append((future, deadline))
+        if self.watchdog is None:
+            self.watchdog = loop.call_at(deadline, self._expire)
         if not self.outgoing:
             loop.call_soon(self._flush)
         self.outgoing.append(command)
         return future
+
+    def _expire(self) -> None:
+        """Fail the calls whose time is up: the oldest come first (one timer for all the calls
+        rather than one each; a reply that comes later finds its future done and is dropped)."""
+        self.watchdog = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for future, deadline in self.waiting:
+            if deadline > now:
+                self.watchdog = loop.call_at(deadline, self._expire)
+                return
+            if not future.done():
+                future.set_exception(RedisTimeoutError("Timeout reading from Redis"))
 
     def _flush(self) -> None:
         if self.transport is not None and not self.closed and self.outgoing:
@@ -109,14 +120,17 @@ class _Protocol(asyncio.Protocol):
                 assert self.transport is not None
                 self.transport.abort()  # an answer to nothing: the stream is out of step
                 return
-            future = self.waiting.popleft()
+            future, _ = self.waiting.popleft()
             if not future.done():  # a call that gave up (timed out, cancelled) drops its answer
                 future.set_result(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
         while self.waiting:
-            future = self.waiting.popleft()
+            future, _ = self.waiting.popleft()
             if not future.done():
                 future.set_exception(RedisConnectionError(f"connection to Redis lost: {exc}"))
 
@@ -137,11 +151,12 @@ class ScriptLine:
 
     async def evalsha(self, sha: str, script: str, keys: list[str], args: list[Any]) -> Any:
         """Run the script whose SHA1 is ``sha`` (its text is ``script``): its reply."""
+        command = pack("EVALSHA", sha, len(keys), *keys, *args)
         try:
-            return await self._evalsha(sha, script, keys, args)
+            return await self._evalsha(command, script, keys, args)
         except (RedisConnectionError, RedisTimeoutError):
             await asyncio.sleep(RETRY_AFTER)
-            return await self._evalsha(sha, script, keys, args)
+            return await self._evalsha(command, script, keys, args)
 
     async def read(self, *command: str | int) -> Any:
         """The reply to a command that only reads (so it is safe to send twice)."""
@@ -152,31 +167,24 @@ class ScriptLine:
             return await self._read(command)
 
     async def _read(self, command: tuple[str | int, ...]) -> Any:
-        reply = await self._ask(await self._connected(), pack(*command))
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            protocol = await self._connected()
+        reply = await protocol.send(pack(*command))
         if isinstance(reply, hiredis.ReplyError):
             raise ResponseError(str(reply))
         return reply
 
-    async def _evalsha(self, sha: str, script: str, keys: list[str], args: list[Any]) -> Any:
-        protocol = await self._connected()
-        reply = await self._ask(protocol, pack("EVALSHA", sha, len(keys), *keys, *args))
+    async def _evalsha(self, command: bytes, script: str, keys: list[str], args: list[Any]) -> Any:
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            protocol = await self._connected()
+        reply = await protocol.send(command)
         if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):
-            reply = await self._ask(protocol, pack("EVAL", script, len(keys), *keys, *args))
+            reply = await protocol.send(pack("EVAL", script, len(keys), *keys, *args))
         if isinstance(reply, hiredis.ReplyError):
             raise ResponseError(str(reply))
         return reply
-
-    async def _ask(self, protocol: _Protocol, command: bytes) -> Any:
-        future = protocol.send(command)
-        # A timer that fails the future, rather than asyncio.timeout (a context manager, a
-        # cancellation and its bookkeeping for every call): the reply, once it comes, finds the
-        # future done and is dropped (see _Protocol.data_received).
-        loop = future.get_loop()
-        timer = loop.call_at(loop.time() + self.timeout, _expire, future)
-        try:
-            return await future
-        finally:
-            timer.cancel()
 
     async def _connected(self) -> _Protocol:
         protocol = self._protocol
@@ -189,7 +197,9 @@ class ScriptLine:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout):
-                    _, protocol = await loop.create_connection(_Protocol, self.host, self.port)
+                    _, protocol = await loop.create_connection(
+                        lambda: _Protocol(self.timeout), self.host, self.port
+                    )
                     if self.password is not None:
                         who = [self.username] if self.username else []
                         await self._check(protocol, pack("AUTH", *who, self.password))

@@ -45,6 +45,7 @@ import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from json.encoder import encode_basestring_ascii  # json.dumps of a str, without its layers
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -379,32 +380,27 @@ class RedisStore(RedisAccounts, RedisModeration):
         attempt = f"{self._attempt_prefix}{self._attempt_count:x}"
         self._attempts[(code, number, index, key)] = attempt
         entry = encode_entry(seat, action, seq=seq, key=key)
-        # The wake-up carries the entry as it is stored (written out here, not encoded twice).
-        wake = (
-            f'{{"kind":"action","room":{json.dumps(code)},"number":{number},'
-            f'"index":{index},"entry":{entry}}}'
-        )
-        length = await self._script(
-            "append_action",
-            [
-                self.match_key(code, number),
-                self.log_key(code, number),
-                self.room_key(code),
-                self.voided_key(code, number),
-                self.watch_key(code),
-            ],
-            [
-                self.node_prefix,
-                wake,
-                self.node,
-                index,
-                entry,
-                repr(time.time()),
-                key or "",
-                attempt,
-                number,
-            ],
-        )
+        sha, text = self._scripts["append_action"]
+        keys = [
+            self.match_key(code, number),
+            self.log_key(code, number),
+            self.room_key(code),
+            self.voided_key(code, number),
+            self.watch_key(code),
+        ]
+        args = [
+            self.node_prefix,
+            self.node,
+            index,
+            entry,
+            repr(time.time()),
+            key or "",
+            attempt,
+            number,
+            encode_basestring_ascii(code),
+        ]
+        # Straight to the script line (not through _script: one layer less on every move).
+        length = await self._call("append_action", lambda: self.line.evalsha(sha, text, keys, args))
         self._attempts.pop((code, number, index, key), None)
         if length == NO_MATCH:
             raise StoreError(f"no match {code}-{number}")
@@ -612,7 +608,7 @@ def encode_entry(
     if seq is not None:
         text += f',"seq":{int(seq)}'
     if key is not None:
-        text += f',"key":{json.dumps(key)}'
+        text += f',"key":{encode_basestring_ascii(key)}'
     return text + "}"
 
 

@@ -137,33 +137,41 @@ return 1
 """
 )
 
-# KEYS: match, log, room, voided, watch. ARGV: node channel prefix, wake-up, writer, index,
-# entry, now, key, attempt, match number.
+# KEYS: match, log, room, voided, watch. ARGV: node channel prefix, writer, index, entry, now,
+# key, attempt, match number, the room's code as a JSON string.
 # Returns the new log length; -1 - length when the log is not at the expected index; the
 # expected length when the entry there is this very entry, key included (the same move again:
 # idempotent); VOIDED when CONFIRM_ACTION has voided this attempt (it timed out and was reported
 # unsaved); NOT_CURRENT when the room has moved on to another match.
-# The wake-up carries the entry, so the nodes that watch the room apply it without a read.
-APPEND_ACTION = (
-    WAKE
-    + """
+# The wake-up carries the entry, so the nodes that watch the room apply it without a read; it is
+# written here, and only when another node watches the room (most moves wake nobody: a room's
+# players are routed to its owner).
+APPEND_ACTION = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1000000000 end
-if redis.call('SISMEMBER', KEYS[4], ARGV[8]) == 1 then return -1000000001 end
-local index = tonumber(ARGV[4])
+if redis.call('SISMEMBER', KEYS[4], ARGV[7]) == 1 then return -1000000001 end
+local index = tonumber(ARGV[3])
 local length = redis.call('LLEN', KEYS[2])
 if length ~= index then
-    if ARGV[7] ~= '' and length > index and redis.call('LINDEX', KEYS[2], index) == ARGV[5] then
+    if ARGV[6] ~= '' and length > index and redis.call('LINDEX', KEYS[2], index) == ARGV[4] then
         return index + 1
     end
     return -1 - length
 end
-if redis.call('HGET', KEYS[3], 'match') ~= ARGV[9] then return -1000000002 end
-length = redis.call('RPUSH', KEYS[2], ARGV[5])
-redis.call('HSET', KEYS[3], 'touched', ARGV[6])
-wake(KEYS[5], ARGV[1], ARGV[2], ARGV[3])
+if redis.call('HGET', KEYS[3], 'match') ~= ARGV[8] then return -1000000002 end
+length = redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('HSET', KEYS[3], 'touched', ARGV[5])
+local message = false
+for _, node in ipairs(redis.call('SMEMBERS', KEYS[5])) do
+    if node ~= ARGV[2] then
+        if not message then
+            message = '{"kind":"action","room":' .. ARGV[9] .. ',"number":' .. ARGV[8]
+                .. ',"index":' .. ARGV[3] .. ',"entry":' .. ARGV[4] .. '}'
+        end
+        redis.call('PUBLISH', ARGV[1] .. node, message)
+    end
+end
 return length
 """
-)
 
 # KEYS: log, voided. ARGV: index, key, attempt, milliseconds to keep the voided mark.
 # 1 if the entry at index has the key; otherwise 0, and the attempt can never append.

@@ -302,6 +302,12 @@ class Connection:
         if isinstance(message, Ping):
             self.send(Pong(id=message.id))
             return
+        if isinstance(message, GAME_MOVES) and self.player is not None:
+            # The most frequent by far, and nothing to prepare: straight to the room (a move
+            # before the hello falls through to hello_first below).
+            room, seat = self.seat()
+            await room.act(seat, message, origin=self, id=message.id)
+            return
         prepare = self._prepare
         if prepare is not None:
             await prepare(message)
@@ -311,10 +317,6 @@ class Connection:
         player = self.player
         if player is None:
             raise Refusal("hello_first", "Say hello first (your name and protocol version)")
-        if isinstance(message, GAME_MOVES):  # the most frequent by far: before the table
-            room, seat = self.seat()
-            await room.act(seat, message, origin=self, id=message.id)
-            return
         await HANDLERS[type(message)](self, player, message)
 
     async def _hello(self, message: Hello) -> None:

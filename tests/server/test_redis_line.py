@@ -36,3 +36,29 @@ async def test_a_call_without_answer_times_out_and_its_late_reply_is_dropped() -
     finally:
         await line.close()
         server.close()
+
+
+async def test_one_timer_fails_each_call_at_its_own_time() -> None:
+    """A call that timed out does not take a later call, still within its time, with it."""
+    replies: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def fake_redis(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.read(4096):
+            writer.write(await replies.get())
+
+    server = await asyncio.start_server(fake_redis, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    line = ScriptLine(f"redis://127.0.0.1:{port}/0", timeout=0.4)
+    try:
+        first = asyncio.ensure_future(line._read(("GET", "slow")))
+        await asyncio.sleep(0.2)
+        second = asyncio.ensure_future(line._read(("GET", "later")))
+        with pytest.raises(RedisTimeoutError):
+            await first
+        assert not second.done()
+        replies.put_nowait(b"$4\r\nlate\r\n")  # the first call's answer, after it gave up
+        replies.put_nowait(b"$6\r\nsecond\r\n")
+        assert await second == "second"
+    finally:
+        await line.close()
+        server.close()
