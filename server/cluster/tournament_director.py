@@ -59,7 +59,7 @@ async def direct(records: TournamentRecords, lobby: Lobby, id: str) -> bool:
             await records.finished(id)
         log.info("tournament changed", extra={"tournament": id, "round": state.round})
     if asks:
-        await records.answered(id)
+        await records.answered(id, asks)
     return changed
 
 

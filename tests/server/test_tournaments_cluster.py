@@ -16,7 +16,11 @@ from redis_helpers import RedisServer, running_redis
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.client.bot_account import play_tournament
+from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.tournament_director import direct
+from muggins.server.cluster.tournament_records import TournamentRecords
+from muggins.server.cluster.tournament_state import Entry, State
 
 
 @pytest.fixture
@@ -350,3 +354,37 @@ async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+async def test_an_ask_made_while_the_director_answers_another_is_kept(
+    redis_server: RedisServer,
+) -> None:
+    """A finish asked on another node while the director acts on a start (after it read the
+    asks, before it answered them) is kept for the director's next look, which finishes the
+    Swiss (it was dropped with the start)."""
+
+    class Racing(TournamentRecords):
+        async def connected(self, id: str) -> set[str]:
+            await self.ask(id, "finish")  # another node's request, meanwhile
+            return await super().connected(id)
+
+    store = ClusterStore(redis_server.url)
+    try:
+        records = Racing(store, "director")
+        state = State(
+            id="TRACE1", name="Race", kind="swiss", duplicate=False, bots=False, target=61,
+            minutes=0, rounds=3, maker="maker",
+        )  # fmt: skip
+        await records.create(state)
+        for n in range(2):
+            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+        await records.ask(state.id, "start")
+        assert await records.lease(state.id)
+        lobby: Any = None  # no one is connected: no table is made
+        assert await direct(records, lobby, state.id)
+        assert (await records.read(state.id))[0].status == "playing"
+        assert await records.asks(state.id) == {"finish": "1"}
+        assert await direct(TournamentRecords(store, "director"), lobby, state.id)
+        assert (await records.read(state.id))[0].status == "finished"
+    finally:
+        await store.close()
