@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, stored_log
+from cluster_nodes import Node, node_of, nodes, stored_log
 from redis_helpers import RedisServer, running_redis
 from wire_client import Frame, WireClient, play_randomly
 
@@ -388,3 +388,34 @@ async def test_an_ask_made_while_the_director_answers_another_is_kept(
         assert (await records.read(state.id))[0].status == "finished"
     finally:
         await store.close()
+
+
+async def test_a_swiss_waits_for_two_connected_members_before_a_round(
+    redis_server: RedisServer,
+) -> None:
+    """A Swiss started while fewer than two of its members are connected pairs no round: its
+    director looks again and again and it stays at round 0 (it went through every round with
+    nobody paired, and finished); once two are connected, round 1 pairs them."""
+    async with nodes(redis_server, 1) as [server]:
+        node = node_of(server)
+        records = TournamentRecords(node.redis, node.name)
+        state = State(
+            id="TWAIT1", name="Wait", kind="swiss", duplicate=False, bots=False, target=61,
+            minutes=0, rounds=2, maker="maker",
+        )  # fmt: skip
+        await records.create(state)
+        for n in range(3):
+            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+        await records.ask(state.id, "start")
+        assert await records.lease(state.id)
+        for here in ([], [], [], ["account1"]):
+            await records.mark_here(state.id, here)
+            await direct(records, server.lobby, state.id)
+            now, _ = await records.read(state.id)
+            assert (now.status, now.round, now.games, now.byes) == ("playing", 0, [], [])
+        await records.mark_here(state.id, ["account1", "account2"])
+        await direct(records, server.lobby, state.id)
+        now, _ = await records.read(state.id)
+        assert now.round == 1 and now.byes == []
+        [game] = now.games
+        assert {game.first, game.second} == {"account1", "account2"}
