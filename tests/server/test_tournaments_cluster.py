@@ -295,3 +295,59 @@ async def test_a_swiss_round_in_a_cluster_pairs_only_connected_members(
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
+    redis_server: RedisServer,
+) -> None:
+    """An arena on two nodes: Ann joins and disconnects, so Bob and Cyd, who join next, are
+    paired with each other and not with her; back on the other node, Ann is paired with Dee,
+    who joins after her."""
+    a, b = (Node(redis_server, "--registrations-per-hour", "100") for _ in range(2))
+    redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    here = ""
+
+    async def connected() -> set[str]:
+        return set(await redis.hkeys(here))
+
+    async def member(url: str, name: str, tid: str) -> tuple[WireClient, str]:
+        client = await WireClient.open(url, name=name)
+        made = await client.request(type="register", name=name, password="long enough")
+        assert made["type"] == "account", made
+        joined = await client.request(type="join_tournament", tournament=tid)
+        assert joined["joined"], joined
+        return client, str(made["account"])
+
+    try:
+        boss = await admin(redis_server, a.url, "Director")
+        made = await boss.request(
+            type="create_tournament", name="Who Is Free", kind="arena", minutes=60, target=61
+        )
+        tid = made["summary"]["tournament"]
+        here = f"muggins:tournament:here:{tid}"
+        await boss.request(type="get_tournament", tournament=tid)  # and hears each change
+        ann, ann_id = await member(a.url, "Ann", tid)
+        await ann.close()
+        while ann_id in await connected():  # its node takes her out when it looks next
+            await asyncio.sleep(0.05)
+        bob, _ = await member(b.url, "Bob", tid)
+        cyd, _ = await member(a.url, "Cyd", tid)
+        first = await until(boss, lambda f: len(f["games"]) >= 1)
+        [game] = first["games"]
+        assert sorted(game["names"]) == ["Bob", "Cyd"]
+        back = await WireClient.open(b.url, name="Ann")
+        signed = await back.request(type="sign_in", name="Ann", password="long enough")
+        assert signed["type"] == "account", signed
+        while ann_id not in await connected():  # her new node notes her when it looks next
+            await asyncio.sleep(0.05)
+        dee, _ = await member(a.url, "Dee", tid)
+        second = await until(boss, lambda f: len(f["games"]) >= 2)
+        assert len(second["games"]) == 2
+        assert sorted(second["games"][1]["names"]) == ["Ann", "Dee"]
+        await next_table(back, None)
+        for client in (boss, back, bob, cyd, dee):
+            await client.close()
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()
