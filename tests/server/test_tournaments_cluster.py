@@ -169,8 +169,9 @@ async def test_a_swiss_survives_its_directors_node_killed_during_a_round(
 
 
 @pytest.mark.xfail(
-    reason="stalled once in five runs on a loaded machine (the arena never finished after the "
-    "finish); the cause is not found yet",
+    reason="about 1 run in 15 on a loaded machine a table waits a turn-timer's minute: a node's "
+    "copy of a table misses one move (the player there is not told it is their turn) and a "
+    "bot's move goes unanswered; the cause is not found yet",
     strict=False,
 )
 async def test_an_arena_on_duplicate_deals_survives_a_killed_node(
