@@ -270,6 +270,10 @@ async def _play_match(
                 latest = (message.seq, view)
             if message.id is not None and message.id == sent:
                 sent = None
+            elif sent is not None and message.seq >= sent + 2:
+                # Two actions on from the state our move answered: it was applied (its answer
+                # lost) or never will be (it names an old state); this state stands.
+                sent = None
             if progress.first_dealer is None and view.deal_number >= 1:
                 progress.first_dealer = view.dealer
             if view.phase == "match_over" and seat is not None:

@@ -19,9 +19,8 @@ die, so the link lives in Redis (``duplicate:{first}``, a hash, and ``duplicate-
   the pair, once whoever does it (keyed by the first table's game id). The sweep of unsettled
   matches settles a pair whose nodes all died after its last move (:func:`settle_pair`).
 - A rated pair is settled under the rules of any rated match (:func:`settle_duplicate`), the
-  rule of one address too: each node that sees the first table's match end notes the addresses
-  of the players connected to it (``duplicate-address:{first}``, a hash by player id), before
-  it moves them on, so whichever node settles the pair knows both.
+  rule of one address too, from the second table's players' addresses as the nodes noted them
+  (:mod:`server.cluster.addresses`).
 
 The tables are played one after the other, as on one server, so no table sees a card its own
 play has not revealed.
@@ -35,9 +34,10 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from muggins.server.cluster.addresses import one_address
 from muggins.server.lobby.duplicate import duplicate_result, settle_duplicate, tell_result
 from muggins.server.rooms.players import Refusal
-from muggins.server.rooms.room import public_address
+from muggins.server.rooms.room import one_public_address
 from muggins.server.store.games import StoreError, match_id
 from muggins.shared.match import Match
 from muggins.shared.protocol import DuplicateResult
@@ -125,39 +125,6 @@ async def write_link(store: ClusterStore, link: Link) -> None:
     await store._call("duplicate", write)
 
 
-def _addresses_key(store: ClusterStore, first: str) -> str:
-    return f"{store.prefix}duplicate-address:{first}"
-
-
-async def note_addresses(store: ClusterStore, first: Room) -> None:
-    """Note the addresses of the first table's players known here (those connected to this
-    node, or last connected to it: another node's player is a stand-in without one)."""
-    known: dict[Any, Any] = {
-        s.player.id: s.player.address for s in first.seats if s.player and s.player.address
-    }
-    if not known:
-        return
-
-    async def write() -> None:
-        key = _addresses_key(store, first.code)
-        async with store.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping=known)
-            pipe.expire(key, LINK_DAYS * 86400)
-            await pipe.execute()
-
-    await store._call("duplicate", write)
-
-
-async def shared_address(store: ClusterStore, link: Link) -> bool:
-    """Whether the pair's players connected from one public address (as a room judges its
-    own players, :meth:`server.rooms.room.Room.settle`)."""
-    found = await store._call(
-        "duplicate", lambda: store.redis.hmget(_addresses_key(store, link.first), link.players)
-    )
-    first, second = (None if a is None else str(a) for a in found)
-    return first == second and public_address(first)
-
-
 async def pair_result(
     store: ClusterStore, link: Link, two: Match, second_number: int, *, rated: bool
 ) -> tuple[Match, DuplicateResult] | None:
@@ -191,7 +158,7 @@ async def settle_pair(
     if found is None:
         return False  # still in play
     one, result = found
-    shared = await shared_address(store, link)
+    shared = await one_address(store, code)
     await settle_duplicate(
         store, result, one, two, link.accounts, shared_address=shared, pair_max=pair_max
     )
@@ -255,7 +222,6 @@ class ClusterDuplicates:
             if link is not None and link.second == room.code:
                 await self._finish(room, link)
             else:
-                await note_addresses(self.store, room)
                 await self._move_on(room, link)
         except StoreError as error:
             log.warning("duplicate %s: %s", room.code, error)
@@ -346,13 +312,15 @@ class ClusterDuplicates:
             return
         one, result = found
         tell_result(second, result)
+        known = [s.player.address if s.player else None for s in second.seats]
+        addresses = await second.cluster.addresses((known[0], known[1]))
         moved = await settle_duplicate(
             self.store,
             result,
             one,
             two,
             link.accounts,
-            shared_address=await shared_address(self.store, link),
+            shared_address=one_public_address(*addresses),
             pair_max=second.rated_pair_max,
         )
         if moved:

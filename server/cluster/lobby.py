@@ -130,6 +130,8 @@ class ClusterNode:
         self._holders_changed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
+        self._heard_loading: set[str] = set()
+        """Rooms woken while being loaded here (before their copy could hear it)."""
         self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._stopping = False
         self._stopped: asyncio.Future[None] | None = None
@@ -193,7 +195,9 @@ class ClusterNode:
             if room is not None and copy is not None and not room.closed:
                 await copy.sync()
                 return room
-            # Watched before it is read, so no change made after the reading goes unheard.
+            # Watched before it is read, so no change made after the reading goes unheard:
+            # a wake-up that comes before the copy is in place is caught up once it is.
+            self._heard_loading.discard(code)
             await self.redis.watch([code])
             snapshot = await self.redis.load_room(code)
             if snapshot is None:
@@ -217,6 +221,9 @@ class ClusterNode:
                     copy.tell_whole(index)  # a player here seated through another node
             self.lobby.rooms[code] = fresh
             self.lobby.metrics.rooms.set(len(self.lobby.rooms))
+            if code in self._heard_loading:
+                self._heard_loading.discard(code)
+                self.wake(code)
             fresh.kick_bots()
             if fresh.match is not None and fresh.match.over:
                 await fresh.settle()  # once per match: the node that finished it may have died
@@ -428,6 +435,9 @@ class ClusterNode:
         room = self.lobby.rooms.get(code)
         copy = copy_of(room) if room is not None else None
         if copy is None:
+            loading = self._loading.get(code)
+            if loading is not None and loading.locked():
+                self._heard_loading.add(code)  # its copy catches up once it is in place
             return
         kind = wake.get("kind")
         if kind == "relay":

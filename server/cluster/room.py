@@ -19,9 +19,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
+from muggins.server.cluster.addresses import note_address, seat_addresses
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import entry_action, entry_tag
 from muggins.server.rooms.players import Player, Refusal
@@ -69,6 +70,9 @@ class Node(Protocol):
 
     def holders_changed(self) -> None:
         """A room learnt that its seats are held by other nodes than before."""
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` in the background (until the node stops)."""
 
 
 class GuardedStore:
@@ -388,6 +392,24 @@ class RoomCopy:
 
     def present(self, seat: int, *, here: bool) -> None:
         self.node.announce(self, seat, here=here)
+        player = self.room.seats[seat].player
+        if here and self.room.options.rated and player is not None and player.address:
+            self.node._spawn(self._note_address(seat, player.address))
+
+    async def _note_address(self, seat: int, address: str) -> None:
+        try:
+            await note_address(self.redis, self.room.code, seat, address)
+        except StoreError as error:
+            log.info("room %s: address not noted (%s)", self.room.code, error)
+
+    async def addresses(
+        self, known: tuple[str | None, str | None]
+    ) -> tuple[str | None, str | None]:
+        try:
+            return await seat_addresses(self.redis, self.room.code, known)
+        except StoreError as error:
+            log.info("room %s: addresses not read (%s)", self.room.code, error)
+            return known
 
     def take_seats(self, seats: tuple[SeatRecord, SeatRecord]) -> None:
         """The seats as Redis has them."""

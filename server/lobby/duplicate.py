@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import PAIR_RATED_MAX, settle_result
 from muggins.server.rooms.players import Player, Refusal
-from muggins.server.rooms.room import public_address
+from muggins.server.rooms.room import one_public_address
 from muggins.server.store.accounts import MatchResult, Stats, merge_stats
 from muggins.server.store.games import Store, StoreError, match_id
 from muggins.shared.actions import GameOptions
@@ -135,8 +135,7 @@ class DuplicateTables:
         )
         self.result = result
         tell_result(second, result)
-        addresses = [p.address for p in players]
-        shared = addresses[0] == addresses[1] and public_address(addresses[0])
+        shared = one_public_address(players[0].address, players[1].address)
         moved = await settle_duplicate(
             first.store,
             result,

@@ -74,6 +74,13 @@ class RoomCluster(Protocol):
         """``seat``'s player connected to this server (``here``), or left it."""
         ...
 
+    async def addresses(
+        self, known: tuple[str | None, str | None]
+    ) -> tuple[str | None, str | None]:
+        """Each seat's player's address: ``known`` here, completed with what the cluster knows
+        of players connected elsewhere (for the rule of one address)."""
+        ...
+
     def relay_notice(self, code: str, text: str) -> None:
         """A notice told here, for the room's people on other servers."""
         ...
@@ -113,6 +120,11 @@ class NoCluster:
 
     def present(self, seat: int, *, here: bool) -> None:
         return None
+
+    async def addresses(
+        self, known: tuple[str | None, str | None]
+    ) -> tuple[str | None, str | None]:
+        return known  # one server: every player is connected here
 
     def relay_notice(self, code: str, text: str) -> None:
         return None

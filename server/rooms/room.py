@@ -125,6 +125,12 @@ def public_address(address: str | None) -> bool:
         return False
 
 
+def one_public_address(first: str | None, second: str | None) -> bool:
+    """Whether two players connected from one address that tells players apart (the rule of
+    :func:`server.results.settle.unrated_because`)."""
+    return first == second and public_address(first)
+
+
 OFFERS: set[asyncio.Task[None]] = set()
 """Claim offers being checked (kept here so a running check is not collected)."""
 
@@ -385,8 +391,8 @@ class Room(Table):
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
         rated = self.options.rated
-        addresses = [s.player.address if s.player else None for s in self.seats]
-        shared = addresses[0] == addresses[1] and public_address(addresses[0])
+        known = [s.player.address if s.player else None for s in self.seats]
+        shared = one_public_address(*await self.cluster.addresses((known[0], known[1])))
         moved = await settle_match(
             self.store,
             self.code,

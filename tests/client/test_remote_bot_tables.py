@@ -8,10 +8,13 @@ table for ever and never hears that the tournament is over."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from wire_client import WireClient, play_randomly
 
@@ -66,7 +69,6 @@ async def test_a_finished_table_told_again_is_neither_a_seat_nor_a_result(
 ) -> None:
     """Told a finished table's room and end again, the bot waits on for its next table; the
     next message that ends the wait (here a notice) ends it with no result."""
-    from websockets.asyncio.client import connect
 
     def stop(message: ServerMessage) -> bool:
         return isinstance(message, Notice)
@@ -78,3 +80,60 @@ async def test_a_finished_table_told_again_is_neither_a_seat_nor_a_result(
                 after="ANOTHER", stop=stop,
             )  # fmt: skip
     assert result is None
+
+
+async def my_turns(count: int) -> list[str]:
+    """Whole states (raw text) of a real match at which Ann was waited for: ``count`` of them,
+    each at least two actions after the one before."""
+    async with running_server(CONFIG) as server:
+        ann = await WireClient.open(server.url, name="Ann")
+        bob = await WireClient.open(server.url, name="Bob")
+        room = await ann.request(type="create_room", options={"game": {"target": 61}})
+        await bob.request(type="join_room", code=room["code"])
+        rng = random.Random(5)
+        await asyncio.gather(play_randomly(ann, rng), play_randomly(bob, rng))
+        await ann.close()
+        await bob.close()
+    turns: list[str] = []
+    for frame in ann.frames:
+        if frame["type"] != "state" or not ann_waited(frame):
+            continue
+        if turns and frame["seq"] < json.loads(turns[-1])["seq"] + 2:
+            continue
+        turns.append(json.dumps({**frame, "brief": False, "id": None}))
+        if len(turns) == count:
+            return turns
+    raise AssertionError("the match was too short")
+
+
+def ann_waited(frame: dict[str, Any]) -> bool:
+    view = frame["view"]
+    return bool(view["seat"] in view["waiting_for"] and view["legal"])
+
+
+async def test_a_move_never_answered_does_not_hold_the_bot_at_its_next_turn() -> None:
+    """The bot moves; no answer comes (the server lost it, or took it and the answer was lost);
+    a state two actions on waits for the bot again: it moves there, answering that state."""
+    first, later = await my_turns(2)
+    moves: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def table(ws: ServerConnection) -> None:
+        await ws.send(first)
+        moves.put_nowait(json.loads(await ws.recv()))  # not answered
+        await ws.send(later)
+        moves.put_nowait(json.loads(await ws.recv()))
+        await ws.wait_closed()
+
+    async with serve(table, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}") as ws:
+            bot = asyncio.create_task(
+                _play_match(ws, make_strategy("easy", seed=1), Pacer(1e4, 10**4), "", None, None)
+            )
+            try:
+                async with asyncio.timeout(30):
+                    one, two = await moves.get(), await moves.get()
+            finally:
+                bot.cancel()
+    assert one["seq"] == json.loads(first)["seq"]
+    assert two["seq"] == json.loads(later)["seq"]

@@ -250,3 +250,50 @@ async def test_a_finish_the_finishing_node_did_not_record_is_recorded_by_the_nex
             await watcher.close()
     finally:
         await store.close()
+
+
+async def test_a_move_made_while_a_node_loads_the_room_is_caught_up_there(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Node B loads a private room (a tournament table reads its pairing first) while Alice, on
+    A, moves: the move's wake-up reaches B before B's copy is in place. B's copy catches up at
+    once, not at the next safety poll (turned off here), so a player seated there sees it."""
+    monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)
+    async with nodes(redis_server, 2) as (a, b):
+        alice = await WireClient.open(a.url, name="Alice")
+        bob = await WireClient.open(a.url, name="Bob")
+        options = {"game": {"target": 121}, "private": True}
+        created = await alice.request(type="create_room", options=options)
+        code = created["code"]
+        await bob.request(type="join_room", code=code)
+        await settle([alice, bob], 1)
+        await quiet(a, b)
+        lobby = node_of(b)
+        heard: list[str] = []
+        plain_heard = lobby._heard
+
+        def hearing(data: str) -> None:
+            heard.append(data)
+            plain_heard(data)
+
+        lobby._heard = hearing  # type: ignore[method-assign]
+        plain_loaded = lobby.tournaments.loaded
+
+        async def loaded_while_alice_moves(room: Any) -> None:
+            await plain_loaded(room)
+            assert alice.state is not None
+            seq = alice.state["seq"]
+            await alice.send(**alice.state["view"]["legal"][0])
+            await settle([alice], seq + 1)
+            async with asyncio.timeout(5):
+                while not any(code in data for data in heard):
+                    await asyncio.sleep(0.01)
+
+        lobby.tournaments.loaded = loaded_while_alice_moves  # type: ignore[method-assign]
+        room = await lobby.load(code)
+        assert room is not None and room.match is not None
+        stored = await stored_log(redis_server, code)
+        async with asyncio.timeout(5):
+            while len(room.match.log) < len(stored.log):
+                await asyncio.sleep(0.01)
+        assert room.match.log == stored.log

@@ -15,7 +15,7 @@ from cluster_nodes import Node, stored_log
 from redis_helpers import RedisServer, running_redis
 from test_duplicate import audit, capped, split_at_room, watch
 from test_leak import play_fast
-from test_outsider_findings import from_address
+from test_outsider_findings import recorded_unrated, registered_from
 from wire_client import WireClient
 
 from muggins.shared.duplicate import compare, deal_lines, verdict
@@ -122,11 +122,9 @@ async def test_a_duplicate_match_from_one_public_address_on_two_nodes_moves_no_r
     a = Node(redis_server, "--trusted-proxy", "127.0.0.1")
     b = Node(redis_server, "--trusted-proxy", "127.0.0.1")
     try:
-        ann = await from_address(a.url, "203.0.113.5", "Ann")
-        bob = await from_address(b.url, "203.0.113.5", "Bob")
+        ann = await registered_from(a.url, "203.0.113.5", "Ann")
+        bob = await registered_from(b.url, "203.0.113.5", "Bob")
         for client in (ann, bob):
-            made = await client.request(type="register", name=client.name, password="long enough")
-            assert made["type"] == "account", made
             assert (await client.request(type="seek", duplicate=True))["type"] == "seeking"
         for client in (ann, bob):
             while client.room is None or client.room["status"] != "playing":
@@ -139,11 +137,7 @@ async def test_a_duplicate_match_from_one_public_address_on_two_nodes_moves_no_r
         await asyncio.gather(play_fast(one, rng, 1), play_fast(two, rng, 0))
         for client in (ann, bob):
             await client.expect("duplicate_result", timeout=20)
-        while not (history := await ann.request(type="history"))["games"]:
-            pass  # settled just after the result is told
-        assert [(g["game"], g["rated"]) for g in history["games"]] == [(f"{first_code}-1", False)]
-        profile = await bob.request(type="profile", name="Ann")
-        assert profile["rating"]["rating"] == 1500.0 and profile["rating"]["games"] == 0
+        await recorded_unrated(bob, f"{first_code}-1", "Ann")
         for client in (ann, bob):
             await client.close()
     finally:

@@ -54,6 +54,24 @@ async def from_address(url: str, address: str, name: str) -> WireClient:
     return client
 
 
+async def registered_from(url: str, address: str, name: str) -> WireClient:
+    """A client whose address is ``address``, with a new account ``name``."""
+    client = await from_address(url, address, name)
+    made = await client.request(type="register", name=name, password=PASSWORD)
+    assert made["type"] == "account", made
+    return client
+
+
+async def recorded_unrated(client: WireClient, game: str, opponent: str) -> None:
+    """Once settled, ``game`` is the only one in ``client``'s history, not rated, and
+    ``opponent``'s rating did not move."""
+    while not (history := await client.request(type="history"))["games"]:
+        pass  # settled just after the players are told the end
+    assert [(g["game"], g["rated"]) for g in history["games"]] == [(game, False)]
+    profile = await client.request(type="profile", name=opponent)
+    assert profile["rating"]["rating"] == 1500.0 and profile["rating"]["games"] == 0
+
+
 async def register(client: WireClient, name: str) -> Frame:
     return await client.request(type="register", name=name, password=PASSWORD)
 

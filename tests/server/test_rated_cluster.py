@@ -1,9 +1,11 @@
 """A rated match in a cluster: the node holding both players is killed with SIGKILL the moment
-the last move is told; the other node settles it when the players come back, exactly once."""
+the last move is told; the other node settles it when the players come back, exactly once. And
+two accounts from one public address on two nodes: recorded, not rated."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis_helpers import RedisServer, running_redis
 from test_cluster_failover import Node
+from test_outsider_findings import recorded_unrated, registered_from
 from wire_client import Frame, WireClient
 
 
@@ -84,6 +87,45 @@ async def test_sigkill_after_the_last_move_still_rates_once(redis_server: RedisS
             assert again == ratings
         finally:
             c.stop()
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_rated_match_from_one_public_address_on_two_nodes_moves_no_rating(
+    redis_server: RedisServer,
+) -> None:
+    """Ann and Bob behind one public address, each on their own node, play a rated match: it is
+    recorded but rates neither, and the room is told why, as when one node holds both (the
+    settling node knew one address only, and rated it)."""
+    a = Node(redis_server, "--trusted-proxy", "127.0.0.1")
+    b = Node(redis_server, "--trusted-proxy", "127.0.0.1")
+    try:
+        ann = await registered_from(a.url, "203.0.113.5", "Ann")
+        bob = await registered_from(b.url, "203.0.113.5", "Bob")
+        room = await ann.request(
+            type="create_room", options={"game": {"target": 61}, "rated": True}
+        )
+        await bob.request(type="join_room", code=room["code"])
+        rng = random.Random(2)
+
+        async def play(client: WireClient) -> None:
+            while True:
+                frame = await client.recv(timeout=20)
+                if frame["type"] == "state" and (frame.get("game_over") or {}).get("match_over"):
+                    return
+                if frame["type"] == "state" and client.my_turn():
+                    await client.send(**rng.choice(frame["view"]["legal"]))
+
+        await asyncio.gather(play(ann), play(bob))
+        notices = [json.loads(text) for text in ann.raw]  # (it may come before the last state)
+        while not any(f["type"] == "notice" and f["code"] == "rating" for f in notices):
+            notices.append(await ann.expect("notice", timeout=20))
+        [notice] = [f for f in notices if f["type"] == "notice" and f["code"] == "rating"]
+        assert notice["text"] == "Not rated: both players connected from one address"
+        await recorded_unrated(bob, f"{room['code']}-1", "Ann")
+        for client in (ann, bob):
+            await client.close()
     finally:
         a.stop()
         b.stop()

@@ -11,12 +11,16 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, stored_log
+from cluster_nodes import Node, node_of, nodes, stored_log
 from redis_helpers import RedisServer, running_redis
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.client.bot_account import play_tournament
+from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.tournament_director import direct
+from muggins.server.cluster.tournament_records import TournamentRecords
+from muggins.server.cluster.tournament_state import Entry, State
 
 
 @pytest.fixture
@@ -165,8 +169,9 @@ async def test_a_swiss_survives_its_directors_node_killed_during_a_round(
 
 
 @pytest.mark.xfail(
-    reason="stalled once in five runs on a loaded machine (the arena never finished after the "
-    "finish); the cause is not found yet",
+    reason="about 1 run in 15 on a loaded machine a table waits a turn-timer's minute: a node's "
+    "copy of a table misses one move (the player there is not told it is their turn) and a "
+    "bot's move goes unanswered; the cause is not found yet",
     strict=False,
 )
 async def test_an_arena_on_duplicate_deals_survives_a_killed_node(
@@ -294,3 +299,124 @@ async def test_a_swiss_round_in_a_cluster_pairs_only_connected_members(
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
+    redis_server: RedisServer,
+) -> None:
+    """An arena on two nodes: Ann joins and disconnects, so Bob and Cyd, who join next, are
+    paired with each other and not with her; back on the other node, Ann is paired with Dee,
+    who joins after her."""
+    a, b = (Node(redis_server, "--registrations-per-hour", "100") for _ in range(2))
+    redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
+    here = ""
+
+    async def connected() -> set[str]:
+        return set(await redis.hkeys(here))
+
+    async def member(url: str, name: str, tid: str) -> tuple[WireClient, str]:
+        client = await WireClient.open(url, name=name)
+        made = await client.request(type="register", name=name, password="long enough")
+        assert made["type"] == "account", made
+        joined = await client.request(type="join_tournament", tournament=tid)
+        assert joined["joined"], joined
+        return client, str(made["account"])
+
+    try:
+        boss = await admin(redis_server, a.url, "Director")
+        made = await boss.request(
+            type="create_tournament", name="Who Is Free", kind="arena", minutes=60, target=61
+        )
+        tid = made["summary"]["tournament"]
+        here = f"muggins:tournament:here:{tid}"
+        await boss.request(type="get_tournament", tournament=tid)  # and hears each change
+        ann, ann_id = await member(a.url, "Ann", tid)
+        await ann.close()
+        while ann_id in await connected():  # its node takes her out when it looks next
+            await asyncio.sleep(0.05)
+        bob, _ = await member(b.url, "Bob", tid)
+        cyd, _ = await member(a.url, "Cyd", tid)
+        first = await until(boss, lambda f: len(f["games"]) >= 1)
+        [game] = first["games"]
+        assert sorted(game["names"]) == ["Bob", "Cyd"]
+        back = await WireClient.open(b.url, name="Ann")
+        signed = await back.request(type="sign_in", name="Ann", password="long enough")
+        assert signed["type"] == "account", signed
+        while ann_id not in await connected():  # her new node notes her when it looks next
+            await asyncio.sleep(0.05)
+        dee, _ = await member(a.url, "Dee", tid)
+        second = await until(boss, lambda f: len(f["games"]) >= 2)
+        assert len(second["games"]) == 2
+        assert sorted(second["games"][1]["names"]) == ["Ann", "Dee"]
+        await next_table(back, None)
+        for client in (boss, back, bob, cyd, dee):
+            await client.close()
+    finally:
+        await redis.aclose()
+        a.stop()
+        b.stop()
+
+
+async def test_an_ask_made_while_the_director_answers_another_is_kept(
+    redis_server: RedisServer,
+) -> None:
+    """A finish asked on another node while the director acts on a start (after it read the
+    asks, before it answered them) is kept for the director's next look, which finishes the
+    Swiss (it was dropped with the start)."""
+
+    class Racing(TournamentRecords):
+        async def connected(self, id: str) -> set[str]:
+            await self.ask(id, "finish")  # another node's request, meanwhile
+            return await super().connected(id)
+
+    store = ClusterStore(redis_server.url)
+    try:
+        records = Racing(store, "director")
+        state = State(
+            id="TRACE1", name="Race", kind="swiss", duplicate=False, bots=False, target=61,
+            minutes=0, rounds=3, maker="maker",
+        )  # fmt: skip
+        await records.create(state)
+        for n in range(2):
+            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+        await records.ask(state.id, "start")
+        assert await records.lease(state.id)
+        lobby: Any = None  # no one is connected: no table is made
+        assert await direct(records, lobby, state.id)
+        assert (await records.read(state.id))[0].status == "playing"
+        assert await records.asks(state.id) == {"finish": "1"}
+        assert await direct(TournamentRecords(store, "director"), lobby, state.id)
+        assert (await records.read(state.id))[0].status == "finished"
+    finally:
+        await store.close()
+
+
+async def test_a_swiss_waits_for_two_connected_members_before_a_round(
+    redis_server: RedisServer,
+) -> None:
+    """A Swiss started while fewer than two of its members are connected pairs no round: its
+    director looks again and again and it stays at round 0 (it went through every round with
+    nobody paired, and finished); once two are connected, round 1 pairs them."""
+    async with nodes(redis_server, 1) as [server]:
+        node = node_of(server)
+        records = TournamentRecords(node.redis, node.name)
+        state = State(
+            id="TWAIT1", name="Wait", kind="swiss", duplicate=False, bots=False, target=61,
+            minutes=0, rounds=2, maker="maker",
+        )  # fmt: skip
+        await records.create(state)
+        for n in range(3):
+            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+        await records.ask(state.id, "start")
+        assert await records.lease(state.id)
+        for here in ([], [], [], ["account1"]):
+            await records.mark_here(state.id, here)
+            await direct(records, server.lobby, state.id)
+            now, _ = await records.read(state.id)
+            assert (now.status, now.round, now.games, now.byes) == ("playing", 0, [], [])
+        await records.mark_here(state.id, ["account1", "account2"])
+        await direct(records, server.lobby, state.id)
+        now, _ = await records.read(state.id)
+        assert now.round == 1 and now.byes == []
+        [game] = now.games
+        assert {game.first, game.second} == {"account1", "account2"}
