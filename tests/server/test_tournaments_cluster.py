@@ -357,6 +357,21 @@ async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
         b.stop()
 
 
+async def swiss_to_start(records: TournamentRecords, id: str, *, members: int) -> State:
+    """A Swiss of ``members`` members ("account0", ...) asked to start, its lease held by
+    ``records``' node, written straight to Redis (a director is then run by hand)."""
+    state = State(
+        id=id, name="Hand run", kind="swiss", duplicate=False, bots=False, target=61,
+        minutes=0, rounds=2, maker="maker",
+    )  # fmt: skip
+    await records.create(state)
+    for n in range(members):
+        await records.put(id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+    await records.ask(id, "start")
+    assert await records.lease(id)
+    return state
+
+
 async def test_an_ask_made_while_the_director_answers_another_is_kept(
     redis_server: RedisServer,
 ) -> None:
@@ -372,15 +387,7 @@ async def test_an_ask_made_while_the_director_answers_another_is_kept(
     store = ClusterStore(redis_server.url)
     try:
         records = Racing(store, "director")
-        state = State(
-            id="TRACE1", name="Race", kind="swiss", duplicate=False, bots=False, target=61,
-            minutes=0, rounds=3, maker="maker",
-        )  # fmt: skip
-        await records.create(state)
-        for n in range(2):
-            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
-        await records.ask(state.id, "start")
-        assert await records.lease(state.id)
+        state = await swiss_to_start(records, "TRACE1", members=2)
         lobby: Any = None  # no one is connected: no table is made
         assert await direct(records, lobby, state.id)
         assert (await records.read(state.id))[0].status == "playing"
@@ -400,15 +407,7 @@ async def test_a_swiss_waits_for_two_connected_members_before_a_round(
     async with nodes(redis_server, 1) as [server]:
         node = node_of(server)
         records = TournamentRecords(node.redis, node.name)
-        state = State(
-            id="TWAIT1", name="Wait", kind="swiss", duplicate=False, bots=False, target=61,
-            minutes=0, rounds=2, maker="maker",
-        )  # fmt: skip
-        await records.create(state)
-        for n in range(3):
-            await records.put(state.id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
-        await records.ask(state.id, "start")
-        assert await records.lease(state.id)
+        state = await swiss_to_start(records, "TWAIT1", members=3)
         for here in ([], [], [], ["account1"]):
             await records.mark_here(state.id, here)
             await direct(records, server.lobby, state.id)
