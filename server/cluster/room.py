@@ -551,3 +551,9 @@ class RoomCopy:
                 CLAIM_TTL, lambda: asyncio.ensure_future(room.time_out(seq))
             )
         return won
+
+
+def copy_of(room: Room) -> RoomCopy | None:
+    """The node's copy seam of ``room`` (None for a room that is not a cluster's)."""
+    copy = room.cluster
+    return copy if isinstance(copy, RoomCopy) else None
