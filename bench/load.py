@@ -538,9 +538,13 @@ def _run_load(
             children.append(child)
             urls.append(f"ws://127.0.0.1:{port}")
         url = urls[0]
-        host_urls = tuple(urls[:1] if spread == "shared" else urls)
+        # "one": every room on the first node, the others idle (the cluster's work per move
+        # without the cost of spreading it over processes that share the machine's cores).
+        host_urls = tuple(urls[:1] if spread in ("shared", "one") else urls)
         # "owner": the guest goes to another node naming the room, which sends it to the owner.
-        guest_urls = host_urls if spread in ("same", "shared") else (*host_urls[1:], *host_urls[:1])
+        guest_urls = (
+            host_urls if spread in ("same", "shared", "one") else (*host_urls[1:], *host_urls[:1])
+        )
         time.sleep(1.0)
         base_rss = sum(rss_bytes(c.pid) for c in children)
     child = children[0] if children else None
@@ -555,6 +559,7 @@ def _run_load(
         both = {
             "both": "on two nodes",
             "owner": "sent on to its owner",
+            "one": "on the first node (the others idle)",
             "shared": "on one shared port (SO_REUSEPORT), a guest landing on a process that "
             "does not own the room sent on to its owner",
         }.get(spread, "on one node")
@@ -1066,7 +1071,9 @@ def main(argv: list[str] | None = None) -> int:
         help="cluster: each room's players on one node (same), on two (both), the guest sent on "
         "to the room's owner by the node it reached (owner: both nodes run --node-url), both "
         "players on one port the nodes share as the processes of muggins serve --procs do "
-        "(shared: SO_REUSEPORT, a guest on the wrong process sent on with 4001), or a list",
+        "(shared: SO_REUSEPORT, a guest on the wrong process sent on with 4001), every room's "
+        "players on the first node and the others idle (one: the cluster's work per move "
+        "without spreading it over processes), or a list",
     )
     parser.add_argument("--no-plain", action="store_true", help="cluster: skip the plain run")
     parser.add_argument(

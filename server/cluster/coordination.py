@@ -8,7 +8,8 @@
   to its wake-up channel (a process that died has lost its subscription with its connections).
 - ``alive:{node}``: a node's heartbeat, renewed every second (one write per node, however
   many players it holds), so it lapses a few seconds after the node dies.
-- ``owner:{code}``: the node that owns a room (a lease its heartbeat renews), and
+- ``owner:{code}``: the node that owns a room (a lease that holds while that node runs, its
+  key renewed now and then so the leases of rooms long gone expire), and
   ``address:{node}``: where clients reach that node directly (``--node-url``), renewed with it;
   see :mod:`server.cluster.ownership`.
 - ``claim:{name}``: a short-lived ``SET NX PX`` claim, so a timer, a computer move or a clean-up
@@ -308,8 +309,9 @@ class ClusterStore(RedisStore):
     async def own_room(
         self, code: str, *, ttl: float, stored: bool = True
     ) -> tuple[str | None, str | None]:
-        """The node that owns room ``code`` and its address (None: none given): this node,
-        for ``ttl`` seconds, unless another node whose process runs holds the lease. With
+        """The node that owns room ``code`` and its address (None: none given): this node
+        (its lease kept ``ttl`` seconds unless renewed), unless another node that runs holds
+        the lease. With
         ``stored``, (None, None) for a room that is not stored (a room being made is not yet)."""
         holder, address = await self._script_raw(
             "own_room",
@@ -320,6 +322,7 @@ class ClusterStore(RedisStore):
                 self.node_prefix,
                 self.address_prefix,
                 "1" if stored else "0",
+                self.alive_prefix,
             ],
         )
         return (

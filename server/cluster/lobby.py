@@ -139,7 +139,7 @@ class ClusterNode:
         connection, so it wakes for nothing else)."""
         self._subscribed = asyncio.Event()
         """Set while this node is subscribed to its wake-ups."""
-        self.ownership = RoomOwnership(store, ttl=PRESENCE_TTL)
+        self.ownership = RoomOwnership(store)
         """The rooms this node owns (see :mod:`server.cluster.ownership`)."""
         self.duplicates = ClusterDuplicates(self)
         """This node's part in duplicate matches (see :mod:`server.cluster.duplicate`)."""

@@ -367,19 +367,25 @@ return 0
 """
 
 # KEYS: owner, room. ARGV: this node, milliseconds, node channel prefix, node address prefix,
-# '1' when the room must be stored already (a connection names it; a room being made is not yet).
-# A room's owner lease: kept by its holder while the holder's process runs (a subscriber on its
-# channel) and the lease has not lapsed (its heartbeat renews it); else this node takes it.
-# Returns {owner, the owner's address or false}; {false, false} for a room that is not stored.
-OWN_ROOM = """
+# '1' when the room must be stored already (a connection names it; a room being made is not yet),
+# node heartbeat prefix.
+# A room's owner lease: kept by its holder while the holder runs (see live(): its heartbeat lives
+# and its process is subscribed to its channel), so it lapses with the holder's heartbeat, not on
+# a clock of its own (the key's expiry only clears leases of rooms long gone); else this node
+# takes it. Returns {owner, the owner's address or false}; {false, false} for a room that is not
+# stored.
+OWN_ROOM = (
+    PRESENT
+    + """
 if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then return {false, false} end
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] and redis.call('PUBSUB', 'NUMSUB', ARGV[3] .. holder)[2] > 0 then
+if holder and holder ~= ARGV[1] and live(holder, ARGV[6], ARGV[3]) then
     return {holder, redis.call('GET', ARGV[4] .. holder)}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {ARGV[1], false}
 """
+)
 
 # KEYS: the owner leases of a node's rooms. ARGV: this node, milliseconds.
 # Renews each lease this node still holds (one another node took over is left alone).
@@ -419,9 +425,10 @@ return 1
 
 # KEYS: match, log, voided, finished, unsettled, room. ARGV: match id, match number, player key
 # prefix, room code, key prefix. A match moved to PostgreSQL leaves Redis; when it is the last
-# match of a closed room, the room leaves too, with the players' keys that still name it, and its
-# code is noted as retired (never given out again, so match ids stay unique): a field in one of
-# 256 small hashes ``retired:XX`` (XX from the code's SHA-1), a dozen bytes a room.
+# match of a closed room, the room leaves too, with its owner lease and the players' keys that
+# still name it, and its code is noted as retired (never given out again, so match ids stay
+# unique): a field in one of 256 small hashes ``retired:XX`` (XX from the code's SHA-1), a dozen
+# bytes a room.
 FORGET_MATCH = """
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('ZREM', KEYS[4], ARGV[1])
@@ -435,7 +442,7 @@ if f[1] == '1' and f[2] == ARGV[2] and f[3] then
             if redis.call('GET', key) == ARGV[4] then redis.call('DEL', key) end
         end
     end
-    redis.call('DEL', KEYS[6])
+    redis.call('DEL', KEYS[6], ARGV[5] .. 'owner:' .. ARGV[4])
     local retired = ARGV[5] .. 'retired:' .. string.sub(redis.sha1hex(ARGV[4]), 1, 2)
     redis.call('HSET', retired, ARGV[4], ARGV[2])
 end

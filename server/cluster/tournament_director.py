@@ -59,7 +59,7 @@ async def direct(records: TournamentRecords, lobby: Lobby, id: str) -> bool:
             await records.finished(id)
         log.info("tournament changed", extra={"tournament": id, "round": state.round})
     if asks:
-        await records.answered(id)
+        await records.answered(id, asks)
     return changed
 
 
@@ -79,9 +79,11 @@ async def _pair(
         if state.round >= state.rounds:
             state.status = "finished"
             return
+        present = [a for a in state.entrants if members[a].active and a in connected]
+        if len(present) < 2:
+            return  # a round pairs nobody: it waits for two (else every round would pass empty)
         state.round += 1
         state.round_seed = secrets.token_bytes(32).hex()
-        present = [a for a in state.entrants if members[a].active and a in connected]
         byes = {a: r.byes for a, r in calc.records.items()}
         pairs = calc.pair_round(present)
         state.byes += [a for a, r in calc.records.items() if r.byes > byes[a]]

@@ -150,9 +150,11 @@ class TournamentRecords:
         found = await self._call("asks", lambda: self.store.redis.hgetall(self._k("asks", id)))
         return {str(k): str(v) for k, v in found.items()}
 
-    async def answered(self, id: str) -> None:
-        """The asks read are acted on."""
-        await self._call("asks", lambda: self.store.redis.delete(self._k("asks", id)))
+    async def answered(self, id: str, asks: dict[str, str]) -> None:
+        """The ``asks`` read are acted on: they go; an ask of another kind made since they were
+        read stays for the next look (one of the same kind was acted on with them)."""
+        fields = list(asks)
+        await self._call("asks", lambda: self.store.redis.hdel(self._k("asks", id), *fields))
 
     async def lease(self, id: str) -> bool:
         """Whether this node directs tournament ``id`` for the next ``LEASE_SECONDS``."""

@@ -28,7 +28,8 @@ play on through their players' nodes, and the next director reads their results 
 
 As on one server (:mod:`server.lobby.tournaments`), only members who are connected are paired:
 an arena pairs the free ones, and a member away when a Swiss round is paired sits it out with no
-points. A member who drops during a game keeps their seat, and the table waits for them.
+points (a round waits until two members are connected). A member who drops during a game keeps
+their seat, and the table waits for them.
 
 This module is a node's part: the requests, the loop, and this node's members.
 :mod:`server.cluster.tournament_director` directs; :mod:`server.cluster.tournament_records` reads

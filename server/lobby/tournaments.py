@@ -12,7 +12,7 @@ players, and takes the result when the room's match is over.
   and the tournament is finished when the last game is.
 - **Swiss**: its maker starts it; each round pairs the joined players who are connected, by
   score (one away then sits the round out, with no points), and the next round is paired when
-  every game of the round is over.
+  every game of the round is over and two players are connected.
 
 On duplicate deals a Swiss round gives every pairing the same match seed (and its tables take
 no spectators while the round is played, so no table can watch another's cards); an arena pairing
@@ -58,6 +58,8 @@ log = logging.getLogger("muggins.tournaments")
 
 MOVE_SECONDS = 60
 """The turn timer of a tournament table."""
+ROUND_WAIT = 1.0
+"""Seconds between two looks for two connected members, when a Swiss round is due."""
 
 
 class Lobby(Protocol):
@@ -217,15 +219,23 @@ class TournamentDirector:
             t.status = "finished"
             self._changed(t)
             return
-        t.round += 1
-        t.round_seed = secrets.token_bytes(32)
         self._free(t)  # (finds a member back on another connection)
         present = [a for a, m in t.members.items() if m.active and m.player.peer is not None]
+        if len(present) < 2:  # a round that paired nobody would never end: wait for two
+            asyncio.get_running_loop().call_later(ROUND_WAIT, self._round_again, t)
+            return
+        t.round += 1
+        t.round_seed = secrets.token_bytes(32)
         pairs = t.swiss.pair_round(present)
         log.info("swiss round", extra={"tournament": t.id, "round": t.round})
         for first, second in pairs:
             await self._play(t, first, second, t.round)
         self._changed(t)
+
+    def _round_again(self, t: Tournament) -> None:
+        """A round waiting for two connected members looks again (unless it was ended)."""
+        if t.status == "playing" and not t.busy():
+            asyncio.get_running_loop().create_task(self._next_round(t))
 
     async def _play(self, t: Tournament, first: str, second: str, round: int | None) -> None:
         duplicate_tables = t.duplicate and t.kind == "arena"

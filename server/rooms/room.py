@@ -391,8 +391,10 @@ class Room(Table):
         first, second = (s.account if s.kind == "human" else None for s in self.seats)
         accounts = (first, second)
         rated = self.options.rated
-        known = [s.player.address if s.player else None for s in self.seats]
-        shared = one_public_address(*await self.cluster.addresses((known[0], known[1])))
+        shared = False
+        if rated and first is not None and second is not None:  # (the rule's only case)
+            known = [s.player.address if s.player else None for s in self.seats]
+            shared = one_public_address(*await self.cluster.addresses((known[0], known[1])))
         moved = await settle_match(
             self.store,
             self.code,

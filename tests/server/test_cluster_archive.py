@@ -85,6 +85,15 @@ async def finished_rooms(redis: RedisServer, count: int) -> dict[str, list[tuple
     return logs
 
 
+async def redis_keys(redis: RedisServer, pattern: str) -> list[str]:
+    """The keys of Redis that match ``pattern``."""
+    client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        return [str(key) for key in await client.keys(pattern)]
+    finally:
+        await client.aclose()
+
+
 async def redis_matches(redis: RedisServer) -> tuple[int, int]:
     """Match hashes and logs left in Redis."""
     client = aioredis.Redis.from_url(redis.url, decode_responses=True)
@@ -152,6 +161,7 @@ async def test_a_finished_match_moves_to_postgres_and_leaves_redis(
         while archived_count(postgres) < 1:
             await asyncio.sleep(0.1)
         assert await redis_matches(redis_server) == (0, 0)
+        assert await redis_keys(redis_server, "muggins:owner:*") == []  # the room left with it
         found = await node.store.load_match(room["code"], 1)
         assert found is not None and found.finished is not None
         assert len(found.actions) + 1 == seq  # every move the player was told of, no more

@@ -19,6 +19,8 @@ from cluster_nodes import Node
 from redis_helpers import RedisServer, running_redis
 from test_cluster_failover import Player
 
+from muggins.server.cluster.coordination import ClusterStore
+from muggins.server.cluster.ownership import OWNER_TTL
 from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
 
 
@@ -161,3 +163,28 @@ async def test_players_of_a_frozen_owner_finish_on_the_other_node(
                 await player.close()
         a.stop()
         b.stop()
+
+
+async def test_a_lease_holds_while_its_node_beats_and_lapses_with_its_heartbeat(
+    redis_server: RedisServer,
+) -> None:
+    """Node A's lease keeps node B out while A's heartbeat lives (A renews no lease meanwhile),
+    and B takes the room once A's heartbeat lapses, long before the lease's key would expire."""
+    a, b = ClusterStore(redis_server.url), ClusterStore(redis_server.url)
+    a.node, b.node = "a", "b"
+    watcher = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    listening = watcher.pubsub()
+    try:
+        listening.subscribe(a.node_channel("a"))  # A's process runs: subscribed to its wake-ups
+        await a.heartbeat(ttl=1.0, others=[])
+        assert await a.own_room("ROOM", ttl=OWNER_TTL, stored=False) == ("a", None)
+        assert await b.own_room("ROOM", ttl=OWNER_TTL, stored=False) == ("a", None)
+        await wait_for(lambda: not watcher.exists("muggins:alive:a"))  # A stalls: no beat
+        assert watcher.pttl("muggins:owner:ROOM") > 60_000  # the key itself has long to go
+        assert await b.own_room("ROOM", ttl=OWNER_TTL, stored=False) == ("b", None)
+        assert watcher.get("muggins:owner:ROOM") == "b"
+    finally:
+        listening.close()
+        watcher.close()
+        await a.close()
+        await b.close()

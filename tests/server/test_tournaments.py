@@ -212,3 +212,31 @@ async def test_a_tournament_table_cannot_be_restarted_or_given_to_the_computer(
         assert refused["type"] == "error" and "tournament" in refused["message"]
     for client in (boss, ann, bob):
         await client.close()
+
+
+async def test_a_swiss_round_waits_for_two_connected_members(server: Server) -> None:
+    """A Swiss started while only one of its two members is connected pairs no round yet (it
+    stalled at a round that paired nobody); once the other is back, round 1 pairs them."""
+    boss = await director(server)
+    made = await boss.request(
+        type="create_tournament", name="Patience", kind="swiss", rounds=1, target=61
+    )
+    tid = made["summary"]["tournament"]
+    ann, _ = await signed_in(server.url, "Ann")
+    bob, _ = await signed_in(server.url, "Bob")
+    for client in (ann, bob):
+        assert (await client.request(type="join_tournament", tournament=tid))["joined"]
+    await bob.close()
+    started = await boss.request(type="start_tournament", tournament=tid)
+    assert started["summary"]["status"] == "playing" and started["summary"]["round"] == 0
+    assert started["games"] == [] and all(s["points"] == 0 for s in started["standings"])
+    back = await WireClient.open(server.url, name="Bob")
+    signed = await back.request(type="sign_in", name="Bob", password="long enough")
+    assert signed["type"] == "account", signed
+    for client in (ann, back):
+        frame = await client.expect("room", timeout=15)
+        assert frame["you"] is not None and frame["options"]["private"], frame
+    assert ann.room is not None and back.room is not None
+    assert ann.room["code"] == back.room["code"]
+    for client in (boss, ann, back):
+        await client.close()

@@ -11,12 +11,16 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, stored_log
+from cluster_nodes import Node, node_of, nodes, stored_log
 from redis_helpers import RedisServer, running_redis
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.client.bot_account import play_tournament
+from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
+from muggins.server.cluster.tournament_director import direct
+from muggins.server.cluster.tournament_records import TournamentRecords
+from muggins.server.cluster.tournament_state import Entry, State
 
 
 @pytest.fixture
@@ -351,3 +355,67 @@ async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
         await redis.aclose()
         a.stop()
         b.stop()
+
+
+async def swiss_to_start(records: TournamentRecords, id: str, *, members: int) -> State:
+    """A Swiss of ``members`` members ("account0", ...) asked to start, its lease held by
+    ``records``' node, written straight to Redis (a director is then run by hand)."""
+    state = State(
+        id=id, name="Hand run", kind="swiss", duplicate=False, bots=False, target=61,
+        minutes=0, rounds=2, maker="maker",
+    )  # fmt: skip
+    await records.create(state)
+    for n in range(members):
+        await records.put(id, f"account{n}", Entry(name=f"P{n}", active=True, at=n))
+    await records.ask(id, "start")
+    assert await records.lease(id)
+    return state
+
+
+async def test_an_ask_made_while_the_director_answers_another_is_kept(
+    redis_server: RedisServer,
+) -> None:
+    """A finish asked on another node while the director acts on a start (after it read the
+    asks, before it answered them) is kept for the director's next look, which finishes the
+    Swiss (it was dropped with the start)."""
+
+    class Racing(TournamentRecords):
+        async def connected(self, id: str) -> set[str]:
+            await self.ask(id, "finish")  # another node's request, meanwhile
+            return await super().connected(id)
+
+    store = ClusterStore(redis_server.url)
+    try:
+        records = Racing(store, "director")
+        state = await swiss_to_start(records, "TRACE1", members=2)
+        lobby: Any = None  # no one is connected: no table is made
+        assert await direct(records, lobby, state.id)
+        assert (await records.read(state.id))[0].status == "playing"
+        assert await records.asks(state.id) == {"finish": "1"}
+        assert await direct(TournamentRecords(store, "director"), lobby, state.id)
+        assert (await records.read(state.id))[0].status == "finished"
+    finally:
+        await store.close()
+
+
+async def test_a_swiss_waits_for_two_connected_members_before_a_round(
+    redis_server: RedisServer,
+) -> None:
+    """A Swiss started while fewer than two of its members are connected pairs no round: its
+    director looks again and again and it stays at round 0 (it went through every round with
+    nobody paired, and finished); once two are connected, round 1 pairs them."""
+    async with nodes(redis_server, 1) as [server]:
+        node = node_of(server)
+        records = TournamentRecords(node.redis, node.name)
+        state = await swiss_to_start(records, "TWAIT1", members=3)
+        for here in ([], [], [], ["account1"]):
+            await records.mark_here(state.id, here)
+            await direct(records, server.lobby, state.id)
+            now, _ = await records.read(state.id)
+            assert (now.status, now.round, now.games, now.byes) == ("playing", 0, [], [])
+        await records.mark_here(state.id, ["account1", "account2"])
+        await direct(records, server.lobby, state.id)
+        now, _ = await records.read(state.id)
+        assert now.round == 1 and now.byes == []
+        [game] = now.games
+        assert {game.first, game.second} == {"account1", "account2"}
