@@ -261,6 +261,8 @@ async def _play_match(
             if on_event is not None:
                 on_event(f"(server: {message.message})")
         elif isinstance(message, State):
+            if seat is None:
+                continue  # the room comes before its state: this is the last table's
             view = views.whole(message)
             for line in message.events:
                 events.append(line.event)
@@ -276,7 +278,7 @@ async def _play_match(
                 sent = None
             if progress.first_dealer is None and view.deal_number >= 1:
                 progress.first_dealer = view.dealer
-            if view.phase == "match_over" and seat is not None:
+            if view.phase == "match_over":
                 assert view.seat is not None
                 return RemoteResult(view.seat, room_code, view.games, events, progress.first_dealer)
         if latest is None or sent is not None:

@@ -23,15 +23,17 @@ import signal
 import sys
 import time
 from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Event as EventType
 from types import FrameType
 from urllib.parse import urlsplit
 
 from muggins.server.config import ServerConfig
 
-QUICK_END = 2.0
-"""Seconds: a process that ends sooner after its start is failing to start (say, a port in use)."""
 QUICK_ENDS = 5
-"""Quick ends in a row of one process after which the parent gives up and stops them all."""
+"""Ends in a row of one process before it listened (failing to start: say, its port in use)
+after which the parent gives up and stops them all."""
+RESTART_PAUSE = 1.0
+"""Seconds before a process that ended before it listened is started again."""
 STOP_MARGIN = 10.0
 """Seconds past a process's stop deadline before it is killed."""
 
@@ -110,9 +112,9 @@ def end_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def run_process(config: ServerConfig, index: int) -> None:
+def run_process(config: ServerConfig, index: int, listening: EventType) -> None:
     """A process's life: its logs as the parent's, then one server until it is told to stop
-    (by the parent, or by the parent's end)."""
+    (by the parent, or by the parent's end). ``listening`` is set once it listens."""
     import logging
 
     from muggins.server.commands.serving import serve_here
@@ -124,7 +126,7 @@ def run_process(config: ServerConfig, index: int) -> None:
         level=getattr(logging, config.log_level.upper()),
         file=config.log_file,
     )
-    sys.exit(serve_here(config, process=index))
+    sys.exit(serve_here(config, process=index, listening=listening.set))
 
 
 class Supervisor:
@@ -134,16 +136,20 @@ class Supervisor:
         self.configs = configs
         self.context = multiprocessing.get_context("spawn")
         self.running: list[BaseProcess | None] = [None] * len(configs)
-        self.started = [0.0] * len(configs)
-        self.quick_ends = [0] * len(configs)
+        self.listened: list[EventType | None] = [None] * len(configs)
+        """Set by each process once it listens (however long its start takes)."""
+        self.failed_starts = [0] * len(configs)
         self.stopping = False
 
     def start(self, index: int) -> None:
+        listened = self.context.Event()
         process = self.context.Process(
-            target=run_process, args=(self.configs[index], index), name=f"muggins-{index}"
+            target=run_process,
+            args=(self.configs[index], index, listened),
+            name=f"muggins-{index}",
         )
         process.start()
-        self.running[index], self.started[index] = process, time.monotonic()
+        self.running[index], self.listened[index] = process, listened
 
     def stop(self, signum: int = signal.SIGTERM, frame: FrameType | None = None) -> None:
         self.stopping = True
@@ -159,9 +165,10 @@ class Supervisor:
             for index, process in enumerate(self.running):
                 if self.stopping or process is None or process.is_alive():
                     continue
-                lived = time.monotonic() - self.started[index]
-                self.quick_ends[index] = self.quick_ends[index] + 1 if lived < QUICK_END else 0
-                if self.quick_ends[index] >= QUICK_ENDS:
+                listened = self.listened[index]
+                failed = listened is None or not listened.is_set()
+                self.failed_starts[index] = self.failed_starts[index] + 1 if failed else 0
+                if self.failed_starts[index] >= QUICK_ENDS:
                     print(
                         f"muggins serve: process {index} keeps ending at start "
                         f"(code {process.exitcode}); stopping",
@@ -174,8 +181,8 @@ class Supervisor:
                     f"(code {process.exitcode}); starting it again",
                     flush=True,
                 )
-                if lived < QUICK_END:
-                    time.sleep(1.0)
+                if failed:
+                    time.sleep(RESTART_PAUSE)
                 self.start(index)
         self.stop_all()
         return code

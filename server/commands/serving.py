@@ -3,6 +3,7 @@ what ``muggins serve`` does, and each of the processes of ``muggins serve --proc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 HARD_STOP_MARGIN = 5.0
@@ -80,9 +81,12 @@ def machine_addresses(*, ipv6: bool = False) -> list[str]:
     return usable
 
 
-def serve_here(config: Any, *, process: int | None = None) -> int:
+def serve_here(
+    config: Any, *, process: int | None = None, listening: Callable[[], None] | None = None
+) -> int:
     """Run one server in this process until SIGTERM or SIGINT; the exit code. ``process``: this
-    is that one of ``--procs`` (it says so, and where it listens, in one line)."""
+    is that one of ``--procs`` (it says so, and where it listens, in one line). ``listening``
+    runs once the server listens."""
     import asyncio
     import os
     import signal
@@ -109,6 +113,8 @@ def serve_here(config: Any, *, process: int | None = None) -> int:
         # Young objects collected on a clock, not by CPython's count (server/runtime/collector.py).
         async with collecting(), running_server(config) as server:
             reload.append(server.reload_tls)
+            if listening is not None:
+                listening()
             if process is not None:
                 print(
                     f"Process {process} (pid {os.getpid()}) listening on {config.node_url}"

@@ -23,6 +23,7 @@ from redis_helpers import RedisServer, free_port, running_redis
 from test_cluster_failover import Player
 from wire_client import WireClient
 
+from muggins.server.commands.procs import QUICK_ENDS
 from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,8 +58,10 @@ def _free(port: int) -> bool:
 class Procs:
     """``muggins serve --procs N`` as its own process, and what it says: each process's pid."""
 
-    def __init__(self, redis_server: RedisServer, count: int, log: Path) -> None:
-        self.port, first = free_port(), free_ports(count)
+    def __init__(
+        self, redis_server: RedisServer, count: int, log: Path, *, first: int | None = None
+    ) -> None:
+        self.port, first = free_port(), first or free_ports(count)
         self.own = [first + i for i in range(count)]
         self.log = log
         self.process = subprocess.Popen(
@@ -198,3 +201,28 @@ async def test_a_parent_killed_leaves_no_process_serving(
         for pid in procs.pids().values():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_process_that_cannot_start_stops_them_all_with_the_reason(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Process 1's own port is taken by another program: it ends at each start; after the
+    fifth quick end in a row the parent says which process keeps ending and why, stops the
+    other one and ends with 1, leaving nothing serving."""
+    import socket
+
+    procs = None
+    with socket.socket() as squatter:
+        first = free_ports(2)
+        squatter.bind(("127.0.0.1", first + 1))
+        squatter.listen()
+        procs = Procs(redis_server, 2, tmp_path / "procs.log", first=first)
+        try:
+            assert procs.process.wait(120) == 1
+            said = procs.log.read_text()
+            assert said.count("process 1 (pid") == QUICK_ENDS - 1, said  # started again 4 times
+            assert "process 1 keeps ending at start (code 1); stopping" in said, said
+            assert f"{first + 1}): address already in use" in said, said
+            assert not any(map(healthy, [procs.port, first]))
+        finally:
+            procs.stop()
