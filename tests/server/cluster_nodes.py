@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
 
 from redis_helpers import RedisServer, free_port
 from websockets.exceptions import ConnectionClosed
-from wire_client import WireClient
+from wire_client import Frame, WireClient
 
 from muggins.server.app import Server, running_server
 from muggins.server.cluster.lobby import ClusterNode, copy_of
@@ -108,6 +110,27 @@ class Node:
                 self.process.wait(timeout=10)
 
 
+def connections(port: int) -> int:
+    """The open WebSocket connections of the server on ``port``, from its /metrics."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as r:
+        text = r.read().decode()
+    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
+    return int(float(value))
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Until ``condition()`` holds (a failure after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        await asyncio.sleep(0.05)
+
+
+def second_deal(view: object) -> bool:
+    """Whether a player's view is at the second deal or later (where a test pauses play)."""
+    return getattr(view, "deal_number", 0) >= 2
+
+
 def node_of(server: Server) -> ClusterNode:
     """The cluster part of a node's lobby."""
     node = server.lobby.cluster
@@ -147,6 +170,29 @@ async def nodes(redis: RedisServer, count: int, **changes: object) -> AsyncItera
             await stack.enter_async_context(running_server(node_config(redis, **changes)))
             for _ in range(count)
         ]
+
+
+async def alice_and_bob(
+    alice_url: str, bob_url: str, *, target: int = 121, settled: bool = True
+) -> tuple[WireClient, WireClient, Frame]:
+    """Alice (on ``alice_url``) makes a room for a game to ``target`` and Bob (on ``bob_url``)
+    joins it; with ``settled``, both have then seen the first state. Returns both and the room
+    made."""
+    alice = await WireClient.open(alice_url, name="Alice")
+    bob = await WireClient.open(bob_url, name="Bob")
+    created = await alice.request(type="create_room", options={"game": {"target": target}})
+    await bob.request(type="join_room", code=created["code"])
+    if settled:
+        await settle([alice, bob], 1)
+    return alice, bob, created
+
+
+async def registered(url: str, name: str) -> tuple[WireClient, str]:
+    """A client named ``name`` on ``url`` that registered an account of that name, and its id."""
+    client = await WireClient.open(url, name=name)
+    made = await client.request(type="register", name=name, password="long enough")
+    assert made["type"] == "account", made
+    return client, str(made["account"])
 
 
 async def stored_log(redis: RedisServer, code: str) -> Match:

@@ -1,4 +1,4 @@
-"""Servers on free ports for the server tests."""
+"""Servers on free ports for the server tests, and a redis-server for the cluster tests."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
+from redis_helpers import redis_server  # noqa: F401 (a fixture, for the cluster tests)
 
 from muggins.server.app import Server, running_server
 from muggins.server.config import ServerConfig

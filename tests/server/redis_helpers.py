@@ -118,6 +118,14 @@ def running_redis(directory: Path, *, fsync: str = "always") -> Iterator[RedisSe
         server.stop(kill=True)
 
 
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server of the test's own (a conftest imports this fixture; a module that shares
+    one server between its tests defines its own)."""
+    with running_redis(tmp_path) as server:
+        yield server
+
+
 async def redis_flush(redis: RedisServer) -> None:
     """Empty the server (tests sharing one redis-server start each from nothing)."""
     import redis.asyncio as aioredis

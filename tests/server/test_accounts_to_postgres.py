@@ -6,24 +6,17 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
 from pg_helpers import PostgresServer, running_postgres
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from test_account_store_contract import account, result
 
 from muggins.server.cluster.durable import AccountsInRedis
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.results.settle import rate
 from muggins.server.store.postgres_accounts import PostgresAccounts
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 @pytest.fixture

@@ -6,13 +6,13 @@ import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 from cluster_nodes import (
     advance,
+    alice_and_bob,
     node_config,
     nodes,
     passing_turn,
@@ -27,12 +27,6 @@ from wire_client import WireClient, game_overs, play_randomly
 from muggins.server.app import running_server
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_two_nodes_play_a_full_game_and_list_each_others_rooms(
@@ -75,10 +69,7 @@ async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
     other gets a clean error, and the lost race raises no alarm of Redis losing writes."""
     caplog.set_level(logging.INFO, logger="muggins.cluster")
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
+        alice, bob, created = await alice_and_bob(a.url, b.url, settled=False)
         twin = await WireClient.open(b.url, hello=False)
         welcome = await twin.hello("Alice", token=alice.token)
         assert welcome["resumed"] is True and welcome["room"] == created["code"]
@@ -123,10 +114,7 @@ async def test_redis_restart_mid_game_loses_nothing_and_clients_get_errors(
     after it returns the game goes on from the same state to the end, every earlier action kept."""
     with running_redis(tmp_path, fsync="always") as redis:
         async with nodes(redis, 2) as (a, b):
-            alice = await WireClient.open(a.url, name="Alice")
-            bob = await WireClient.open(b.url, name="Bob")
-            created = await alice.request(type="create_room", options={"game": {"target": 61}})
-            await bob.request(type="join_room", code=created["code"])
+            alice, bob, created = await alice_and_bob(a.url, b.url, target=61, settled=False)
             seq = await advance([alice, bob], random.Random(8), pegging_choice)
             before = await stored_log(redis, created["code"])
             assert len(before.log) == seq - 1
@@ -240,10 +228,7 @@ async def test_node_whose_cache_is_ahead_of_redis_reloads_redis_truth(
     """If Redis lost the last acknowledged move (say a power cut under fsync everysec), the next
     write conflicts, the node reloads the room from Redis and the players get Redis's state."""
     async with nodes(redis_server, 1) as (a,):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(a.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
+        alice, bob, created = await alice_and_bob(a.url, a.url, settled=False)
         seq = await advance([alice, bob], random.Random(9), pegging_choice)
         store = RedisStore(redis_server.url)
         try:
@@ -269,10 +254,7 @@ async def test_a_lost_race_with_a_slow_reply_raises_no_alarm(
     error and the log never says B's cache is ahead of Redis (that alarm means lost writes)."""
     caplog.set_level(logging.INFO, logger="muggins.cluster")
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(a.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
+        alice, bob, created = await alice_and_bob(a.url, a.url, settled=False)
         twin = await WireClient.open(b.url, hello=False)
         await twin.hello("Alice", token=alice.token)
         rng = random.Random(11)

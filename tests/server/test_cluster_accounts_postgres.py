@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 import redis.asyncio as aioredis
 from cluster_nodes import nodes
 from pg_helpers import PostgresServer, running_postgres
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from test_account_store_contract import account, result
 from test_rated_cluster import play_until_the_end
 from wire_client import WireClient
@@ -23,12 +22,6 @@ from wire_client import WireClient
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.results.settle import rate
 from muggins.server.store.postgres_accounts import PostgresAccounts
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 @pytest.fixture

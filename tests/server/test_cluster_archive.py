@@ -10,14 +10,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 import redis.asyncio as aioredis
 from cluster_nodes import Node, nodes
 from pg_helpers import PostgresServer, running_postgres
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from wire_client import WireClient, play_randomly
 
 from muggins.server.cluster.archive import archive_finished
@@ -30,12 +29,6 @@ from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 @pytest.fixture

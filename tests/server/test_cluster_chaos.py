@@ -25,13 +25,12 @@ import random
 import signal
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from cluster_nodes import Node
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 
 from muggins.client.connection import Connection, LinkStatus
 from muggins.server.cluster.redis_store import RedisStore
@@ -51,12 +50,6 @@ from muggins.shared.protocol import (
 
 THINK = (0.05, 0.35)
 """Seconds a player thinks before each move, so the games last while the chaos goes on."""
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 @dataclass

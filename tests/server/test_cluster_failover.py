@@ -12,13 +12,10 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import pytest
 from cluster_nodes import Node
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 
 from muggins.client.connection import Connection, LinkStatus
 from muggins.server.cluster.redis_store import RedisStore
@@ -38,12 +35,6 @@ from muggins.shared.protocol import (
 )
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import SeatView
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 def choose(view: SeatView) -> Action:

@@ -19,14 +19,11 @@ import contextlib
 import random
 import signal
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, settle
-from redis_helpers import RedisServer, running_redis
-from test_rated_cluster import account, play_until_the_end
+from cluster_nodes import Node, registered, settle
+from redis_helpers import RedisServer
+from test_rated_cluster import play_until_the_end
 from wire_client import Frame, WireClient
 
 from muggins.server.cluster.redis_store import RedisStore
@@ -37,12 +34,6 @@ from muggins.shared.protocol import RoomOptions
 
 GRACE = "1"
 """The nodes' grace period (seconds) before a claim may be offered."""
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def ratings(client: WireClient, names: tuple[str, ...]) -> list[Frame]:
@@ -76,7 +67,7 @@ async def test_a_rated_match_left_unsettled_by_a_dead_node_is_settled_once(
     a = Node(redis_server, "--grace", GRACE)
     b = Node(redis_server, "--grace", GRACE, "--sweep-interval", "0.5")
     try:
-        ann, bob = await account(a.url, "Ann"), await account(a.url, "Bob")
+        (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(a.url, "Bob")
         room = await ann.request(
             type="create_room", options={"game": {"target": 61}, "rated": True}
         )
@@ -146,7 +137,7 @@ async def test_kill_9_at_the_last_move_with_nobody_back_rates_the_match_once(
     a = Node(redis_server, "--grace", GRACE)
     b = Node(redis_server, "--grace", GRACE, "--sweep-interval", "0.5")
     try:
-        ann, bob = await account(a.url, "Ann"), await account(a.url, "Bob")
+        (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(a.url, "Bob")
         room = await ann.request(
             type="create_room", options={"game": {"target": 61}, "rated": True}
         )

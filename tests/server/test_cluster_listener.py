@@ -8,26 +8,18 @@ import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from cluster_nodes import NEVER, advance, node_of, nodes, settle, stored_log
-from redis_helpers import RedisServer, running_redis
-from wire_client import WireClient
+from cluster_nodes import NEVER, advance, alice_and_bob, node_of, nodes, settle, stored_log
+from redis_helpers import RedisServer
 
 import muggins.server.cluster.lobby as cluster_lobby
 from muggins.server.app import Server
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.lobby import copy_of
 from muggins.shared.match import Match
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 def count_round_trips(server: Server) -> Counter[str]:
@@ -63,11 +55,7 @@ async def test_a_move_costs_its_node_one_round_trip_and_the_other_node_none(
 ) -> None:
     monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)  # no safety catch-up meanwhile
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, _ = await alice_and_bob(a.url, b.url)
         await quiet(a, b)
         on_a, on_b = count_round_trips(a), count_round_trips(b)
         rng = random.Random(5)
@@ -105,11 +93,7 @@ async def test_a_move_heard_while_the_room_is_busy_is_applied_without_reading_re
     and makes no Redis request (it caught up with two reads before)."""
     monkeypatch.setattr(cluster_lobby, "SAFETY_POLL", NEVER)
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, created = await alice_and_bob(a.url, b.url)
         await quiet(a, b)
         room = b.lobby.rooms[created["code"]]
         rng = random.Random(9)
@@ -143,11 +127,7 @@ async def test_a_node_hears_only_the_rooms_whose_players_it_holds(
         plain = lobby_c._heard
         lobby_c._heard = lambda data: (heard.append(data), plain(data))[1]  # type: ignore[method-assign]
         on_c = count_round_trips(c)
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, created = await alice_and_bob(a.url, b.url)
         rng = random.Random(7)
         for _ in range(6):
             mover = alice if alice.my_turn() else bob
@@ -199,10 +179,7 @@ async def test_discards_made_at_once_on_two_nodes_never_replay_the_match(
 
     monkeypatch.setattr(Match, "replay", classmethod(counted))
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
+        alice, bob, created = await alice_and_bob(a.url, b.url, settled=False)
         rng = random.Random(11)
         lost = 0
         for deal in range(8):

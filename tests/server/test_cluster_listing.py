@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from cluster_nodes import nodes, settle
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from wire_client import WireClient
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.store.games import RoomRecord, SeatRecord
 from muggins.shared.protocol import RoomOptions
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 def code_of(n: int) -> str:

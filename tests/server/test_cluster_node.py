@@ -7,23 +7,15 @@ import contextlib
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from cluster_nodes import Node, nodes
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from websockets.exceptions import ConnectionClosed
 from wire_client import WireClient
 
 BURST = 300
 """Concurrent requests on one node: three times redis-py's default pool of 100 connections."""
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_a_burst_beyond_the_pool_waits_instead_of_failing(redis_server: RedisServer) -> None:

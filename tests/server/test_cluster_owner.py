@@ -6,47 +6,16 @@ room over from the log and the match ends."""
 from __future__ import annotations
 
 import asyncio
-import re
 import signal
-import time
-import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
-import pytest
 import redis
-from cluster_nodes import Node
-from redis_helpers import RedisServer, running_redis
+from cluster_nodes import Node, connections, second_deal, wait_for
+from redis_helpers import RedisServer
 from test_cluster_failover import Player
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.ownership import OWNER_TTL
 from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
-
-
-def connections(node: Node) -> int:
-    """The node's open WebSocket connections, from its /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=2) as r:
-        text = r.read().decode()
-    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
-    return int(float(value))
-
-
-async def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never came"
-        await asyncio.sleep(0.05)
-
-
-def second_deal(view: object) -> bool:
-    return getattr(view, "deal_number", 0) >= 2
 
 
 async def test_players_are_sent_to_the_owner_and_the_next_node_takes_the_room_over(
@@ -71,14 +40,14 @@ async def test_players_are_sent_to_the_owner_and_the_next_node_takes_the_room_ov
         await bob.link.send(JoinRoom(code=room.code))
         await bob.next(State)
         await alice.next(State)
-        assert {connections(a), connections(b)} == {2, 0} and connections(a) == 2
+        assert {connections(a.port), connections(b.port)} == {2, 0} and connections(a.port) == 2
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
 
         a.kill()
         for player in (alice, bob):
             back = await player.next(Welcome, timeout=20)
             assert isinstance(back, Welcome) and back.resumed and back.room == room.code
-        await wait_for(lambda: connections(b) == 2)
+        await wait_for(lambda: connections(b.port) == 2)
         assert store.get(owner) not in (None, holder_a)  # B took the lease over
         await asyncio.gather(alice.play(), bob.play())
         for player in (alice, bob):
@@ -114,7 +83,7 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
         await bob.link.send(JoinRoom(code=room.code))
         await bob.next(State)
         await alice.next(State)
-        assert (connections(a), connections(b)) == (1, 1)
+        assert (connections(a.port), connections(b.port)) == (1, 1)
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
     finally:
         for player in (alice, bob):
@@ -146,7 +115,7 @@ async def test_players_of_a_frozen_owner_finish_on_the_other_node(
         await bob.link.send(JoinRoom(code=room.code))
         await bob.next(State)
         await alice.next(State)
-        assert connections(a) == 2
+        assert connections(a.port) == 2
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
 
         a.signal(signal.SIGSTOP)

@@ -6,28 +6,21 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from cluster_nodes import (
     Node,
+    alice_and_bob,
     copy_in,
     nodes,
     settle,
     stored_log,
 )
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from wire_client import WireClient
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import RedisStore
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
@@ -36,11 +29,7 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
     """Bob (node B) drops: Alice (node A) is told, sees him disconnected, and sees him return;
     when he drops again, after the grace period she claims the game from node A."""
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, created = await alice_and_bob(a.url, b.url)
         early = await alice.request(type="claim", take="win")
         assert early["type"] == "error" and early["code"] == "illegal"
         seen_on_a = copy_in(a, created["code"])
@@ -84,10 +73,7 @@ async def test_abandoned_room_is_closed_once_by_one_node(
 
     monkeypatch.setattr(RedisStore, "close_room", counting_close)
     async with nodes(redis_server, 3, abandon_after=0.5, sweep_interval=0.1) as (a, b, _):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
-        await bob.request(type="join_room", code=created["code"])
+        alice, bob, created = await alice_and_bob(a.url, b.url, settled=False)
         carol = await WireClient.open(b.url, name="Carol")
         kept = await carol.request(type="create_room")
         await alice.close()
@@ -111,11 +97,7 @@ async def test_chat_restart_and_rematch_agreements_cross_nodes(redis_server: Red
     """Chat, a restart proposal and its acceptance, and rematch wishes work between players on
     two nodes: each side sees the other's line, proposal and wish, and the new match starts."""
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 61}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, created = await alice_and_bob(a.url, b.url, target=61)
         said = await alice.request(type="chat", text="good luck")
         assert said["type"] == "chat"
         heard = await bob.expect("chat")
@@ -164,11 +146,7 @@ async def test_rematch_wishes_made_at_once_on_two_nodes_are_both_kept(
     each time the new match starts (a blind write of the wishes lost one, and the room waited
     for ever: found by the flat-out cluster bench with each room's players on two nodes)."""
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 61}})
-        await bob.request(type="join_room", code=created["code"])
-        await settle([alice, bob], 1)
+        alice, bob, _ = await alice_and_bob(a.url, b.url, target=61)
         for number in range(1, 9):
             for client in (alice, bob):
                 while client.room is None or client.room["match_number"] != number:
@@ -264,11 +242,7 @@ async def test_a_paused_node_is_not_reported_as_a_drop(redis_server: RedisServer
     node_a = Node(redis_server)
     try:
         async with nodes(redis_server, 1) as (b,):
-            alice = await WireClient.open(node_a.url, name="Alice")
-            bob = await WireClient.open(b.url, name="Bob")
-            created = await alice.request(type="create_room", options={"game": {"target": 121}})
-            await bob.request(type="join_room", code=created["code"])
-            await settle([alice, bob], 1)
+            _alice, bob, created = await alice_and_bob(node_a.url, b.url)
             room = copy_in(b, created["code"])
             async with asyncio.timeout(5):
                 while not room.seen[0]:

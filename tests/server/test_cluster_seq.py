@@ -12,11 +12,18 @@ import signal
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from cluster_nodes import advance, node_config, nodes, pegging_choice, settle, stored_log
-from redis_helpers import RedisServer, running_redis
+from cluster_nodes import (
+    advance,
+    alice_and_bob,
+    node_config,
+    nodes,
+    pegging_choice,
+    settle,
+    stored_log,
+)
+from redis_helpers import RedisServer
 from test_cluster_failover import Node
 from wire_client import WireClient
 
@@ -24,12 +31,6 @@ from muggins.server.app import running_server
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.store.games import MatchRecord, move_key
 from muggins.shared.match import Match
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 @contextlib.contextmanager
@@ -299,11 +300,7 @@ async def test_a_move_whose_redis_answer_is_lost_is_answered_as_made(
     try:
         config = replace(node_config(redis_server), redis=proxy.url)
         async with running_server(config) as node:
-            alice = await WireClient.open(node.url, name="Alice")
-            bob = await WireClient.open(node.url, name="Bob")
-            created = await alice.request(type="create_room", options={"game": {"target": 121}})
-            await bob.request(type="join_room", code=created["code"])
-            await settle([alice, bob], 1)
+            alice, bob, created = await alice_and_bob(node.url, node.url)
             await advance([alice, bob], random.Random(3), pegging_choice)
             assert alice.state is not None
             seq = alice.state["seq"]

@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from cluster_nodes import NEVER, Node, copy_in, node_of, nodes, settle, stored_log
-from redis_helpers import RedisServer, running_redis
+from cluster_nodes import NEVER, Node, alice_and_bob, copy_in, node_of, nodes, settle, stored_log
+from redis_helpers import RedisServer
 from test_cluster_listener import count_round_trips, quiet
 from wire_client import WireClient
 
@@ -24,12 +23,6 @@ from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord, Stor
 from muggins.shared.actions import GameOptions
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_a_lost_action_wake_up_is_made_good_by_the_next(
@@ -126,11 +119,7 @@ async def test_the_opponent_is_told_of_a_killed_node_before_its_heartbeat_runs_o
     node_a = Node(redis_server)
     try:
         async with nodes(redis_server, 1) as (b,):
-            alice = await WireClient.open(node_a.url, name="Alice")
-            bob = await WireClient.open(b.url, name="Bob")
-            created = await alice.request(type="create_room", options={"game": {"target": 121}})
-            await bob.request(type="join_room", code=created["code"])
-            await settle([alice, bob], 1)
+            _alice, bob, created = await alice_and_bob(node_a.url, b.url)
             room = copy_in(b, created["code"])
             async with asyncio.timeout(5):
                 while not room.seen[0]:

@@ -7,24 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from cluster_nodes import Node, stored_log
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from test_duplicate import audit, capped, split_at_room, watch
 from test_leak import play_fast
 from test_outsider_findings import recorded_unrated, registered_from
 from wire_client import WireClient
 
 from muggins.shared.duplicate import compare, deal_lines, verdict
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def until_room(client: WireClient, leaving: str) -> str:

@@ -4,14 +4,12 @@ queue that outlives the node a player was queued on (SIGKILL)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from test_cluster_failover import Node
 from wire_client import WireClient
 
@@ -158,12 +156,6 @@ async def test_a_player_far_from_everyone_is_not_left_waiting(
         task.cancel()
     for client in clients.values():
         await client.close()
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_the_queue_survives_its_node_being_killed(redis_server: RedisServer) -> None:

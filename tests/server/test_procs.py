@@ -12,14 +12,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
 import redis
-from redis_helpers import RedisServer, free_port, running_redis
+from cluster_nodes import connections, second_deal, wait_for
+from redis_helpers import RedisServer, free_port
 from test_cluster_failover import Player
 from wire_client import WireClient
 
@@ -28,12 +26,6 @@ from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, Sta
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"Process (\d+) \(pid (\d+)\) listening on ws://127\.0\.0\.1:(\d+)")
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 def free_ports(count: int) -> int:
@@ -94,31 +86,12 @@ class Procs:
                 self.process.wait(10)
 
 
-def connections(port: int) -> int:
-    """A process's open WebSocket connections, from its /metrics on its own port."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as r:
-        text = r.read().decode()
-    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
-    return int(float(value))
-
-
 def healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
             return bool(r.status == 200)
     except OSError:
         return False
-
-
-async def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never came"
-        await asyncio.sleep(0.05)
-
-
-def second_deal(view: object) -> bool:
-    return getattr(view, "deal_number", 0) >= 2
 
 
 async def test_two_processes_share_a_port_send_players_to_the_owner_and_restart(

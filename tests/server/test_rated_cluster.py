@@ -7,28 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 import redis.asyncio as aioredis
-from redis_helpers import RedisServer, running_redis
-from test_cluster_failover import Node
+from cluster_nodes import Node, registered
+from redis_helpers import RedisServer
 from test_outsider_findings import recorded_unrated, registered_from
 from wire_client import Frame, WireClient
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
-
-
-async def account(url: str, name: str) -> WireClient:
-    client = await WireClient.open(url, name=name)
-    reply = await client.request(type="register", name=name, password="long enough")
-    assert reply["type"] == "account", reply
-    return client
 
 
 async def play_until_the_end(players: list[WireClient], rng: random.Random) -> Frame:
@@ -54,7 +38,7 @@ async def test_sigkill_after_the_last_move_still_rates_once(redis_server: RedisS
     """Kill -9 at the last move: on the other node both ratings change once, and stay."""
     a, b = Node(redis_server), Node(redis_server)
     try:
-        ann, bob = await account(a.url, "Ann"), await account(a.url, "Bob")
+        (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(a.url, "Bob")
         room = await ann.request(
             type="create_room", options={"game": {"target": 61}, "rated": True}
         )

@@ -4,21 +4,12 @@ sign-ins per name and per address together, and answer a wrong name and a wrong 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from cluster_nodes import nodes
-from redis_helpers import RedisServer, running_redis
+from redis_helpers import RedisServer
 from wire_client import WireClient
 
 PASSWORD = "the right one"
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def sign_in(client: WireClient, name: str, password: str) -> tuple[str, str]:

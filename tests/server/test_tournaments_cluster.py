@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, node_of, nodes, stored_log
-from redis_helpers import RedisServer, running_redis
+from cluster_nodes import Node, node_of, nodes, registered, stored_log
+from redis_helpers import RedisServer
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.client.bot_account import play_tournament
@@ -23,21 +22,13 @@ from muggins.server.cluster.tournament_records import TournamentRecords
 from muggins.server.cluster.tournament_state import Entry, State
 
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
-
-
 async def admin(redis: RedisServer, url: str, name: str) -> WireClient:
     """A signed-in admin (made so in Redis), who makes the tournaments."""
-    client = await WireClient.open(url, name=name)
-    made = await client.request(type="register", name=name, password="long enough")
-    assert made["type"] == "account", made
+    client, account = await registered(url, name)
     store = RedisStore(redis.url)
     await store.open()
     try:
-        await store.set_role(made["account"], "admin")
+        await store.set_role(account, "admin")
     finally:
         await store.close()
     return client
@@ -269,10 +260,7 @@ async def test_a_swiss_round_in_a_cluster_pairs_only_connected_members(
         members: dict[str, WireClient] = {}
         accounts: dict[str, str] = {}
         for name, node in (("Ann", a), ("Bob", b), ("Cyd", a), ("Dee", b)):
-            client = await WireClient.open(node.url, name=name)
-            made = await client.request(type="register", name=name, password="long enough")
-            assert made["type"] == "account", made
-            accounts[name] = str(made["account"])
+            client, accounts[name] = await registered(node.url, name)
             joined = await client.request(type="join_tournament", tournament=tid)
             assert joined["joined"], joined
             members[name] = client
@@ -315,12 +303,10 @@ async def test_an_arena_in_a_cluster_pairs_a_member_only_while_connected(
         return set(await redis.hkeys(here))
 
     async def member(url: str, name: str, tid: str) -> tuple[WireClient, str]:
-        client = await WireClient.open(url, name=name)
-        made = await client.request(type="register", name=name, password="long enough")
-        assert made["type"] == "account", made
+        client, account = await registered(url, name)
         joined = await client.request(type="join_tournament", tournament=tid)
         assert joined["joined"], joined
-        return client, str(made["account"])
+        return client, account
 
     try:
         boss = await admin(redis_server, a.url, "Director")
