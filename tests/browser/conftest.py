@@ -1,4 +1,4 @@
-"""A real server on a free port and Debian's headless Chromium for the browser tests.
+"""A real server on a free port, a redis-server and Debian's headless Chromium for browser tests.
 
 Outside CI the tests skip, saying so, when no Chromium is installed; with CI=true a missing
 Chromium is a failure (.ci/run installs it).
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cdp import Browser, find_chromium
+from redis_helpers import redis_server  # noqa: F401 (a fixture, for the cluster pages)
 from site_helpers import site_config
 
 from muggins.server.app import Server, running_server

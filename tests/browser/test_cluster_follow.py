@@ -4,18 +4,14 @@ to the node it came from with stay=1, which serves it."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Iterator
 from contextlib import AsyncExitStack
-from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from cdp import Browser, Page
 from cluster_nodes import node_config
-from redis_helpers import RedisServer, free_port, running_redis
+from redis_helpers import RedisServer, free_port
+from site_helpers import leased_room
 from table_driver import read_table
 from test_friend_game import named_page
 from test_resume import MID_PEGGING, SHOW, play_until
@@ -27,19 +23,7 @@ async def owned_room(browser: Browser, a: Server, store: redis.Redis) -> tuple[P
     """Alice's page on node A with a room she made there (A holds its lease); its code."""
     alice = await named_page(browser, f"http://127.0.0.1:{a.port}/", "Alice")
     await alice.click("#create-room")
-    link: str = await alice.wait("document.getElementById('invite-link')?.value")
-    code = link.rsplit("/", 1)[-1]
-    deadline = time.monotonic() + 15
-    while store.get(f"muggins:owner:{code}") is None:
-        assert time.monotonic() < deadline, "node A never took the room's lease"
-        await asyncio.sleep(0.05)
-    return alice, code
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
+    return alice, await leased_room(alice, store, who="node A")
 
 
 async def addressed_node(

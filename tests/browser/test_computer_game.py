@@ -7,7 +7,7 @@ import re
 import time
 
 from cdp import Browser, Page
-from site_helpers import page_url
+from site_helpers import computer_game
 from table_driver import check_against, read_table, room_code, take_turn, truth
 
 from muggins.server.app import Server
@@ -21,11 +21,7 @@ async def test_a_game_to_121_against_the_computer_by_clicking(
     """Every step shows the server's scores as pegs in the right holes, the count and the calls,
     then each show's breakdown adds up to its total, until the game-over panel names the winner."""
     page = await browser.new_page()
-    await page.goto(page_url(site))
-    await page.wait("!!document.querySelector('#level option[value=random]')", what="the levels")
-    await page.type("#name", "Ada")
-    await page.js("document.getElementById('level').value = 'easy'")
-    await page.click("#start-computer")
+    await computer_game(page, site, "Ada", level="easy")
     await page.wait("!!document.querySelector('#lay-away')", what="a dealt hand")
     await page.press("h")  # the coach chooses two cards, with its reason...
     await page.wait("!!document.getElementById('hint-text')", what="the coach's reason")

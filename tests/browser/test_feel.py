@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cdp import Browser, Page
-from site_helpers import page_url
+from site_helpers import computer_game, page_url
 from table_driver import read_table, take_turn
 from test_friend_game import named_page
 
@@ -18,11 +18,7 @@ async def test_title_motion_theme_and_sound(browser: Browser, site: Server) -> N
     """Your move shows in the title; a played card has its slide-in animation, and none when
     motion is reduced; a dark scheme darkens the felt; the sound box starts off and stays on."""
     page = await browser.new_page()
-    await page.goto(page_url(site))
-    await page.wait("!!document.querySelector('#level option[value=random]')")
-    await page.type("#name", "Ty")
-    await page.js("document.getElementById('level').value = 'random'")
-    await page.click("#start-computer")
+    await computer_game(page, site, "Ty")
     await page.wait("document.title.startsWith('● Your move')", what="the title at the discard")
     await page.wait("!!document.querySelector('#lay-away')", what="a dealt hand")
     # A card just played carries "fresh" (redraws after it do not); its computed animation:

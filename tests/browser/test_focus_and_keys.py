@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from cdp import Browser, Page
-from site_helpers import page_url
+from site_helpers import computer_game
 from table_driver import read_table
 
 from muggins.server.app import Server
@@ -28,11 +28,7 @@ async def test_focus_stays_and_s_says_the_scores(browser: Browser, site: Server)
     on a control of the table; S announces both scores and whose move; a show's parts are
     announced as separate sentences."""
     page = await browser.new_page()
-    await page.goto(page_url(site))
-    await page.wait("!!document.querySelector('#level option[value=random]')")
-    await page.type("#name", "Kay")
-    await page.js("document.getElementById('level').value = 'random'")
-    await page.click("#start-computer")
+    await computer_game(page, site, "Kay")
     await page.wait("!!document.querySelector('#lay-away')", what="a dealt hand")
     await page.js("document.querySelector('#hand button').focus()")
     await page.press("s")

@@ -3,24 +3,16 @@ opened on the other process, is played in the process that owns the room."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import redis
 from cdp import Browser
-from redis_helpers import RedisServer, running_redis
+from cluster_nodes import connections, wait_for
+from redis_helpers import RedisServer
+from site_helpers import leased_room
 from test_friend_game import named_page
-from test_procs import Procs, connections, healthy, wait_for
+from test_procs import Procs, healthy
 from test_resume import MID_PEGGING, play_until
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_a_room_link_on_the_other_process_is_played_on_the_owner(
@@ -35,12 +27,7 @@ async def test_a_room_link_on_the_other_process_is_played_on_the_owner(
         await wait_for(lambda: len(procs.pids()) == 2 and all(map(healthy, procs.own)))
         alice = await named_page(browser, f"http://127.0.0.1:{procs.port}/", "Alice")
         await alice.click("#create-room")
-        link: str = await alice.wait("document.getElementById('invite-link')?.value")
-        code = link.rsplit("/", 1)[-1]
-        deadline = time.monotonic() + 15
-        while store.get(f"muggins:owner:{code}") is None:
-            assert time.monotonic() < deadline, "no process took the room's lease"
-            await asyncio.sleep(0.05)
+        code = await leased_room(alice, store, who="any process")
         await wait_for(lambda: sum(connections(p) for p in procs.own) == 1)
         owner = 0 if connections(procs.own[0]) == 1 else 1
         other = procs.own[1 - owner]
