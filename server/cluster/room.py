@@ -2,7 +2,10 @@
 
 The room is the ordinary :class:`~server.rooms.room.Room`; a node gives it a :class:`RoomCopy`
 (its :attr:`~server.rooms.seating.Table.cluster`, see :mod:`server.rooms.cluster_seam`), which
-keeps the copy agreeing with Redis, and a :class:`GuardedStore` for its compare-and-set writes.
+keeps the copy agreeing with Redis, and a :class:`~server.cluster.room_writes.GuardedStore` for
+its compare-and-set writes (see :mod:`server.cluster.room_writes`). What the copy reads of its
+players' connections is judged in :mod:`server.cluster.seat_presence`, and the restart and
+rematch wishes are kept in :mod:`server.cluster.room_agreement`.
 
 Any node can serve any room. A node that keeps the room cached is woken by Redis after every
 change another node makes: an action's wake-up carries the action, which the node applies to
@@ -17,7 +20,6 @@ Timers and computer moves are claimed in Redis (``SET NX PX``) so they fire on o
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, TypeVar
@@ -25,32 +27,26 @@ from typing import Any, Protocol, TypeVar
 from muggins.server.cluster.addresses import note_address, seat_addresses
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.redis_store import entry_action, entry_tag
-from muggins.server.rooms.players import Player, Refusal
+from muggins.server.cluster.room_agreement import take_agreement
+from muggins.server.cluster.room_writes import GuardedStore, versioned_change
+from muggins.server.cluster.seat_presence import END_CONFIRM, take_presence
+from muggins.server.rooms.players import Player
 from muggins.server.rooms.room import Room
-from muggins.server.store.games import MatchRecord, SeatRecord, StoreConflict, StoreError
-from muggins.shared.actions import Action, Event, Seat
+from muggins.server.store.games import MatchRecord, SeatRecord, StoreError
+from muggins.shared.actions import Action, Event
 from muggins.shared.match import Match
 from muggins.shared.protocol import ChatLine
+
+__all__ = ["CLAIM_TTL", "END_CONFIRM", "Node", "RoomCopy", "copy_of"]
 
 T = TypeVar("T")
 
 log = logging.getLogger("muggins.cluster")
 
-RETRIES = 3
-"""Versioned writes lost to another node before the move is refused."""
 CLAIM_TTL = 3.0
 """Seconds a node holds a timer or computer-move claim; a dead node's claim lapses after it."""
 DERIVED_NOTICES = frozenset({"disconnected", "returned", "claimable"})
 """Notices every node derives for itself (from presence), so they are not relayed."""
-LAPSE_CONFIRM = 6.0
-"""Seconds a presence whose node's heartbeat lapsed (the node may only be stalled: starved, or
-collecting garbage) must stay lapsed before the player counts as disconnected."""
-END_CONFIRM = 1.5
-"""Seconds a presence whose node has ended (its subscription to its wake-ups is gone: the process
-died and its connections were closed) must stay so before the player counts as disconnected:
-long enough for a node whose subscription merely dropped to make it again."""
-PRESENCE_LAG = 2.0
-"""Seconds a newly seen player counts as connected before their presence must show in Redis."""
 
 
 class Node(Protocol):
@@ -73,52 +69,6 @@ class Node(Protocol):
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
         """Run ``job`` in the background (until the node stops)."""
-
-
-class GuardedStore:
-    """A room's writes to the Redis store: seat writes are compare-and-set, conflicts are noted."""
-
-    def __init__(self, copy: RoomCopy, store: ClusterStore) -> None:
-        self.copy = copy
-        self.store = store
-
-    async def save_seats(self, code: str, seats: tuple[SeatRecord, SeatRecord]) -> None:
-        try:
-            await self.store.save_seats(code, seats, expected=self.copy.stored_seats)
-        except StoreConflict:
-            self.copy.conflicted = True
-            raise
-        self.copy.stored_seats = seats
-
-    async def start_match(self, match: MatchRecord) -> None:
-        try:
-            await self.store.start_match(match)
-        except StoreConflict:
-            self.copy.conflicted = True
-            raise
-
-    async def append_action(
-        self,
-        code: str,
-        number: int,
-        index: int,
-        seat: Seat,
-        action: Action,
-        *,
-        seq: int | None = None,
-        key: str | None = None,
-    ) -> None:
-        try:
-            await self.store.append_action(code, number, index, seat, action, seq=seq, key=key)
-        except StoreConflict as conflict:
-            self.copy.conflicted = True
-            if conflict.length is not None and conflict.length < index:
-                # Redis holds fewer actions than this node has applied: it lost some.
-                self.copy.ahead = True
-            raise
-
-    async def confirm_action(self, code: str, number: int, index: int, key: str) -> bool:
-        return await self.store.confirm_action(code, number, index, key)
 
 
 class RoomCopy:
@@ -183,8 +133,8 @@ class RoomCopy:
             self.node.holders_changed()
         seats, number = state.seats, state.match
         self.take_seats(seats)
-        self._take_presence(state.present, state.left, state.ended)
-        self._take_agreement(state.agreement)
+        take_presence(self, state.present, state.left, state.ended)
+        take_agreement(self, state.agreement)
         if number != room.match_number:
             snapshot = await self.redis.load_room(room.code)
             if snapshot is not None and snapshot.match is not None:
@@ -276,91 +226,6 @@ class RoomCopy:
         else:
             # A match another node just started: its opening events, as that node sent them.
             room.broadcast(list(room.match.events), origin=None, id=None)
-
-    def _take_presence(
-        self,
-        present: tuple[bool, bool],
-        left: tuple[bool, bool],
-        ended: tuple[bool, bool] = (False, False),
-    ) -> None:
-        """Connected or not, for the players connected to other nodes (or to none).
-
-        A clean disconnect (``left``) is told at once. A presence whose node has ended (its
-        process died: ``ended``) is told once it has stayed so for ``END_CONFIRM`` seconds. A
-        presence that merely lapsed may be a renewal that came late (a node or Redis stalled
-        under load) rather than a drop: it is told only once it has stayed lapsed for
-        ``LAPSE_CONFIRM`` seconds (a vanished machine's players are told then, unless they are
-        back on another node by that time).
-        """
-        room = self.room
-        changed = False
-        for seat, here, gone, dead in zip(room.seats, present, left, ended, strict=True):
-            player = seat.player
-            if seat.kind != "human" or player is None or player.peer is not None:
-                self.lapsed_since[seat.index] = None
-                continue
-            if here:
-                self.seen[seat.index] = True
-                self.lapsed_since[seat.index] = None
-            elif not gone and seat.gone_since is None:
-                first = self.lapsed_since[seat.index]
-                if first is None:
-                    self.lapsed_since[seat.index] = room.clock()
-                    continue
-                if room.clock() - first < (END_CONFIRM if dead else LAPSE_CONFIRM):
-                    continue
-            if here and seat.gone_since is not None:
-                seat.gone_since, changed = None, True
-                room.notice("returned", f"{player.name} is back")
-            elif not here and seat.gone_since is None:
-                lagging = room.clock() - self.seated_at[seat.index] < PRESENCE_LAG
-                if lagging and not self.seen[seat.index]:
-                    continue  # just seated on another node: its presence is on its way
-                seat.gone_since, changed = room.clock(), True
-                if room.status == "playing":
-                    room.notice(
-                        "disconnected",
-                        f"{player.name} lost the connection; you may claim the game in "
-                        f"{room.grace:.0f} s if they do not return",
-                    )
-                    room.count_grace(seat.index)
-        if changed:
-            room.send_room()
-
-    def _take_agreement(self, text: str | None) -> None:
-        """A restart proposal or rematch wish made through another node."""
-        if text is None:
-            return
-        room = self.room
-        self.agreement_text = text
-        data = json.loads(text)
-        if data.get("match") != room.match_number:
-            return  # about an earlier match
-        restart_by, rematch = data.get("restart_by"), [bool(w) for w in data.get("rematch", ())]
-        if len(rematch) != 2:
-            return
-        if (restart_by, rematch) != (room.restart_by, room.rematch):
-            room.restart_by, room.rematch = restart_by, rematch
-            room.send_room()
-
-    async def _save_agreement(self) -> None:
-        room = self.room
-        async with self.agreement_lock:
-            text = json.dumps(
-                {"match": room.match_number, "restart_by": room.restart_by, "rematch": room.rematch}
-            )
-            if text == self.agreement_text:
-                return  # Redis has it already
-            try:
-                await self.redis.save_agreement(room.code, text, expected=self.agreement_text)
-            except StoreConflict as error:
-                # Another node wrote meanwhile (both players asked for a rematch at once): catch
-                # up, which reads its wish, and try again (see change).
-                self.conflicted = True
-                raise Refusal("storage", "The room changed meanwhile; try again") from error
-            except StoreError as error:
-                raise Refusal("storage", "The game store is unreachable; try again") from error
-            self.agreement_text = text
 
     # --- passing messages to other nodes -------------------------------------------------------
 
@@ -469,42 +334,11 @@ class RoomCopy:
         agreement: bool = False,
         cached: bool = False,
     ) -> T:
-        """Run ``run`` after catching up; on a lost race catch up and run it again.
-
-        ``cached``: the first try skips the catch-up if the cache is current (a move: the
-        write itself is refused if the log or the match moved on, and then it catches up).
-        ``seats``: a refused change's local seat changes are undone. ``agreement``: the room's
-        restart proposal and rematch wishes are saved after the change (compare-and-set).
-        """
-        for attempt in range(RETRIES):
-            if not (cached and attempt == 0 and not self.stale):
-                try:
-                    await self.sync()
-                except StoreError as error:
-                    raise Refusal(
-                        "storage", f"The game store is unreachable; {what} was not saved"
-                    ) from error
-            self.conflicted = False
-            try:
-                try:
-                    result = await run()
-                except Refusal:
-                    if seats:
-                        self._restore_seats()
-                    raise
-                if agreement:
-                    await self._save_agreement()
-                return result
-            except Refusal as refusal:
-                if not self.conflicted:
-                    if refusal.code in ("storage", "unconfirmed"):
-                        self.stale = True
-                    raise
-                log.info("room %s: lost a race for %s; catching up", self.room.code, what)
-            except BaseException:
-                self.stale = True
-                raise
-        raise Refusal("storage", f"The room kept changing; {what} was not saved, try again")
+        """Run ``run`` after catching up; on a lost race catch up and run it again (see
+        :func:`server.cluster.room_writes.versioned_change`)."""
+        return await versioned_change(
+            self, what, run, seats=seats, agreement=agreement, cached=cached
+        )
 
     def store_first(self, match: Match, seat: int, action: Action) -> bool:
         """A move both players may make at once (the discards) is stored before it is applied
@@ -514,7 +348,7 @@ class RoomCopy:
         match from its start: about 10 ms at 80 moves, paid at every such lost race.)"""
         return len(match.waiting_for()) > 1 and action in match.legal_actions(seat)
 
-    def _restore_seats(self) -> None:
+    def restore_seats(self) -> None:
         """Undo local seat changes a refused write made (the next catch-up reloads them)."""
         saved, self.stored_seats = self.stored_seats, self.room.record().seats
         if saved != self.stored_seats:
@@ -551,3 +385,9 @@ class RoomCopy:
                 CLAIM_TTL, lambda: asyncio.ensure_future(room.time_out(seq))
             )
         return won
+
+
+def copy_of(room: Room) -> RoomCopy | None:
+    """The node's copy seam of ``room`` (None for a room that is not a cluster's)."""
+    copy = room.cluster
+    return copy if isinstance(copy, RoomCopy) else None
