@@ -145,6 +145,15 @@ def copy_in(server: Server, code: str) -> RoomCopy:
     return copy
 
 
+async def presence_seen(server: Server, code: str, seat: int) -> RoomCopy:
+    """Node ``server``'s copy of room ``code``, once it has seen ``seat``'s presence in Redis."""
+    copy = copy_in(server, code)
+    async with asyncio.timeout(5):
+        while not copy.seen[seat]:
+            await asyncio.sleep(0.01)
+    return copy
+
+
 def node_config(redis: RedisServer, **changes: object) -> ServerConfig:
     config = ServerConfig(
         port=0,

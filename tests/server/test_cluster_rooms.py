@@ -13,6 +13,7 @@ from cluster_nodes import (
     alice_and_bob,
     copy_in,
     nodes,
+    presence_seen,
     settle,
     stored_log,
 )
@@ -32,10 +33,7 @@ async def test_opponent_on_another_node_drops_returns_and_can_be_claimed(
         alice, bob, created = await alice_and_bob(a.url, b.url)
         early = await alice.request(type="claim", take="win")
         assert early["type"] == "error" and early["code"] == "illegal"
-        seen_on_a = copy_in(a, created["code"])
-        async with asyncio.timeout(5):
-            while not seen_on_a.seen[1]:
-                await asyncio.sleep(0.01)
+        await presence_seen(a, created["code"], 1)
         token = bob.token
         await bob.close()
         notice = await alice.expect("notice")
@@ -243,10 +241,7 @@ async def test_a_paused_node_is_not_reported_as_a_drop(redis_server: RedisServer
     try:
         async with nodes(redis_server, 1) as (b,):
             _alice, bob, created = await alice_and_bob(node_a.url, b.url)
-            room = copy_in(b, created["code"])
-            async with asyncio.timeout(5):
-                while not room.seen[0]:
-                    await asyncio.sleep(0.01)
+            await presence_seen(b, created["code"], 0)
             node_a.signal(signal.SIGSTOP)
             await read_for(bob, 8.0)
             node_a.signal(signal.SIGCONT)

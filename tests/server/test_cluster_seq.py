@@ -52,12 +52,8 @@ async def test_a_move_held_by_a_frozen_node_is_stale_when_it_thaws(
     """A play sent to a node that froze, replayed after the player moved on elsewhere: stale."""
     a, b = Node(redis_server), Node(redis_server)
     try:
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        alice, bob, created = await alice_and_bob(a.url, b.url)
         code = created["code"]
-        await bob.request(type="join_room", code=code)
-        await settle([alice, bob], 1)
         await advance([alice, bob], random.Random(4), pegging_choice)
         assert alice.state is not None
         seq = alice.state["seq"]
@@ -329,12 +325,8 @@ async def test_a_move_told_storage_is_not_stored_and_a_retry_gets_the_first_answ
     try:
         config = replace(node_config(redis_server), redis=proxy.url)
         async with running_server(config) as node, nodes(redis_server, 1) as (other,):
-            alice = await WireClient.open(node.url, name="Alice")
-            bob = await WireClient.open(node.url, name="Bob")
-            created = await alice.request(type="create_room", options={"game": {"target": 121}})
+            alice, bob, created = await alice_and_bob(node.url, node.url)
             code = created["code"]
-            await bob.request(type="join_room", code=code)
-            await settle([alice, bob], 1)
             await advance([alice, bob], random.Random(8), pegging_choice)
             assert alice.state is not None
             seq = alice.state["seq"]
@@ -376,12 +368,8 @@ async def test_moves_refused_as_stale_or_out_of_turn_are_never_stored(
     """On two nodes: a move naming a past seq is told ``stale``, a move out of turn
     ``not_your_turn``; neither is in the stored log by its seq and key, whichever node heard it."""
     async with nodes(redis_server, 2) as (a, b):
-        alice = await WireClient.open(a.url, name="Alice")
-        bob = await WireClient.open(b.url, name="Bob")
-        created = await alice.request(type="create_room", options={"game": {"target": 121}})
+        alice, bob, created = await alice_and_bob(a.url, b.url)
         code = created["code"]
-        await bob.request(type="join_room", code=code)
-        await settle([alice, bob], 1)
         await advance([alice, bob], random.Random(9), pegging_choice)
         assert alice.state is not None
         seq = alice.state["seq"]

@@ -10,7 +10,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from cluster_nodes import NEVER, Node, alice_and_bob, copy_in, node_of, nodes, settle, stored_log
+from cluster_nodes import (
+    NEVER,
+    Node,
+    alice_and_bob,
+    node_of,
+    nodes,
+    presence_seen,
+    settle,
+    stored_log,
+)
 from redis_helpers import RedisServer
 from test_cluster_listener import count_round_trips, quiet
 from wire_client import WireClient
@@ -120,10 +129,7 @@ async def test_the_opponent_is_told_of_a_killed_node_before_its_heartbeat_runs_o
     try:
         async with nodes(redis_server, 1) as (b,):
             _alice, bob, created = await alice_and_bob(node_a.url, b.url)
-            room = copy_in(b, created["code"])
-            async with asyncio.timeout(5):
-                while not room.seen[0]:
-                    await asyncio.sleep(0.01)
+            await presence_seen(b, created["code"], 0)
             killed = time.monotonic()
             node_a.kill()
             notice = await bob.expect("notice", timeout=20)
