@@ -111,33 +111,41 @@ def ann_waited(frame: dict[str, Any]) -> bool:
     return bool(view["seat"] in view["waiting_for"] and view["legal"])
 
 
+async def bot_moves(batches: list[list[str]], *, after: str | None = None) -> list[dict[str, Any]]:
+    """Tell a bot each batch of frames in turn, reading one move after each (never answered);
+    the moves it made."""
+    moves: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def tell(ws: ServerConnection) -> None:
+        for batch in batches:
+            for text in batch:
+                await ws.send(text)
+            moves.put_nowait(json.loads(await ws.recv()))
+        await ws.wait_closed()
+
+    async with serve(tell, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}") as ws:
+            strategy, pacer = make_strategy("easy", seed=1), Pacer(1e4, 10**4)
+            bot = asyncio.create_task(_play_match(ws, strategy, pacer, "", None, None, after=after))
+            try:
+                async with asyncio.timeout(30):
+                    return [await moves.get() for _ in batches]
+            finally:
+                bot.cancel()
+
+
+def a_table(over_room: str) -> str:
+    """A table in play, as the room of the finished table ``over_room`` says it."""
+    return json.dumps({**json.loads(over_room), "code": "NEXTAB", "status": "playing"})
+
+
 async def test_a_move_never_answered_does_not_hold_the_bot_at_its_next_turn() -> None:
     """The bot moves; no answer comes (the server lost it, or took it and the answer was lost);
     a state two actions on waits for the bot again: it moves there, answering that state."""
     first, later = await my_turns(2)
     over_room, _ = await a_finished_tables_frames()
-    room = json.dumps({**json.loads(over_room), "code": "NEXTAB", "status": "playing"})
-    moves: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def table(ws: ServerConnection) -> None:
-        await ws.send(room)
-        await ws.send(first)
-        moves.put_nowait(json.loads(await ws.recv()))  # not answered
-        await ws.send(later)
-        moves.put_nowait(json.loads(await ws.recv()))
-        await ws.wait_closed()
-
-    async with serve(table, "127.0.0.1", 0) as server:
-        port = server.sockets[0].getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}") as ws:
-            bot = asyncio.create_task(
-                _play_match(ws, make_strategy("easy", seed=1), Pacer(1e4, 10**4), "", None, None)
-            )
-            try:
-                async with asyncio.timeout(30):
-                    one, two = await moves.get(), await moves.get()
-            finally:
-                bot.cancel()
+    one, two = await bot_moves([[a_table(over_room), first], [later]])
     assert one["seq"] == json.loads(first)["seq"]
     assert two["seq"] == json.loads(later)["seq"]
 
@@ -147,32 +155,5 @@ async def test_the_next_table_is_played_after_the_last_ones_end_told_again() -> 
     table's room and first state (seq counts from the start again there): the bot moves."""
     over_room, last_state = await a_finished_tables_frames()
     (turn,) = await my_turns(1)
-    next_room = json.dumps({**json.loads(over_room), "code": "NEXTAB", "status": "playing"})
-    moves: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def tables(ws: ServerConnection) -> None:
-        for text in (over_room, last_state, next_room, turn):
-            await ws.send(text)
-        moves.put_nowait(json.loads(await ws.recv()))
-        await ws.wait_closed()
-
-    async with serve(tables, "127.0.0.1", 0) as server:
-        port = server.sockets[0].getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}") as ws:
-            bot = asyncio.create_task(
-                _play_match(
-                    ws,
-                    make_strategy("easy", seed=1),
-                    Pacer(1e4, 10**4),
-                    "",
-                    None,
-                    None,
-                    after="LASTAB",
-                )
-            )
-            try:
-                async with asyncio.timeout(30):
-                    move = await moves.get()
-            finally:
-                bot.cancel()
+    (move,) = await bot_moves([[over_room, last_state, a_table(over_room), turn]], after="LASTAB")
     assert move["seq"] == json.loads(turn)["seq"] < json.loads(last_state)["seq"]
