@@ -23,51 +23,15 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import cpu_seconds, redis_commands, start_redis
+from sqlite_appends import Appending, fill_rooms
 
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord
 from muggins.server.store.sqlite_games import SqliteStore
-from muggins.shared.actions import Action, GameOptions, Play, Seat
+from muggins.shared.actions import Play
 from muggins.shared.cards import parse_card
-from muggins.shared.protocol import RoomOptions
-
-
-class Appending(Protocol):
-    async def create_room(self, room: RoomRecord) -> None: ...
-    async def start_match(self, match: MatchRecord) -> None: ...
-    async def append_action(
-        self,
-        code: str,
-        number: int,
-        index: int,
-        seat: Seat,
-        action: Action,
-        *,
-        seq: int | None = None,
-        key: str | None = None,
-    ) -> None: ...
-
-
-async def _fill(store: Appending, codes: list[str]) -> None:
-    for code in codes:
-        seats = (SeatRecord(seat=0), SeatRecord(seat=1))
-        await store.create_room(
-            RoomRecord(code=code, options=RoomOptions(), created=1.0, seats=seats)
-        )
-        await store.start_match(
-            MatchRecord(
-                room=code,
-                number=1,
-                seed=b"\x01" * 32,
-                options=GameOptions(),
-                names=("A", "B"),
-                started=2.0,
-            )
-        )
 
 
 async def _append(store: Appending, codes: list[str], depth: int, together: int) -> float:
@@ -91,7 +55,7 @@ async def run_sqlite(codes: list[str], depth: int, together: int) -> float:
     with tempfile.TemporaryDirectory(prefix="redis-appends-") as folder:
         store = SqliteStore(Path(folder) / "muggins.db")
         await store.open()
-        await _fill(store, codes)
+        await fill_rooms(store, codes)
         spent = await _append(store, codes, depth, together)
         await store.close()
     return spent / len(codes) / depth * 1e6
@@ -104,7 +68,7 @@ async def run_redis(
     await store.open()
     store.node = "bench"
     try:
-        await _fill(store, codes)
+        await fill_rooms(store, codes)
         await store.redis.config_resetstat()
         cpu0 = redis_cpu()
         spent = await _append(store, codes, depth, together)

@@ -17,12 +17,48 @@ import asyncio
 import tempfile
 import time
 from pathlib import Path
+from typing import Protocol
 
 from muggins.server.store.games import MatchRecord, RoomRecord, SeatRecord
 from muggins.server.store.sqlite_games import SqliteStore
-from muggins.shared.actions import GameOptions, Play
+from muggins.shared.actions import Action, GameOptions, Play, Seat
 from muggins.shared.cards import parse_card
 from muggins.shared.protocol import RoomOptions
+
+
+class Appending(Protocol):
+    async def create_room(self, room: RoomRecord) -> None: ...
+    async def start_match(self, match: MatchRecord) -> None: ...
+    async def append_action(
+        self,
+        code: str,
+        number: int,
+        index: int,
+        seat: Seat,
+        action: Action,
+        *,
+        seq: int | None = None,
+        key: str | None = None,
+    ) -> None: ...
+
+
+async def fill_rooms(store: Appending, codes: list[str]) -> None:
+    """A room for each of ``codes`` in ``store``, each with its first match started."""
+    for code in codes:
+        seats = (SeatRecord(seat=0), SeatRecord(seat=1))
+        await store.create_room(
+            RoomRecord(code=code, options=RoomOptions(), created=1.0, seats=seats)
+        )
+        await store.start_match(
+            MatchRecord(
+                room=code,
+                number=1,
+                seed=b"\x01" * 32,
+                options=GameOptions(),
+                names=("A", "B"),
+                started=2.0,
+            )
+        )
 
 
 async def run(rooms: int, depth: int) -> list[float]:
@@ -31,21 +67,7 @@ async def run(rooms: int, depth: int) -> list[float]:
         store = SqliteStore(Path(folder) / "muggins.db")
         await store.open()
         codes = [f"R{n:05d}" for n in range(rooms)]
-        for code in codes:
-            seats = (SeatRecord(seat=0), SeatRecord(seat=1))
-            await store.create_room(
-                RoomRecord(code=code, options=RoomOptions(), created=1.0, seats=seats)
-            )
-            await store.start_match(
-                MatchRecord(
-                    room=code,
-                    number=1,
-                    seed=b"\x01" * 32,
-                    options=GameOptions(),
-                    names=("A", "B"),
-                    started=2.0,
-                )
-            )
+        await fill_rooms(store, codes)
         move = Play(card=parse_card("5H"))  # the store keeps what it is given
         rounds = []
         for index in range(depth):
