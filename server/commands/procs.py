@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from muggins.server.config import ServerConfig
 
-QUICK_ENDS = 5
+FAILED_STARTS = 5
 """Ends in a row of one process before it listened (failing to start: say, its port in use)
 after which the parent gives up and stops them all."""
 RESTART_PAUSE = 1.0
@@ -168,7 +168,7 @@ class Supervisor:
                 listened = self.listened[index]
                 failed = listened is None or not listened.is_set()
                 self.failed_starts[index] = self.failed_starts[index] + 1 if failed else 0
-                if self.failed_starts[index] >= QUICK_ENDS:
+                if self.failed_starts[index] >= FAILED_STARTS:
                     print(
                         f"muggins serve: process {index} keeps ending at start "
                         f"(code {process.exitcode}); stopping",
