@@ -26,7 +26,6 @@ compute the new ratings, then MULTI/EXEC; a concurrent change makes it start aga
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -58,10 +57,8 @@ from muggins.server.store.accounts import (
 )
 from muggins.server.store.games import StoreConflict, StoreError
 from muggins.server.store.memory_accounts import HISTORY_KEPT
-from muggins.server.store.name_keys import FOLDING, Rekeying, clash_report, plan
+from muggins.server.store.name_keys import FOLDING, Rekeying, clash_report, folded, plan
 from muggins.shared.glicko2 import Rating
-
-log = logging.getLogger("muggins.cluster")
 
 _CREATE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
@@ -250,9 +247,7 @@ class RedisAccounts:
             )
         await self._call("name keys", lambda: self.redis.set(done, FOLDING))
         await self._call("name keys", lambda: self.redis.delete(lock))
-        log.info(
-            "name keys folded: %d moved, %d reported", len(rekeying.moved), len(rekeying.clashes)
-        )
+        folded(rekeying)
         return rekeying
 
     async def set_bot(self, id: str) -> None:

@@ -3,7 +3,8 @@
 The folding grew to take off accents and other marks and to read dotless ``ı`` and dotted ``İ``
 as ``i``. An account registered before kept its key of that time (``Alíce`` under ``alíce``), so
 a new ``Alice`` would not collide with it. The stores recompute every key once (SQLite: the
-migration that makes version 7; Redis: on a node's start, see
+migration that makes version 7; PostgreSQL: migration 5 of
+:data:`server.store.postgres.MIGRATIONS`; Redis: on a node's start, see
 :meth:`~server.cluster.redis_accounts.RedisAccounts.fold_name_keys`).
 
 When two existing accounts now fold to one key, both are kept. The one that already holds the
@@ -21,7 +22,9 @@ import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Any, Final
+
+import psycopg
 
 from muggins.server.store.accounts import AccountRecord, account_from_json, account_json
 from muggins.shared.names import name_key
@@ -126,4 +129,30 @@ def fold_sqlite(db: sqlite3.Connection) -> None:
             "INSERT INTO moderation_records (kind, key, value) VALUES ('report', ?, ?)",
             (report.id, report.json()),
         )
+    folded(rekeying)
+
+
+async def fold_postgres(connection: psycopg.AsyncConnection[Any]) -> None:
+    """PostgreSQL's migration 5 (inside its transaction): every key recomputed. Only the
+    columns the plan reads are loaded; each move is one update, in the plan's order, so a key
+    is free when an account takes it."""
+    cursor = await connection.execute("SELECT id, name, key, created FROM accounts")
+    accounts = [
+        AccountRecord(id=id, name=name, key=key, password_hash="", created=float(created))
+        for id, name, key, created in await cursor.fetchall()
+    ]
+    rekeying = plan(accounts)
+    for account, key in rekeying.moved:
+        await connection.execute("UPDATE accounts SET key = %s WHERE id = %s", (key, account.id))
+    for account, holder in rekeying.clashes:
+        report = clash_report(account, holder, at=time.time())
+        await connection.execute(
+            "INSERT INTO moderation_records (kind, key, value) VALUES ('report', %s, %s)",
+            (report.id, report.json()),
+        )
+    folded(rekeying)
+
+
+def folded(rekeying: Rekeying) -> None:
+    """Log what a fold did (each clash was logged when reported)."""
     log.info("name keys folded: %d moved, %d reported", len(rekeying.moved), len(rekeying.clashes))

@@ -6,8 +6,9 @@ A cluster keeps live play in Redis; a finished, settled match moves here (see
 by its id (``ON CONFLICT DO NOTHING``), so copying it again after a crash between the copy and
 the delete from Redis changes nothing.
 
-The schema is plain SQL in :data:`MIGRATIONS`, applied in order; ``schema_version`` records the
-last one applied, and an advisory lock makes the nodes that start together apply each once.
+The schema is plain SQL in :data:`MIGRATIONS`, with a Python step where SQL cannot say it (the
+name keys' refold), applied in order, each in the transaction that records its number in
+``schema_version``; an advisory lock makes the nodes that start together apply each once.
 The archive connects on first use and again after a failure: a node starts, and its players'
 moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back. A node
 keeps a small pool of connections (``--postgres-pool``), so a slow call (a settlement) does not
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -26,10 +27,14 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from muggins.server.store.games import MatchRecord, MoveTag, StoreError
+from muggins.server.store.name_keys import fold_postgres
 from muggins.shared.actions import ACTION, Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
 
-MIGRATIONS: tuple[str, ...] = (
+Step = str | Callable[[psycopg.AsyncConnection[Any]], Awaitable[None]]
+"""A migration: SQL, or a function run on the connection inside the migration's transaction."""
+
+MIGRATIONS: tuple[Step, ...] = (
     """
     CREATE TABLE matches (
         id text PRIMARY KEY,
@@ -117,6 +122,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX moderation_lists_by_name ON moderation_lists (name, seq);
     """,
+    # 5: accounts' name keys folded as today (accents, ı, İ); see server.store.name_keys
+    fold_postgres,
 )
 """The schema, one migration per entry: never edit one that has shipped; add another."""
 
@@ -322,7 +329,10 @@ async def migrate(connection: psycopg.AsyncConnection[Any]) -> int:
             await connection.execute("SELECT coalesce(max(version), 0) FROM schema_version")
         ).fetchone()
         version = int(row[0]) if row else 0
-        for number, sql in enumerate(MIGRATIONS[version:], start=version + 1):
-            await connection.execute(sql.encode())
+        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+            if callable(step):
+                await step(connection)
+            else:
+                await connection.execute(step.encode())
             await connection.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
     return len(MIGRATIONS)

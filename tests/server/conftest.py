@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
+from pg_helpers import postgres  # noqa: F401 (a fixture, for the PostgreSQL tests)
 from redis_helpers import redis_server  # noqa: F401 (a fixture, for the cluster tests)
 
 from muggins.server.app import Server, running_server

@@ -111,3 +111,10 @@ def running_postgres() -> Iterator[PostgresServer]:
                 server.stop(mode="immediate")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres() -> Iterator[PostgresServer]:
+    """A started PostgreSQL for one test (tests/server/conftest.py shares it)."""
+    with running_postgres() as server:
+        yield server

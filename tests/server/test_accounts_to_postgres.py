@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 import redis.asyncio as aioredis
-from pg_helpers import PostgresServer, running_postgres
+from pg_helpers import PostgresServer
 from redis_helpers import RedisServer
 from test_account_store_contract import account, result
 
@@ -17,12 +16,6 @@ from muggins.server.cluster.durable import AccountsInRedis
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.results.settle import rate
 from muggins.server.store.postgres_accounts import PostgresAccounts
-
-
-@pytest.fixture
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
 
 
 async def test_a_redis_only_clusters_accounts_move_once(

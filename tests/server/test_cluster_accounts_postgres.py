@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 
 import psycopg
 import pytest
 import redis.asyncio as aioredis
 from cluster_nodes import nodes
-from pg_helpers import PostgresServer, running_postgres
+from pg_helpers import PostgresServer
 from redis_helpers import RedisServer
 from test_account_store_contract import account, result
 from test_rated_cluster import play_until_the_end
@@ -22,13 +21,6 @@ from wire_client import WireClient
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.results.settle import rate
 from muggins.server.store.postgres_accounts import PostgresAccounts
-
-
-@pytest.fixture
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
-
 
 DURABLE = ("account:", "account-key:", "session:", "sessions:", "settled:", "history:",
            "leaderboard", "review")  # fmt: skip

@@ -9,13 +9,12 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 
 import psycopg
 import pytest
 import redis.asyncio as aioredis
 from cluster_nodes import Node, nodes
-from pg_helpers import PostgresServer, running_postgres
+from pg_helpers import PostgresServer
 from redis_helpers import RedisServer
 from wire_client import WireClient, play_randomly
 
@@ -29,13 +28,6 @@ from muggins.shared.actions import Action, GameOptions, Seat
 from muggins.shared.handover import HandOver
 from muggins.shared.match import Match
 from muggins.shared.protocol import RoomOptions
-
-
-@pytest.fixture
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
-
 
 SEATS = (SeatRecord(0, "human", "Ann", player="p"), SeatRecord(1, "bot", "Bot", level="easy"))
 
