@@ -1,26 +1,32 @@
 """How much a perfect adversary could gain against a level's pegging, per deal.
 
-    python tools/best_response.py --level expert --deals 200 --worlds 24 --seed 1 [--workers 2]
+    python tools/best_response.py --level expert --deals 100 --samples 4000 --seed 1
+    python tools/best_response.py --level expert --deals 100 --worlds 48 --seed 1
 
 For each deal (drawn from ``--seed``) the adversary gets six cards and the starter is cut; it
-lays away two as the level would. The level's hand is hidden from the adversary: ``--worlds``
-hands of six are dealt from the cards the adversary has not seen, and the level lays away two of
-each by its own discard policy, so the worlds are drawn from exactly what the adversary may
-believe about the level's four cards given both discards. Then the adversary's best response to
-the level's pegging policy is solved exactly over the pegging tree: at its own turn the adversary
-picks the card with the best mean over the worlds it cannot tell apart (it sees every card the
-level plays, so worlds split as they play differently), and at the level's turn each world
-follows the level's own choice from its own view. The figure is the adversary's mean pegging
-balance (its points in the play less the level's) under that best response, less its balance
-when it plays as the level itself would (the level against itself): the most a perfect adversary
-gains per deal by knowing how the level pegs. Roles alternate: even deals the adversary deals.
+lays away two as the level would. The level's hand is hidden from the adversary: hands of six
+are dealt from the cards the adversary has not seen, and the level lays away two of each by its
+own discard policy, so the hands kept are drawn from exactly what the adversary may believe about
+the level's four cards given both discards. Then the adversary's best response to the level's
+pegging policy is solved exactly over the pegging tree (:mod:`muggins.shared.bots.exploit`). The
+figure is the adversary's mean pegging balance (its points in the play less the level's) under
+that best response, less its balance when it plays as the level itself would (the level against
+itself): the most a perfect adversary gains per deal by knowing how the level pegs. Roles
+alternate: even deals the adversary deals.
 
-The worlds are a sample, so the adversary's belief is sharper than the true one (a few worlds
-are soon told apart by the level's cards, where the true belief holds many hands) and the figure
-leans high; more worlds lower it towards the exact bound. So the best response is also played,
-unchanged, against as many other worlds drawn the same way (where it meets a history it was not
-solved for it plays as the level would): a strategy the adversary could really follow, so that
-figure leans low. The exact gain lies between the two.
+``--samples N`` (rank worlds): the level's pegging reads its hand only through its ranks, the
+ranks it laid away (they are out of the unseen cards it draws the adversary's hand from) and its
+show total (which sets what a point is worth); so a world is one such hidden state, weighted by
+how many of ``N`` hands dealt lead to it, and the adversary sees the ranks the level plays. With
+the weights over all the states the belief is nearly the true one; a second ``N`` hands, dealt
+alike, weigh the held-out worlds, on which the same best response is played unchanged.
+
+``--worlds K`` (card worlds): ``K`` hands, each kept four a world; the adversary sees the cards.
+With few worlds the adversary's belief is far sharper than the true one (a few worlds are soon
+told apart where the true belief holds many hands), so the figure leans high; the same best
+response played against ``K`` other worlds (where it meets a history it was not solved for it
+plays as the level would) is a strategy the adversary could really follow, so that figure leans
+low. The exact gain lies between the two.
 """
 
 from __future__ import annotations
@@ -30,151 +36,33 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from muggins.shared.actions import Discard, Play
 from muggins.shared.bots import make_strategy
-from muggins.shared.bots.evaluation import play_points
+from muggins.shared.bots.endgame import in_reach
+from muggins.shared.bots.evaluation import hand_points
+from muggins.shared.bots.exploit import (
+    ADVERSARY,
+    LEVEL,
+    History,
+    Observe,
+    Peg,
+    Policy,
+    World,
+    best_response,
+    follow,
+    rank,
+    replayed,
+    same,
+)
 from muggins.shared.cards import DECK, Card
 from muggins.shared.match import Match
 from muggins.shared.view import PlayedCard, SeatView
 
-LEVEL, ADVERSARY = 0, 1
-"""The two sides of the pegging: the level whose policy is measured, and the adversary."""
-
-
-@dataclass(frozen=True)
-class Peg:
-    """A position of the play: both hands, every card played (side, card), the pile since the
-    count restarted, the count, whose turn it is, who has said go, and each side's points."""
-
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
-    played: tuple[tuple[int, Card], ...] = ()
-    pile: tuple[tuple[int, Card], ...] = ()
-    count: int = 0
-    turn: int = 0
-    said_go: tuple[bool, bool] = (False, False)
-    points: tuple[int, int] = (0, 0)
-
-    @property
-    def over(self) -> bool:
-        return not self.hands[0] and not self.hands[1]
-
-    def legal(self) -> list[Card]:
-        return [c for c in self.hands[self.turn] if self.count + c.value <= 31]
-
-    def play(self, card: Card) -> Peg:
-        """The position after the side to move plays ``card``, goes and resets scored as the rules
-        score them (the engine's ``Game._advance_play``)."""
-        side = self.turn
-        ranks = [c.rank for _, c in self.pile]
-        gained = play_points(ranks, self.count, card.rank)
-        hands = list(self.hands)
-        hands[side] = tuple(c for c in hands[side] if c != card)
-        points = list(self.points)
-        points[side] += gained
-        pile = (*self.pile, (side, card))
-        count = self.count + card.value
-        said = list(self.said_go)
-        turn = 1 - side
-        while True:
-            last = pile[-1][0] if pile else None
-            if count == 31 and last is not None:
-                pile, count, said = (), 0, [False, False]
-                turn = 1 - last if hands[1 - last] else last
-                continue
-            if not hands[0] and not hands[1]:
-                if last is not None:
-                    points[last] += 1
-                break
-            if any(count + c.value <= 31 for c in hands[turn]):
-                break
-            if hands[turn]:
-                said[turn] = True
-            if any(count + c.value <= 31 for c in hands[1 - turn]):
-                turn = 1 - turn
-                continue
-            assert last is not None
-            points[last] += 1
-            pile, count, said = (), 0, [False, False]
-            turn = 1 - last if hands[1 - last] else last
-        return Peg(
-            hands=(hands[0], hands[1]),
-            played=(*self.played, (side, card)),
-            pile=pile,
-            count=count,
-            turn=turn,
-            said_go=(said[0], said[1]),
-            points=(points[0], points[1]),
-        )
-
-    @property
-    def balance(self) -> int:
-        """The adversary's points less the level's."""
-        return self.points[ADVERSARY] - self.points[LEVEL]
-
-
-Policy = Callable[[Peg], Card]
-"""A side's choice of card in a position (it must read only what that side may see)."""
-World = tuple[Peg, float]
-
-
-History = tuple[tuple[tuple[int, Card], ...], tuple[bool, bool]]
-"""What the adversary has seen of a position: the cards played in order and who has said go."""
-
-
-def best_response(
-    worlds: Sequence[World], level: Policy, choices: dict[History, Card] | None = None
-) -> float:
-    """The adversary's best mean balance over ``worlds`` (positions that differ only in the
-    level's hidden hand, with their weights), the level playing by ``level`` in each. The
-    adversary's card at each history it meets goes into ``choices`` when given."""
-    mass = sum(w for _, w in worlds)
-    return _respond(list(worlds), level, {} if choices is None else choices) / mass
-
-
-def _respond(worlds: list[World], level: Policy, choices: dict[History, Card]) -> float:
-    """The weighted sum of the best balance over worlds the adversary cannot tell apart."""
-    parts: dict[tuple[int, tuple[bool, bool], bool], list[World]] = {}
-    for p, w in worlds:  # a go, or a last card, tells the worlds apart too
-        parts.setdefault((p.turn, p.said_go, p.over), []).append((p, w))
-    if len(parts) > 1:
-        return sum(_respond(part, level, choices) for part in parts.values())
-    peg = worlds[0][0]
-    if peg.over:
-        return sum(w * p.balance for p, w in worlds)
-    if peg.turn == ADVERSARY:
-        by_rank = {c.rank: c for c in peg.legal()}  # suits never peg, and the level sees ranks
-        values = {
-            card: _respond([(p.play(card), w) for p, w in worlds], level, choices)
-            for card in by_rank.values()
-        }
-        best = max(values, key=lambda c: values[c])
-        choices[(peg.played, peg.said_go)] = best
-        return values[best]
-    groups: dict[Card, list[World]] = {}
-    for p, w in worlds:
-        card = level(p)
-        groups.setdefault(card, []).append((p.play(card), w))
-    return sum(_respond(group, level, choices) for group in groups.values())
-
-
-def replayed(choices: dict[History, Card], fallback: Policy) -> Policy:
-    """The adversary playing ``choices`` where it met the history, else ``fallback``."""
-
-    def policy(peg: Peg) -> Card:
-        card = choices.get((peg.played, peg.said_go))
-        return card if card is not None else fallback(peg)
-
-    return policy
-
-
-def follow(peg: Peg, level: Policy, adversary: Policy) -> int:
-    """The balance when both sides play by their policies."""
-    while not peg.over:
-        peg = peg.play((level if peg.turn == LEVEL else adversary)(peg))
-    return peg.balance
+__all__ = ["ADVERSARY", "LEVEL", "Peg", "best_response", "follow", "replayed"]
 
 
 class SeatPolicy:
@@ -270,85 +158,232 @@ class DealResult:
     own: float
     """Its balance playing as the level does, over the same worlds."""
     held_out: float
-    """The same best response's balance over as many other worlds, drawn alike (where it meets a
-    history it was not solved for, it plays as the level does)."""
+    """The same best response's balance over other worlds, drawn alike (where it meets a history
+    it was not solved for, it plays as the level does)."""
     held_out_own: float
     """Its balance playing as the level does over those other worlds."""
     adversary_deals: bool
+    worlds: int = 0
+    """How many worlds the best response was solved on."""
+    by_card: tuple[float, ...] = ()
+    """The gain on the worlds solved, split by the adversary's card (its 1st to 4th): each is
+    what playing the best response for one card more, and as the level after, adds."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal as the tool sets it up: the adversary's six and its keep, the starter, the cards
+    it has not seen, and a real view of each seat at the start of the play (the level in seat 0)."""
+
+    six: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    away: tuple[Card, ...]
+    starter: Card
+    rest: tuple[Card, ...]
+    templates: tuple[SeatView, SeatView]
+    adversary_deals: bool
+    rng: random.Random
+
+    @property
+    def first(self) -> int:
+        """The side that plays first (the pone)."""
+        return LEVEL if self.adversary_deals else ADVERSARY
+
+
+def setup(level: str, *, seed: int, index: int, scores: tuple[int, int]) -> Deal:
+    """Deal ``index`` of ``seed``; its generator goes on to deal the level's hands."""
+    rng = random.Random(f"best-response:{seed}:{index}")
+    adversary_deals = index % 2 == 0
+    deck = list(DECK)
+    rng.shuffle(deck)
+    six, starter, rest = tuple(deck[:6]), deck[6], tuple(deck[7:])
+    base = Match(seed=rng.getrandbits(64))
+    dealer = 1 if adversary_deals else 0
+    t0, t1 = (
+        base.view(s).model_copy(update={"dealer": dealer, "starter": starter, "scores": scores})
+        for s in (0, 1)
+    )
+    away = discard_of(level, t1, six, seed=index).cards
+    kept = tuple(sorted(c for c in six if c not in away))
+    return Deal(six, kept, away, starter, rest, (t0, t1), adversary_deals, rng)
+
+
+def own_policy(level: str, deal: Deal, *, index: int, scores: tuple[int, int]) -> SeatPolicy:
+    """The adversary playing as the level would in its seat."""
+    return SeatPolicy(
+        level,
+        side=ADVERSARY,
+        template=deal.templates[1],
+        discards=deal.away,
+        scores=(scores[1], scores[0]),
+        seed=index,
+    )
 
 
 def solve_deal(
     level: str, *, seed: int, index: int, worlds: int, scores: tuple[int, int] = (0, 0)
 ) -> DealResult:
-    """One deal: the adversary's hand and the starter, ``worlds`` hands for the level (a hand
-    kept twice is one world of twice the weight)."""
-    rng = random.Random(f"best-response:{seed}:{index}")
-    adversary_deals = index % 2 == 0
-    deck = list(DECK)
-    rng.shuffle(deck)
-    six, starter, rest = tuple(deck[:6]), deck[6], deck[7:]
-    base = Match(seed=rng.getrandbits(64))
-    # The level sits in seat 0, the adversary in seat 1; the dealer is whichever the deal says.
-    dealer = 1 if adversary_deals else 0
-    templates = [
-        base.view(s).model_copy(update={"dealer": dealer, "starter": starter, "scores": scores})
-        for s in (0, 1)
-    ]
-    away = discard_of(level, templates[1], six, seed=index)
-    kept = tuple(sorted(c for c in six if c not in away.cards))
+    """One deal over card worlds: ``worlds`` hands for the level (a hand kept twice is one world
+    of twice the weight), and as many held out."""
+    deal = setup(level, seed=seed, index=index, scores=scores)
     policies: dict[tuple[Card, ...], SeatPolicy] = {}
 
     def draw() -> list[World]:
-        """``worlds`` hands for the level, each kept four a world (weighted by how often)."""
         weights: dict[tuple[Card, ...], float] = {}
         for _ in range(worlds):
-            theirs = tuple(rng.sample(rest, 6))
-            laid = discard_of(level, templates[0], theirs, seed=index)
+            theirs = tuple(deal.rng.sample(deal.rest, 6))
+            laid = discard_of(level, deal.templates[0], theirs, seed=index)
             four = tuple(sorted(c for c in theirs if c not in laid.cards))
             weights[four] = weights.get(four, 0.0) + 1.0
             if four not in policies:
                 policies[four] = SeatPolicy(
                     level,
                     side=LEVEL,
-                    template=templates[0],
+                    template=deal.templates[0],
                     discards=laid.cards,
                     scores=scores,
                     seed=index * 1000 + len(policies),
                 )
-        first = LEVEL if adversary_deals else ADVERSARY
-        return [(Peg(hands=(four, kept), turn=first), w) for four, w in weights.items()]
+        return [(Peg(hands=(four, deal.kept), turn=deal.first), w) for four, w in weights.items()]
 
     def level_policy(peg: Peg) -> Card:
         four = tuple(sorted((*peg.hands[LEVEL], *(c for s, c in peg.played if s == LEVEL))))
         return policies[four](peg)
 
-    own_policy = SeatPolicy(
-        level,
-        side=ADVERSARY,
-        template=templates[1],
-        discards=away.cards,
-        scores=(scores[1], scores[0]),
-        seed=index,
-    )
+    own = own_policy(level, deal, index=index, scores=scores)
     solved, other = draw(), draw()
+    return _result(deal, solved, other, level_policy, own, same)
+
+
+def _result(
+    deal: Deal,
+    solved: list[World],
+    other: list[World],
+    level: Policy,
+    own: Policy,
+    observe: Observe,
+) -> DealResult:
+    """Solve the best response on ``solved`` and play it, and the level's own play, on both."""
     choices: dict[History, Card] = {}
-    best = best_response(solved, level_policy, choices)
-    replay = replayed(choices, own_policy)
+    best = best_response(solved, level, choices, observe=observe)
+    replay = replayed(choices, own, observe=observe)
 
     def mean(positions: list[World], adversary: Policy) -> float:
-        return sum(w * follow(p, level_policy, adversary) for p, w in positions) / worlds
+        mass = sum(w for _, w in positions)
+        return sum(w * follow(p, level, adversary) for p, w in positions) / mass
 
+    def first_cards(n: int) -> Policy:
+        """The best response for the adversary's first ``n`` cards, then the level's play."""
+
+        def policy(peg: Peg) -> Card:
+            mine = sum(1 for s, _ in peg.played if s == ADVERSARY)
+            return (replay if mine < n else own)(peg)
+
+        return policy
+
+    steps = [mean(solved, first_cards(n)) for n in range(5)]
     return DealResult(
         best=best,
-        own=mean(solved, own_policy),
+        own=steps[0],
         held_out=mean(other, replay),
-        held_out_own=mean(other, own_policy),
-        adversary_deals=adversary_deals,
+        held_out_own=mean(other, own),
+        adversary_deals=deal.adversary_deals,
+        worlds=len(solved),
+        by_card=tuple(b - a for a, b in pairwise(steps)),
     )
 
 
-def _solve(job: tuple[str, int, int, int, tuple[int, int]]) -> DealResult:
-    level, seed, index, worlds, scores = job
+Hidden = tuple[tuple[int, ...], tuple[int, ...], int, tuple[Card, ...]]
+"""The level's hidden state as its pegging reads it: the ranks it kept, the ranks it laid away,
+its show total, and the cards laid away when the deal may end the game (the endgame search reads
+its crib's chances, suits and all); a choice between cards of one rank is no choice."""
+
+
+def hidden(kept: Sequence[Card], laid: Sequence[Card], starter: Card, *, end: bool) -> Hidden:
+    """The hidden state of a level that kept ``kept`` and laid away ``laid``."""
+    return (
+        tuple(sorted(c.rank for c in kept)),
+        tuple(sorted(c.rank for c in laid)),
+        hand_points(list(kept), starter),
+        tuple(sorted(laid)) if end else (),
+    )
+
+
+Hand = tuple[tuple[Card, ...], tuple[Card, ...]]
+"""A hand of the level's: the four cards kept and the two laid away."""
+
+
+def weigh(
+    level: str, deal: Deal, *, samples: int, index: int, scores: tuple[int, int], keeps: bool
+) -> dict[Hidden, tuple[float, Hand]]:
+    """``samples`` hands of six for the level, dealt from the cards the adversary has not seen and
+    laid away by the level: how many lead to each hidden state, and a hand for each. With
+    ``keeps``, hands that keep the same ranks count as one state, that of the first of them (a
+    draw from the states those ranks hide, the ranks weighed by all the hands)."""
+    end = in_reach(scores[0], scores[1], target=deal.templates[0].options.target)
+    out: dict[Hidden, tuple[float, Hand]] = {}
+    first: dict[tuple[int, ...], Hidden] = {}
+    for _ in range(samples):
+        six = tuple(deal.rng.sample(deal.rest, 6))
+        laid = discard_of(level, deal.templates[0], six, seed=index).cards
+        kept = tuple(sorted(c for c in six if c not in laid))
+        key = hidden(kept, laid, deal.starter, end=end)
+        if keeps:
+            key = first.setdefault(key[0], key)
+        count, hand = out.get(key, (0.0, (kept, laid)))
+        out[key] = (count + 1.0, hand)
+    return out
+
+
+def solve_ranks(
+    level: str,
+    *,
+    seed: int,
+    index: int,
+    samples: int,
+    scores: tuple[int, int] = (0, 0),
+    keeps: bool = True,
+) -> DealResult:
+    """One deal over rank worlds: the hidden states of ``samples`` hands (with ``keeps``, one per
+    ranks kept), each weighted by how many hands lead to it, and those of as many others held
+    out."""
+    deal = setup(level, seed=seed, index=index, scores=scores)
+    solved = weigh(level, deal, samples=samples, index=index, scores=scores, keeps=keeps)
+    other = weigh(level, deal, samples=samples, index=index, scores=scores, keeps=keeps)
+    hands = {key: hand for key, (_, hand) in (*solved.items(), *other.items())}
+    keys = list(hands)
+    ids = {key: i for i, key in enumerate(keys)}
+    policies = [
+        SeatPolicy(
+            level,
+            side=LEVEL,
+            template=deal.templates[0],
+            discards=hands[key][1],
+            scores=scores,
+            seed=index,
+        )
+        for key in keys
+    ]
+
+    def worlds(states: dict[Hidden, tuple[float, Hand]]) -> list[World]:
+        return [
+            (Peg(hands=(hand[0], deal.kept), turn=deal.first, world=ids[k]), w / samples)
+            for k, (w, hand) in states.items()
+        ]
+
+    def level_policy(peg: Peg) -> Card:
+        return policies[peg.world](peg)
+
+    own = own_policy(level, deal, index=index, scores=scores)
+    return _result(deal, worlds(solved), worlds(other), level_policy, own, rank)
+
+
+def _solve(job: tuple[str, int, int, int, int, tuple[int, int], bool]) -> DealResult:
+    level, seed, index, worlds, samples, scores, keeps = job
+    if samples:
+        return solve_ranks(
+            level, seed=seed, index=index, samples=samples, scores=scores, keeps=keeps
+        )
     return solve_deal(level, seed=seed, index=index, worlds=worlds, scores=scores)
 
 
@@ -365,9 +400,16 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--level", default="expert")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--worlds", type=int, default=24, help="hands of the level's per deal")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=0, help="hands dealt to weigh rank worlds")
+    parser.add_argument(
+        "--every-state",
+        action="store_true",
+        help="a rank world for every hidden state dealt, not one for each ranks kept",
+    )
+    parser.add_argument("--worlds", type=int, default=48, help="card worlds (without --samples)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument(
         "--scores",
@@ -380,32 +422,53 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     scores = (args.scores[0], args.scores[1])
-    jobs = [(args.level, args.seed, i, args.worlds, scores) for i in range(args.deals)]
+    indices = range(args.first, args.first + args.deals)
+    keeps = not args.every_state
+    jobs = [(args.level, args.seed, i, args.worlds, args.samples, scores, keeps) for i in indices]
     if args.workers > 1:
         from multiprocessing import get_context
 
         with get_context().Pool(args.workers) as pool:
             results = pool.map(_solve, jobs, chunksize=1)
     else:
-        results = [_solve(job) for job in jobs]
+        results = []
+        for job in jobs:
+            results.append(_solve(job))
+            r = results[-1]
+            print(
+                f"  deal {job[2]}: {r.best - r.own:+.3f} solved ({r.worlds} worlds),"
+                f" {r.held_out - r.held_out_own:+.3f} held out",
+                flush=True,
+            )
+    mode = f"{args.worlds} card worlds"
+    if args.samples:
+        mode = (
+            f"rank worlds from {args.samples} hands ({'every state' if not keeps else 'by keep'})"
+        )
     print(
-        f"{args.level}: {args.deals} deals from {scores[0]}-{scores[1]}, {args.worlds} worlds"
-        f" a deal, seed {args.seed}"
-        f" ({time.perf_counter() - start:.0f} s)"
+        f"{args.level}: {args.deals} deals from {scores[0]}-{scores[1]}, {mode} a deal"
+        f" (mean {sum(r.worlds for r in results) / len(results):.0f} solved),"
+        f" seed {args.seed}, first deal {args.first} ({time.perf_counter() - start:.0f} s)"
     )
     for name, pick in (
         ("all", results),
         ("adversary deals", [r for r in results if r.adversary_deals]),
         ("adversary is pone", [r for r in results if not r.adversary_deals]),
     ):
+        if not pick:
+            continue
         gain, half = mean_ci([r.best - r.own for r in pick])
         out, out_half = mean_ci([r.held_out - r.held_out_own for r in pick])
         best, _ = mean_ci([r.best for r in pick])
         own, _ = mean_ci([r.own for r in pick])
+        gap, gap_half = mean_ci([(r.best - r.own) - (r.held_out - r.held_out_own) for r in pick])
+        cards = " ".join(f"{sum(r.by_card[k] for r in pick) / len(pick):+.3f}" for k in range(4))
         print(
             f"  {name:<18} gain {gain:+.3f} ± {half:.3f} points a deal on the worlds solved"
             f" (best response {best:+.3f}, as the level plays {own:+.3f});"
-            f" {out:+.3f} ± {out_half:.3f} on other worlds"
+            f" {out:+.3f} ± {out_half:.3f} on held-out worlds"
+            f" (the gap {gap:+.3f} ± {gap_half:.3f});"
+            f" by its card {cards}"
         )
     return 0
 

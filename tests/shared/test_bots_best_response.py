@@ -11,6 +11,7 @@ from types import ModuleType
 
 import pytest
 
+from muggins.shared.bots.exploit import rank
 from muggins.shared.cards import parse_cards
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -82,12 +83,123 @@ def test_a_go_tells_the_worlds_apart() -> None:
     assert br.best_response(both, lowest) == pytest.approx(1.0)
 
 
+def test_worked_case_the_worlds_weigh_as_their_hands() -> None:
+    """Worked by hand: the adversary holds 5-10 and leads; in two hidden states the level holds
+    the same ranks, 5-10, but answers with the lower card in one (A) and the higher in the other
+    (B), as a level whose discards differ would. The adversary sees only ranks, so it cannot tell
+    A from B, and only their weights choose its lead.
+
+    Lead 5: in A the 5 pairs (2), the 10s pair at 30 (2) and the last card (1): -5; in B the 10
+    makes fifteen (2), the 10s pair (2 to the adversary), the 5 at 30 is the last card: -1.
+    Lead 10: in A the 5 makes fifteen (2), the 5s pair (2 to the adversary), the last card: -1;
+    in B the 10 pairs (2), the 5 at 25, the 5s pair at 30 (2) and the last card: -5.
+    With A three times as likely as B: lead 5 is (3 x -5 - 1) / 4 = -4, lead 10 is
+    (3 x -1 - 5) / 4 = -2, so it leads the 10; the other way round it leads the 5.
+    """
+    mine = parse_cards("5S 10H")
+
+    def level(peg: object) -> object:
+        legal = peg.legal()  # type: ignore[attr-defined]
+        pick = min if peg.world == 0 else max  # type: ignore[attr-defined]
+        return pick(legal, key=lambda c: c.rank)
+
+    def states(a: float, b: float) -> list[tuple[object, float]]:
+        return [
+            (br.Peg(hands=(parse_cards("5D 10C"), mine), turn=br.ADVERSARY, world=0), a),
+            (br.Peg(hands=(parse_cards("5H 10D"), mine), turn=br.ADVERSARY, world=1), b),
+        ]
+
+    for (a, b), lead, value in (((3.0, 1.0), 10, -2.0), ((1.0, 3.0), 5, -2.0)):
+        choices: dict[object, object] = {}
+        assert br.best_response(states(a, b), level, choices, observe=rank) == value
+        assert choices[((), (False, False))].rank == lead  # type: ignore[attr-defined]
+    assert br.best_response(states(0.75, 0.25), level, observe=rank) == -2.0
+    assert [br.best_response([w], level) for w in states(1.0, 1.0)] == [-1.0, -1.0]
+
+
+def test_hands_that_hide_the_same_state_peg_alike() -> None:
+    """The rank worlds rest on this: two hands of the level's with the same ranks kept, the same
+    ranks laid away and the same show total get the same ranks played, whatever their suits, in
+    every line of the play against the adversary's every card."""
+    level = "expert-2"
+    deal = br.setup(level, seed=4, index=1, scores=(0, 0))
+    first: dict[object, tuple[object, ...]] = {}
+    pairs = []
+    for _ in range(400):
+        six = tuple(deal.rng.sample(deal.rest, 6))
+        laid = br.discard_of(level, deal.templates[0], six, seed=1).cards
+        kept = tuple(sorted(c for c in six if c not in laid))
+        key = br.hidden(kept, laid, deal.starter, end=False)
+        if key in first and first[key] != (kept, laid):
+            pairs.append((first[key], (kept, laid)))
+        first.setdefault(key, (kept, laid))
+    assert len(pairs) >= 3
+    for hands in pairs[:3]:
+        lines = []
+        for kept, laid in hands:
+            policy = br.SeatPolicy(
+                level,
+                side=br.LEVEL,
+                template=deal.templates[0],
+                discards=laid,
+                scores=(0, 0),
+                seed=1,
+            )
+            lines.append(plays(br.Peg(hands=(kept, deal.kept), turn=deal.first), policy))
+        assert lines[0] == lines[1]
+
+
+def plays(peg: object, level: object) -> list[tuple[int, ...]]:
+    """The ranks the level plays in every line of the adversary's."""
+    out: list[tuple[int, ...]] = []
+    if peg.over:  # type: ignore[attr-defined]
+        return [tuple(c.rank for s, c in peg.played if s == br.LEVEL)]  # type: ignore[attr-defined]
+    if peg.turn == br.LEVEL:  # type: ignore[attr-defined]
+        return plays(peg.play(level(peg)), level)  # type: ignore[attr-defined,operator]
+    for card in peg.legal():  # type: ignore[attr-defined]
+        out += plays(peg.play(card), level)  # type: ignore[attr-defined]
+    return out
+
+
+def test_the_ranks_kept_weigh_as_all_their_hands() -> None:
+    """Merged by the ranks kept, each world weighs as many hands as kept those ranks, over all
+    the states they hide (the same hands dealt again, for the same deal)."""
+    level = "expert-2"
+    merged = br.weigh(
+        level,
+        br.setup(level, seed=5, index=2, scores=(0, 0)),
+        samples=300,
+        index=2,
+        scores=(0, 0),
+        keeps=True,
+    )
+    every = br.weigh(
+        level,
+        br.setup(level, seed=5, index=2, scores=(0, 0)),
+        samples=300,
+        index=2,
+        scores=(0, 0),
+        keeps=False,
+    )
+    by_keep: dict[object, float] = {}
+    for key, (count, _) in every.items():
+        by_keep[key[0]] = by_keep.get(key[0], 0.0) + count
+    assert {key[0]: count for key, (count, _) in merged.items()} == by_keep
+    assert sum(by_keep.values()) == 300
+    assert len(every) > len(merged)
+    for key, (_, (kept, laid)) in merged.items():
+        assert every[key][1] == (kept, laid)  # the state of the first hand to keep those ranks
+
+
 def test_the_best_response_does_at_least_as_well_as_the_level() -> None:
     """Playing as the level does is one of the adversary's strategies, so the best response is
     never worse (on real deals, the level being expert-2 with a few worlds)."""
     for index in range(3):
         result = br.solve_deal("expert-2", seed=3, index=index, worlds=3)
         assert result.best >= result.own - 1e-9
+    ranked = br.solve_ranks("expert-2", seed=3, index=1, samples=40)
+    assert ranked.best >= ranked.own - 1e-9
+    assert sum(ranked.by_card) == pytest.approx(ranked.best - ranked.own)
 
 
 def test_the_tool_scores_the_play_as_the_engine_does() -> None:
