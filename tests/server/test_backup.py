@@ -62,11 +62,13 @@ async def play_matches(url: str, stop: asyncio.Event, done: list[set[tuple[str, 
     ] != "error"
     n = 0
     while not stop.is_set():
-        ann.state = bob.state = None  # the next room starts afresh: no last match's end
         room = await ann.request(type="create_room", options={"game": {"target": 61}})
         await bob.request(type="join_room", code=room["code"])
         rng = random.Random(n)
-        await asyncio.gather(play_randomly(ann, rng), play_randomly(bob, rng))
+        # A match can end while a move is on its way (a random resign), and when Ann leaves
+        # for the next room, Bob is told the old room's end again: only this room's states count.
+        code = room["code"]
+        await asyncio.gather(play_randomly(ann, rng, code=code), play_randomly(bob, rng, code=code))
         n += 1
         done.append({(room["code"], 1)})
     await ann.close()

@@ -68,6 +68,8 @@ class WireClient:
         if frame["type"] == "state":
             self.state = frame
         elif frame["type"] == "room":
+            if self.room is not None and self.room["code"] != frame["code"]:
+                self.state = None  # another room's states start afresh
             self.room = frame
         return frame
 
@@ -96,17 +98,20 @@ class WireClient:
 
 
 async def play_randomly(
-    client: WireClient, rng: random.Random, *, until: str = "match_over"
+    client: WireClient, rng: random.Random, *, until: str = "match_over", code: str | None = None
 ) -> None:
     """Make a random legal move whenever waited for, until the view reaches ``until``.
 
     Starts from the last state already read, if it is this client's move. ``until="show"``
     stops at the first deal's show even when no one is waited for in it (without muggins the
     show is counted at once, so no state's phase is ``show``: its ``hand_scored`` events are).
+    With ``code``, states of another room (a room left behind, told again as it was when the
+    player left) are passed over: the server sends a room before its states.
     """
     frame = client.state
     while True:
-        if frame is not None and frame["type"] == "state":
+        elsewhere = code is not None and (client.room is None or client.room["code"] != code)
+        if frame is not None and frame["type"] == "state" and not elsewhere:
             view = frame["view"]
             if view["phase"] in (until, "match_over") or (
                 until == "show"
