@@ -88,7 +88,7 @@ class ClusterTournaments:
         """Players here who asked for a tournament's standings, by tournament and player id."""
         self._told: dict[str, str] = {}
         self._seated: set[tuple[str, str]] = set()
-        """(table, account) pairs this node has seated once."""
+        """(table, account) pairs this node has seated once, while the table's game is on."""
         self._locks: dict[str, asyncio.Lock] = {}
         self.known: set[str] = set()
         """The live tournaments this node knows of (it directs one when its director dies)."""
@@ -216,6 +216,8 @@ class ClusterTournaments:
                 log.info("tournament %s: %s", id, error)
             except Exception:
                 log.exception("tournament %s", id)
+        if id not in self.known:  # finished: a later step makes a new lock
+            self._locks.pop(id, None)
 
     async def release(self) -> None:
         """A node stopping gives up the leases it holds (another node directs at once)."""
@@ -240,6 +242,9 @@ class ClusterTournaments:
             if game.result is None:
                 for seat, account in enumerate((game.first, game.second)):
                     await self._seat(game.room, account, seat)
+            else:  # played: nobody is seated there again, so the node forgets it
+                self._seated.discard((game.room, game.first))
+                self._seated.discard((game.room, game.second))
         told = state.text() + json.dumps({a: e.text() for a, e in sorted(members.items())})
         if self._told.get(id) == told:
             return
@@ -255,6 +260,7 @@ class ClusterTournaments:
         if state.status == "finished":
             self.followers.pop(id, None)
             self.known.discard(id)
+            self._told.pop(id, None)
 
     async def _seat(self, code: str, account: str, seat: int) -> None:
         if (code, account) in self._seated:
