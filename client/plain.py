@@ -29,6 +29,7 @@ It reads commands, one per line::
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -52,7 +53,7 @@ from muggins.client.prompts import (
     wrong_call_sentence,
 )
 from muggins.client.session import Goal, Session, describe_levels, friend_url
-from muggins.client.tournaments import create_message, list_lines, standings_lines
+from muggins.client.tournaments import Newest, create_message, list_lines, standings_lines
 from muggins.shared.actions import GameOptions
 from muggins.shared.bots.coach import advise
 from muggins.shared.cards import Card, CardError, parse_card
@@ -97,6 +98,7 @@ from muggins.shared.protocol.accounts import (
 )
 from muggins.shared.protocol.client import LIST_MAX
 from muggins.shared.protocol.tournaments import (
+    TOURNAMENT_REQUESTS,
     GetTournament,
     JoinTournament,
     LeaveTournament,
@@ -176,6 +178,10 @@ class PlainClient:
         self.logged = 0
         self.done = asyncio.Event()
         self.sent: list[BaseModel] = []
+        self.tournaments = Newest()
+        """Each tournament's newest info (a reply can come after the news of a later change)."""
+        self.asked = itertools.count(1)
+        """Ids for the tournament requests: a reply names its request, and is printed."""
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -201,9 +207,11 @@ class PlainClient:
         if isinstance(message, Tournaments):
             for line in list_lines(message):
                 self.say(f"| {line}")
-        if isinstance(message, TournamentInfo) and message.id is not None:
-            for line in standings_lines(message):
-                self.say(f"| {line}")
+        if isinstance(message, TournamentInfo):
+            newest = self.tournaments.take(message)
+            if message.id is not None:  # a reply is printed: the newest standings heard
+                for line in standings_lines(newest):
+                    self.say(f"| {line}")
         if isinstance(message, Profile | History | Leaderboard):
             from muggins.client.account_cli import describe
 
@@ -397,6 +405,8 @@ class PlainClient:
             else:
                 if isinstance(message, GAME_MOVES):
                     self.pending = own_state(view)
+                if isinstance(message, TOURNAMENT_REQUESTS):  # its reply is printed: it names it
+                    message = message.model_copy(update={"id": next(self.asked)})
                 self.send(message)
         else:
             self.say(f"! unknown command {verb!r}: type help")

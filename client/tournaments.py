@@ -58,6 +58,33 @@ def standings_lines(info: TournamentInfo) -> list[str]:
 RESULTS = {1.0: "1-0", 0.0: "0-1", 0.5: "½-½"}
 
 
+class Newest:
+    """The newest info of each tournament heard on one connection. An answer can come after
+    the news of a later change (see ``TournamentInfo.revision``), so the info with the highest
+    revision is kept, not the last to come."""
+
+    def __init__(self) -> None:
+        self.infos: dict[str, TournamentInfo] = {}
+
+    def take(self, info: TournamentInfo) -> TournamentInfo:
+        """The info to show now: ``info``, unless one of a later revision came before it (an
+        info of revision 0 is not numbered, and is taken as it comes).
+
+        >>> s = TournamentSummary(tournament="T1", name="Cup", kind="arena", status="playing",
+        ...                       duplicate=False, bots=False, players=2)
+        >>> first, later = (TournamentInfo(summary=s, standings=(), games=(), revision=r)
+        ...                 for r in (3, 4))
+        >>> newest = Newest()
+        >>> newest.take(later).revision, newest.take(first).revision
+        (4, 4)
+        """
+        kept = self.infos.get(info.summary.tournament)
+        if kept is not None and 0 < info.revision < kept.revision:
+            return kept
+        self.infos[info.summary.tournament] = info
+        return info
+
+
 def create_message(kind: str, args: list[str]) -> CreateTournament:
     """From ``arena MINUTES [duplicate] [bots] NAME...`` or ``swiss ROUNDS [...] NAME...``."""
     if not args or not args[0].isdigit():

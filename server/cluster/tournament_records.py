@@ -1,6 +1,11 @@
 """A cluster's tournaments as they are kept in Redis: every read and write of their keys (the
 keys are described in :mod:`server.cluster.tournaments`), the director's lease and its fenced
-writes among them."""
+writes among them.
+
+Every write of a tournament's state or of a member raises its revision
+(``tournament:revision:{id}``) in the same transaction, and every read takes the state, the
+members and the revision in one transaction, so the revision an info carries is the one of
+exactly what it tells, whichever node wrote what."""
 
 from __future__ import annotations
 
@@ -26,11 +31,11 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 
-# KEYS: lease, state. ARGV: node, state.
+# KEYS: lease, state, revision. ARGV: node, state. The new revision (0: not written).
 FENCED_WRITE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
-return 1
+return redis.call('INCR', KEYS[3])
 """
 
 # KEYS: here. ARGV: node, then the members connected to it. (Those no longer connected to it are
@@ -82,17 +87,19 @@ class TournamentRecords:
         return await self.store._call(f"tournament {what}", make)
 
     async def create(self, state: State) -> None:
-        """A new tournament, listed and live."""
+        """A new tournament, listed and live (``state.revision`` is set to its first)."""
         r = self.store.redis
 
-        async def write() -> None:
+        async def write() -> list[Any]:
             async with r.pipeline(transaction=True) as pipe:
                 pipe.set(self._k("state", state.id), state.text())
+                pipe.incr(self._k("revision", state.id))
                 pipe.zadd(self._all, {state.id: state.created})
                 pipe.sadd(self._live, state.id)
-                await pipe.execute()
+                result: list[Any] = await pipe.execute()
+                return result
 
-        await self._call("create", write)
+        state.revision = int((await self._call("create", write))[1])
 
     async def ids(self) -> list[str]:
         """Every tournament, by creation."""
@@ -110,22 +117,30 @@ class TournamentRecords:
         r = self.store.redis
 
         async def read() -> list[Any]:
-            async with r.pipeline(transaction=False) as pipe:
+            async with r.pipeline(transaction=True) as pipe:  # one moment: see the module doc
                 pipe.get(self._k("state", id))
                 pipe.hgetall(self._k("members", id))
+                pipe.get(self._k("revision", id))
                 result: list[Any] = await pipe.execute()
                 return result
 
-        text, members = await self._call("read", read)
+        text, members, revision = await self._call("read", read)
         if text is None:
             raise Refusal("illegal", f"There is no tournament {tournament!r} here")
-        return State.parse(text), {str(a): Entry.parse(e) for a, e in members.items()}
+        state = State.parse(text, int(revision or 0))
+        return state, {str(a): Entry.parse(e) for a, e in members.items()}
 
     async def put(self, id: str, account: str, entry: Entry) -> None:
         """A member joined, left or came back."""
-        await self._call(
-            "member", lambda: self.store.redis.hset(self._k("members", id), account, entry.text())
-        )
+        r = self.store.redis
+
+        async def write() -> None:
+            async with r.pipeline(transaction=True) as pipe:
+                pipe.hset(self._k("members", id), account, entry.text())
+                pipe.incr(self._k("revision", id))
+                await pipe.execute()
+
+        await self._call("member", write)
 
     async def mark_here(self, id: str, accounts: list[str]) -> None:
         """Note that ``accounts`` are the members connected to this node (those no longer
@@ -172,13 +187,21 @@ class TournamentRecords:
         await self._call("lease", lambda: self.store.redis.eval(RELEASE, 1, key, self.node))
 
     async def write(self, state: State) -> bool:
-        """Write the state, if this node still holds the lease (fenced)."""
-        keys = (self._k("director", state.id), self._k("state", state.id))
+        """Write the state, if this node still holds the lease (fenced); ``state.revision``
+        becomes the one it was written at."""
+        keys = (
+            self._k("director", state.id),
+            self._k("state", state.id),
+            self._k("revision", state.id),
+        )
         done = await self._call(
             "write",
-            lambda: self.store.redis.eval(FENCED_WRITE, 2, *keys, self.node, state.text()),
+            lambda: self.store.redis.eval(FENCED_WRITE, 3, *keys, self.node, state.text()),
         )
-        return bool(done == 1)
+        if not done:
+            return False
+        state.revision = int(done)
+        return True
 
     async def finished(self, id: str) -> None:
         """Tournament ``id`` is finished: no longer live."""

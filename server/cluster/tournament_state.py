@@ -46,18 +46,24 @@ class State(Outline):
     recorded: list[int] = field(default_factory=list)
     """The games whose results are in, in the order they came (an arena's streaks follow it)."""
     byes: list[str] = field(default_factory=list)
+    revision: int = 0
+    """The tournament's revision when this was read (kept beside the state, not in its text:
+    see :mod:`server.cluster.tournament_records`); 0: not numbered."""
 
     def busy(self) -> set[str]:
         return {a for g in self.games if g.result is None for a in (g.first, g.second)}
 
     def text(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        del data["revision"]
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
-    def parse(cls, text: str) -> State:
+    def parse(cls, text: str, revision: int = 0) -> State:
         data = json.loads(text)
         data["games"] = [Game(**g) for g in data["games"]]
-        return cls(**data)
+        data.pop("revision", None)
+        return cls(**data, revision=revision)
 
 
 @dataclass
@@ -129,5 +135,9 @@ def info(state: State, members: dict[str, Entry], account: str | None) -> Tourna
     entry = members.get(account or "")
     joined = entry is not None and entry.active
     return TournamentInfo(
-        summary=summary(state, len(members)), standings=standings, games=games, joined=joined
+        summary=summary(state, len(members)),
+        standings=standings,
+        games=games,
+        joined=joined,
+        revision=state.revision,
     )

@@ -6,6 +6,9 @@ Keys (under the store's prefix):
   (:class:`~server.cluster.tournament_state.State`: status, round, the games with their tables
   and results, the Swiss byes); ``tournament:members:{id}``, a hash any node writes (join,
   leave); ``tournament:asks:{id}``: a start or a finish asked for on any node, for the director.
+- ``tournament:revision:{id}``: a number raised with every write of the state or of a member, in
+  the same transaction, and read with them: each ``tournament`` message carries it, so a client
+  keeps the newest whatever order answers and news reach it in.
 - ``tournament:director:{id}``: the director's lease. Every node tries to take it each second
   (:data:`~server.cluster.tournament_records.LEASE`): the holder renews it, and another node
   takes it when it lapses (6 s after its holder stalls) or at once when its holder's process has
@@ -116,8 +119,8 @@ class ClusterTournaments:
         entry.active = True
         await self.records.put(state.id, account.id, entry)
         await self.records.mark_here(state.id, [account.id])
-        members[account.id] = entry
         self.node._spawn(self._wake(state.id))
+        state, members = await self.records.read(state.id)  # with its revision, as it is now
         return info(state, members, player.account)
 
     async def leave(self, player: Player, tournament: str) -> TournamentInfo:
@@ -128,6 +131,7 @@ class ClusterTournaments:
         entry.active = False
         await self.records.put(state.id, player.account, entry)
         self.node._spawn(self._wake(state.id))
+        state, members = await self.records.read(state.id)  # with its revision, as it is now
         return info(state, members, player.account)
 
     async def start(self, player: Player, tournament: str, *, finish: bool) -> TournamentInfo:

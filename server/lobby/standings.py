@@ -77,6 +77,8 @@ class Tournament(Outline):
     round_seed: bytes = b""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while pairing: two pairings never take one free player."""
+    revision: int = 1
+    """Raised with every change (see :class:`TournamentInfo`): an info carries it."""
 
     def records(self) -> list[Record]:
         if self.swiss is not None:
@@ -135,5 +137,9 @@ def info(t: Tournament, player: Player | None) -> TournamentInfo:
     member = t.members.get(player.account or "") if player is not None else None
     joined = member is not None and member.active
     return TournamentInfo(
-        summary=summary(t, len(t.members)), standings=standings, games=games, joined=joined
+        summary=summary(t, len(t.members)),
+        standings=standings,
+        games=games,
+        joined=joined,
+        revision=t.revision,
     )

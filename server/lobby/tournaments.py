@@ -149,6 +149,7 @@ class TournamentDirector:
                 raise Refusal("illegal", "A Swiss needs two players at least")
             t.status = "playing"
             t.swiss = Swiss(t.members)
+            t.revision += 1
             await self._next_round(t)
         return info(t, player)
 
@@ -177,6 +178,7 @@ class TournamentDirector:
 
     def _changed(self, t: Tournament) -> None:
         """Pair whoever can be paired, finish what is over, tell everyone in it."""
+        t.revision += 1
         if t.status == "playing" and t.kind == "arena":
             asyncio.get_running_loop().create_task(self._pair_arena(t))
         if t.status == "ending" and not t.busy():
@@ -257,6 +259,7 @@ class TournamentDirector:
             room.new_seed = lambda: seed
         pairing = Pairing(first, second, room, round)
         t.pairings.append(pairing)
+        t.revision += 1
         if duplicate_tables:
             tables = self.lobby.duplicates[room.code]
             tables.tournament = t.id  # its second table is marked so when it is made

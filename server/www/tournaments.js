@@ -13,7 +13,17 @@ const T = {
   showing: "",
   /** @type {Table | null} */ table: null,
   error: "",
+  /** The revision last drawn of each tournament: an answer can come after the news of a later
+   * change, and is then not drawn over it. @type {Map<string, number>} */
+  drawn: new Map(),
 };
+
+/** Whether `info` is older than the one last drawn of its tournament (0: not numbered, drawn).
+ * @param {MugginsServer.TournamentInfo} info */
+function older(info) {
+  const revision = info.revision ?? 0;
+  return revision > 0 && revision < (T.drawn.get(info.summary.tournament) ?? 0);
+}
 
 /** @param {MugginsServer.TournamentSummary} s */
 function facts(s) {
@@ -68,7 +78,9 @@ function act(t, type) {
 
 /** @param {Table} t @param {MugginsServer.TournamentInfo} info */
 function draw(t, info) {
+  if (older(info)) return;
   const s = info.summary;
+  if (info.revision) T.drawn.set(s.tournament, info.revision);
   const swiss = s.kind === "swiss";
   const heads = ["#", "Player", "Points", "Games", "Won", "Drawn", "Lost", swiss ? "Buchholz" : "Streak"];
   const rows = info.standings.map((r) => el("tr", { "data-name": r.name, class: r.active ? "" : "withdrawn" },

@@ -150,13 +150,24 @@ class Tournaments(_Message):
 
 class TournamentInfo(_Message):
     """A tournament's facts, standings and games: the answer to a request about it, and sent
-    again to everyone in it whenever its standings change."""
+    again to everyone in it whenever its standings change. An answer can come after the news of
+    a later change (in a cluster the director may change it on another node meanwhile): keep
+    the info with the highest ``revision``, not the last to come."""
 
     type: Literal["tournament"] = "tournament"
     summary: TournamentSummary
     standings: tuple[Standing, ...]
     games: tuple[TournamentGame, ...]
     joined: bool = Field(default=False, description="you are in it (and have not left it)")
+    # Here, not in the summary: the summary is also what list_tournaments answers, which is
+    # never pushed, so it has nothing to be ordered against (and the list would read every
+    # tournament's revision); the revision orders a whole info, standings and games too.
+    revision: int = Field(
+        default=0,
+        ge=0,
+        description="rises with every change of the tournament (from 1): draw an info only if "
+        "its revision is not below the last one drawn of that tournament (0: not numbered)",
+    )
 
 
 TournamentReply = Tournaments | TournamentInfo

@@ -1257,7 +1257,7 @@ declare namespace MugginsServer {
     /** the first player's score: 1, 0.5 or 0; None while it is being played */
     result: number | null;
   }
-  /** A tournament's facts, standings and games: the answer to a request about it, and sent again to everyone in it whenever its standings change. */
+  /** A tournament's facts, standings and games: the answer to a request about it, and sent again to everyone in it whenever its standings change. An answer can come after the news of a later change (in a cluster the director may change it on another node meanwhile): keep the info with the highest ``revision``, not the last to come. */
   interface TournamentInfo {
     /** chosen by the client; the answer to this message carries it back */
     id?: number | string | null;
@@ -1267,6 +1267,8 @@ declare namespace MugginsServer {
     games: TournamentGame[];
     /** you are in it (and have not left it) */
     joined?: boolean;
+    /** rises with every change of the tournament (from 1): draw an info only if its revision is not below the last one drawn of that tournament (0: not numbered) */
+    revision?: number;
   }
   interface TournamentSummary {
     tournament: string;

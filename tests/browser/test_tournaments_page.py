@@ -1,6 +1,7 @@
 """Tournaments and duplicate matches in a real browser: the front page's list, joining an arena
-from its standings page, the game it seats you at, the standings after it; and a duplicate
-match played by clicking at both tables, its result and hand-by-hand comparison."""
+from its standings page, the game it seats you at, the standings after it; a reply that comes
+after the news of a later change, not drawn over it; and a duplicate match played by clicking
+at both tables, its result and hand-by-hand comparison."""
 
 from __future__ import annotations
 
@@ -138,6 +139,69 @@ async def test_joining_an_arena_and_its_standings(browser: Browser, site: Server
     await snap(page, "desktop-tournament-standings.png")
     for client in (boss, bob):
         await client.close()
+
+
+HOLD_REPLIES = """
+(() => {
+  // Holds each tournament reply the page gets while `__holding`, until `__release()`: a reply
+  // delayed on its way, as in a cluster where the director changed the tournament meanwhile.
+  const held = [];
+  window.__held = held;
+  window.__holding = false;
+  window.__release = () => { window.__holding = false; held.splice(0).forEach((f) => f()); };
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return add.call(this, type, listener, options);
+    return add.call(this, type, (event) => {
+      const msg = JSON.parse(String(event.data));
+      if (window.__holding && msg.type === "tournament" && msg.id !== null) {
+        held.push(() => listener.call(this, event));
+      } else {
+        listener.call(this, event);
+      }
+    }, options);
+  };
+})();
+"""
+
+
+async def test_a_late_reply_is_not_drawn_over_newer_standings(
+    browser: Browser, site: Server
+) -> None:
+    """Ann joins a Swiss on its standings page, and the reply is held on its way while Bob
+    joins: the page draws the news of Bob's join (two players), and when Ann's reply, older,
+    comes at last, it keeps the two (it drew the one-player reply over them)."""
+    boss, boss_id = await signed_in(site.url, "Director")
+    await site.lobby.store.set_role(boss_id, "admin")
+    made = await boss.request(
+        type="create_tournament", name="Late News", kind="swiss", rounds=2, target=61
+    )
+    tid = made["summary"]["tournament"]
+    page = await browser.new_page()
+    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
+    await page.goto(page_url(site))
+    await page.wait(READY, what="the front page")
+    await use_form(page, "Ann", PASSWORD, "#register")
+    await page.wait("document.getElementById('account-button').textContent === 'Ann (account)'")
+    await page.js("document.getElementById('account-dialog').close()")
+    await page.js(f"location.hash = '#/tournament/{tid}'")
+    await page.wait("!!document.getElementById('join-tournament')", what="the standings page")
+    await page.js("window.__holding = true")
+    await page.click("#join-tournament")
+    await page.wait("window.__held.length === 1", what="Ann's reply held")
+    bob, _ = await signed_in(site.url, "Bob")
+    await bob.request(type="join_tournament", tournament=tid)
+    rows = "[...document.querySelectorAll('#standings tbody tr')].map(r => r.dataset.name).sort()"
+    two = await page.wait(f"(r => r.length === 2 ? r : null)({rows})", what="Bob's join")
+    assert two == ["Ann", "Bob"]
+    assert await page.js("!!document.getElementById('leave-tournament')")
+    await page.js("window.__release()")
+    await page.wait("document.getElementById('announce').textContent.startsWith('You are in')")
+    assert await page.js(rows) == ["Ann", "Bob"]
+    assert "2 players" in await page.js("document.getElementById('tournament-facts').textContent")
+    assert page.errors == []
+    await boss.close()
+    await bob.close()
 
 
 async def test_a_duplicate_match_result_in_the_browser(

@@ -1,11 +1,24 @@
-"""Tournaments in the terminal: the plain mode's make-one commands, and the standings in words."""
+"""Tournaments in the terminal: the plain mode's make-one commands, the standings in words, and
+a late reply that does not print older standings than the news heard before it."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import io
 
+import pytest
+from harness import real_server
+
+from muggins.client.accounts import Link
+from muggins.client.plain import PlainClient
+from muggins.client.session import Goal
 from muggins.client.tournaments import create_message, list_lines, standings_lines
+from muggins.server.accounts.roles import grant
+from muggins.shared.protocol import ServerMessage
+from muggins.shared.protocol.accounts import Account, Register, SignIn
 from muggins.shared.protocol.tournaments import (
+    CreateTournament,
+    JoinTournament,
     Standing,
     TournamentGame,
     TournamentInfo,
@@ -57,3 +70,69 @@ def test_the_standings_read_in_words() -> None:
     assert lines[4].split() == ["round", "2:", "Deep", "Peg", "[bot]", "-", "Ann", "playing",
                                 "(GHIJKL-1)"]  # fmt: skip
     assert list_lines(Tournaments(tournaments=(SUMMARY,)))[0].startswith("T1A2B3  Swiss Cup: ")
+
+
+async def wait_for(check: object, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():  # type: ignore[operator]
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_late_reply_prints_the_newest_standings_heard() -> None:
+    """Ann types `enter ID` in plain mode and her reply is held on its way while Bob joins: she
+    hears the news of his join first, and when her reply (one player) comes at last, the
+    standings printed are the newer ones, with both players."""
+    out = io.StringIO()
+    async with real_server() as server:
+        async with Link(server.url) as link:
+            assert isinstance(
+                await link.ask(Register(name="Boss", password="long enough")), Account
+            )
+        await grant(server.store, "Boss", "admin")
+        async with Link(server.url) as link:
+            await link.ask(SignIn(name="Boss", password="long enough"))
+            made = await link.ask(CreateTournament(name="Late News", kind="swiss", rounds=2))
+        assert isinstance(made, TournamentInfo)
+        tid = made.summary.tournament
+        async with Link(server.url) as link:
+            ann = await link.ask(Register(name="Ann", password="long enough"))
+        assert isinstance(ann, Account)
+        client = PlainClient(
+            url=server.url, name="Ann", goal=Goal("lobby", session=ann.session), out=out
+        )
+        deliver = client.link.on_message  # type: ignore[attr-defined]
+        held: list[ServerMessage] = []
+        heard: list[TournamentInfo] = []
+
+        def on_message(message: ServerMessage) -> None:
+            if isinstance(message, TournamentInfo) and message.id is not None:
+                held.append(message)  # the reply, on its way still
+                return
+            if isinstance(message, TournamentInfo):
+                heard.append(message)
+            deliver(message)
+
+        client.link.on_message = on_message  # type: ignore[attr-defined]
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        task = asyncio.create_task(client.run(lines))
+        await wait_for(lambda: client.session.signed_in)
+        await lines.put(f"enter {tid}")
+        await wait_for(lambda: held)
+        async with Link(server.url) as link:
+            await link.ask(Register(name="Bob", password="long enough"))
+            assert isinstance(await link.ask(JoinTournament(tournament=tid)), TournamentInfo)
+            # The news of Bob's join, before Ann's reply.
+            await wait_for(lambda: any(info.summary.players == 2 for info in heard))
+        [reply] = held
+        assert isinstance(reply, TournamentInfo) and reply.summary.players == 1
+        deliver(reply)
+        await wait_for(lambda: "Late News (" in out.getvalue())
+        await lines.put(None)
+        await task
+    printed = [line for line in out.getvalue().splitlines() if line.startswith("| Late News")]
+    assert printed == [
+        f"| Late News ({tid}): Swiss, 2 rounds · not started yet · 2 players · people only"
+        " · you are in"
+    ]
