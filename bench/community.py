@@ -23,18 +23,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
 from muggins.client.account_cli import leaderboard_lines, profile_lines
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
+from muggins.shared.actions import GameOptions
 from muggins.shared.bots import LEVELS, make_strategy
 from muggins.shared.protocol import (
     PROTOCOL_VERSION,
     Error,
     Hello,
     Leave,
+    Notice,
     Room,
+    RoomOptions,
+    ServerMessage,
     State,
     encode,
     from_action,
@@ -51,6 +56,7 @@ from muggins.shared.protocol.accounts import (
     Register,
     Seek,
 )
+from muggins.shared.protocol.unpack import Unpacker
 
 
 @dataclass
@@ -60,8 +66,8 @@ class Tally:
     moves: int = 0
 
 
-async def ask(ws: ClientConnection, message: object, id: int) -> object:
-    await ws.send(encode(message.model_copy(update={"id": id})))  # type: ignore[attr-defined]
+async def ask(ws: ClientConnection, message: BaseModel, id: int) -> ServerMessage:
+    await ws.send(encode(message.model_copy(update={"id": id})))
     while True:
         reply = parse_server(await ws.recv())
         if reply.id == id:
@@ -78,6 +84,7 @@ async def scripted(url: str, name: str, level: str, tally: Tally, seed: int) -> 
         pending: int | None = None  # the id of our move until the server answers it
         next_id = 10
         latest: State | None = None
+        unpacker = Unpacker()  # most states are brief: completed from the view before
         while tally.finished < tally.wanted:
             try:
                 message = parse_server(await asyncio.wait_for(ws.recv(), 5))
@@ -90,7 +97,7 @@ async def scripted(url: str, name: str, level: str, tally: Tally, seed: int) -> 
                     message = latest  # the newer state came just before: answer it
             if isinstance(message, State):
                 latest = message
-                view = message.view
+                view = unpacker.whole(message)
                 if message.id is not None and message.id == pending:
                     pending = None
                 if view.phase == "match_over":
@@ -107,7 +114,7 @@ async def scripted(url: str, name: str, level: str, tally: Tally, seed: int) -> 
                 continue
             elif message.type == "left":
                 await ws.send(encode(Seek()))
-            elif message.type == "notice" and message.code == "rating":  # type: ignore[union-attr]
+            elif isinstance(message, Notice) and message.code == "rating":
                 tally.finished += 1  # both seats hear it: counted per player, halved below
 
 
@@ -153,11 +160,11 @@ async def main(args: argparse.Namespace) -> None:
 
         original = matchmaking.rated_room_options
 
-        def shorter(best_of: int) -> object:
-            options = original(best_of)
+        def shorter(best_of: int, *, duplicate: bool = False) -> RoomOptions:
+            options = original(best_of, duplicate=duplicate)
             return options.model_copy(update={"game": replace_target(options.game, args.target)})
 
-        matchmaking.rated_room_options = shorter  # type: ignore[assignment]
+        matchmaking.rated_room_options = shorter
     started = time.perf_counter()
     async with running_server(config) as server:
         names = [f"{levels[n % len(levels)]}-{n // len(levels) + 1}" for n in range(args.players)]
@@ -183,8 +190,8 @@ async def main(args: argparse.Namespace) -> None:
         await report(server.url, names[-1] if args.show is None else args.show)
 
 
-def replace_target(game: object, target: int) -> object:
-    return game.model_copy(update={"target": target})  # type: ignore[attr-defined]
+def replace_target(game: GameOptions, target: int) -> GameOptions:
+    return game.model_copy(update={"target": target})
 
 
 if __name__ == "__main__":
