@@ -70,7 +70,7 @@ class Seat:
         self.reader.receive_data(data)
         [frame] = self.reader.events_received()
         assert isinstance(frame, Frame)
-        return frame.data.decode()
+        return bytes(frame.data).decode()
 
 
 def no_bots(room: Room, seat: int, level: str) -> Any:

@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from action_cpu import Seat, seated_room
@@ -37,6 +36,7 @@ from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.lobby import cluster_lobby
 from muggins.server.config import ServerConfig
 from muggins.server.rooms.players import Player
+from muggins.server.rooms.room import Room
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.memory_games import MemoryStore
 from muggins.shared.protocol import (
@@ -68,15 +68,21 @@ class Waiter(Seat):
             await self.arrived.wait()
 
 
-async def _tables(kind: str, rooms: int, url: str | None, stack: contextlib.AsyncExitStack) -> Any:
-    """``rooms`` rooms of two seats: [(room of seat 0, room of seat 1), (seat 0, seat 1)]."""
-    tables = []
+Table = tuple[tuple[Room, Room], tuple[Waiter, Waiter]]
+"""A room of two seats: (its room on seat 0's node, on seat 1's node), (seat 0, seat 1)."""
+
+
+async def _tables(
+    kind: str, rooms: int, url: str | None, stack: contextlib.AsyncExitStack
+) -> list[Table]:
+    """``rooms`` rooms of two seats."""
+    tables: list[Table] = []
     if kind == "plain":
-        store = MemoryStore()
+        memory = MemoryStore()
         metrics = Metrics()
         for n in range(rooms):
             seats = (Waiter(), Waiter())
-            room = await seated_room(n, store, metrics, seats)
+            room = await seated_room(n, memory, metrics, seats)
             tables.append(((room, room), seats))
         return tables
     assert url is not None

@@ -20,7 +20,7 @@ import json
 import statistics
 import time
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from muggins.server.app import running_server
 from muggins.server.cluster.coordination import ClusterStore
@@ -53,16 +53,8 @@ async def main(rooms: int, calls: int) -> None:
             )
             await ws.recv()
             middle = f"o:{lobby.index.codes['o'][len(lobby.index.codes['o']) // 2]}"
-            for label, message in (
-                ("first page (50)", {"type": "list_rooms"}),
-                ("middle page (200)", {"type": "list_rooms", "after": middle, "limit": 200}),
-            ):
-                took = []
-                for _ in range(calls):
-                    start = time.perf_counter()
-                    await ws.send(json.dumps(message))
-                    await ws.recv()
-                    took.append(time.perf_counter() - start)
+            for label, message in pages(middle):
+                took = await rounds(ws, message, calls)
                 print(
                     f"{rooms} rooms, {label}: median {statistics.median(took) * 1e3:.2f} ms, "
                     f"p90 {statistics.quantiles(took, n=10)[-1] * 1e3:.2f} ms a round trip"
@@ -85,12 +77,20 @@ def code_of(n: int) -> str:
     return letters
 
 
-async def rounds(ws: object, message: dict[str, object], calls: int) -> list[float]:
+def pages(middle: str) -> list[tuple[str, dict[str, object]]]:
+    """The two requests timed: the first page, and a page from the cursor ``middle`` on."""
+    return [
+        ("first page (50)", {"type": "list_rooms"}),
+        ("middle page (200)", {"type": "list_rooms", "after": middle, "limit": 200}),
+    ]
+
+
+async def rounds(ws: ClientConnection, message: dict[str, object], calls: int) -> list[float]:
     took = []
     for _ in range(calls):
         start = time.perf_counter()
-        await ws.send(json.dumps(message))  # type: ignore[attr-defined]
-        await ws.recv()  # type: ignore[attr-defined]
+        await ws.send(json.dumps(message))
+        await ws.recv()
         took.append(time.perf_counter() - start)
     return took
 
@@ -134,10 +134,7 @@ async def main_redis(rooms: int, calls: int) -> None:
             )
             await ws.recv()
             middle = f"o:{code_of(rooms // 2)}"
-            for label, message in (
-                ("first page (50)", {"type": "list_rooms"}),
-                ("middle page (200)", {"type": "list_rooms", "after": middle, "limit": 200}),
-            ):
+            for label, message in pages(middle):
                 await store.redis.config_resetstat()
                 await ws.send(json.dumps(message))
                 await ws.recv()

@@ -51,6 +51,7 @@ import tempfile
 import time
 from array import array
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,11 @@ def start_child(command: list[str]) -> tuple[subprocess.Popen[str], int]:
     return child, int(line.split()[1])
 
 
+def kill_and_wait(process: subprocess.Popen[bytes]) -> None:
+    process.kill()
+    process.wait()
+
+
 def stop_child(child: subprocess.Popen[str]) -> str:
     """SIGTERM, then whatever the child printed after its first line."""
     child.send_signal(signal.SIGTERM)
@@ -159,37 +165,45 @@ def serve_child(argv: list[str]) -> int:
     raise_nofile()
     pauses = track_gc()
     if args.deflate:  # the server turns compression off; undo that to measure what it costs
+        from websockets.asyncio.server import serve
+
         import muggins.server.app as app_module
 
-        plain = app_module.ws_serve
-
         def deflating(*positional: Any, **options: Any) -> Any:
-            return plain(*positional, **{**options, "compression": "deflate"})
+            return serve(*positional, **{**options, "compression": "deflate"})
 
-        app_module.ws_serve = deflating  # type: ignore[assignment]
+        # The module's namespace: the server looks ws_serve up there each time it listens.
+        vars(app_module)["ws_serve"] = deflating
     from muggins.server.app import running_server
     from muggins.server.config import ServerConfig
 
-    limits: dict[str, Any] = {"rate": 1e9, "burst": 10**9} if args.unlimited else {}
-    # Every simulated player connects from this machine: lift the per-address limits.
-    unlimited = {"max_connections": 10**6, "max_per_address": 10**6, "max_rooms": 10**6}
-    unlimited |= {"rooms_per_minute": 1e9, "rooms_per_minute_per_address": 1e9}
-    unlimited |= {"registrations_per_hour": 1e9, "reads_per_second": 1e9}
     if args.redis:
-        shared = {"port": args.shared_port, "reuse_port": True, "own_port": args.port}
         config = ServerConfig(
-            **(shared if args.shared_port else {"port": args.port}),
+            port=args.shared_port or args.port,
+            reuse_port=bool(args.shared_port),
+            own_port=args.port if args.shared_port else None,
             node_url=args.node_url,
             redis=args.redis,
             postgres=args.postgres,
             sweep_interval=args.sweep_interval,
-            **limits,
-            **unlimited,
         )
     elif args.db:
-        config = ServerConfig(port=0, db=Path(args.db), **limits, **unlimited)
+        config = ServerConfig(port=0, db=Path(args.db))
     else:
-        config = ServerConfig(port=0, memory=True, **limits, **unlimited)
+        config = ServerConfig(port=0, memory=True)
+    # Every simulated player connects from this machine: lift the per-address limits.
+    config = replace(
+        config,
+        max_connections=10**6,
+        max_per_address=10**6,
+        max_rooms=10**6,
+        rooms_per_minute=1e9,
+        rooms_per_minute_per_address=1e9,
+        registrations_per_hour=1e9,
+        reads_per_second=1e9,
+    )
+    if args.unlimited:
+        config = replace(config, rate=1e9, burst=10**9)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -472,7 +486,7 @@ def run_load(
     cluster: int = 0,
     spread: str = "same",
     store: str = "memory",
-) -> dict:
+) -> dict[str, Any]:
     """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis;
     a plain server keeps its games in memory or (``store`` "sqlite") in a fresh SQLite file."""
     with contextlib.ExitStack() as stack:
@@ -490,7 +504,7 @@ def _run_load(
     cluster: int,
     spread: str,
     store: str = "memory",
-) -> dict:
+) -> dict[str, Any]:
     flat = args.pace <= 0
     label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
     children: list[subprocess.Popen[str]] = []
@@ -509,7 +523,7 @@ def _run_load(
         if cluster:
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
             redis, redis_url = start_redis(directory, args.redis_fsync)
-            stack.callback(lambda: (redis.kill(), redis.wait()))
+            stack.callback(kill_and_wait, redis)
             command += ["--redis", redis_url]
             if args.postgres:
                 sys.path.insert(0, str(HERE.parent / "tests" / "server"))
@@ -534,8 +548,8 @@ def _run_load(
                 port = free_port()
                 calls += ["--port", str(port), "--node-url", f"ws://127.0.0.1:{port}"]
                 calls += ["--shared-port", str(shared_port)]
-            child, port = start_child(command + calls)
-            children.append(child)
+            node, port = start_child(command + calls)
+            children.append(node)
             urls.append(f"ws://127.0.0.1:{port}")
         url = urls[0]
         # "one": every room on the first node, the others idle (the cluster's work per move
@@ -649,13 +663,13 @@ def _run_load(
     for pid, out in zip(pids, profiles, strict=False):
         spies.append(profile_server(pid, args.seconds, out, args.profile_rate))
     if args.calls is not None:
-        for process in children:
-            process.send_signal(signal.SIGUSR2)
+        for node in children:
+            node.send_signal(signal.SIGUSR2)
     count.set()
     _pump_progress(channel, args.seconds, "measure", (pids, t0, cpu0))
     if args.calls is not None:
-        for process in children:
-            process.send_signal(signal.SIGUSR2)
+        for node in children:
+            node.send_signal(signal.SIGUSR2)
     node_cpu1 = [cpu_seconds(p) for p in pids]
     node_switches1 = [switches(p) for p in pids]
     node_system1 = [system_seconds(p) for p in pids]
@@ -982,13 +996,13 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
 
 
 def machine() -> dict[str, str]:
-    import websockets
+    from importlib.metadata import version
 
     return {
         "cores": str(os.cpu_count()),
         "cpu": _cpu_model(),
         "python": platform.python_version(),
-        "websockets": websockets.__version__,
+        "websockets": version("websockets"),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
 

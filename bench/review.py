@@ -22,9 +22,10 @@ from muggins.shared.bots import make_strategy
 from muggins.shared.match import Match
 
 
-def play(seed: int, options: GameOptions, levels: tuple[str, str]) -> Match:
-    strategies = [make_strategy(level, seed=seed * 2 + n) for n, level in enumerate(levels)]
-    match = Match(seed=seed.to_bytes(32, "big"), options=options, keep_events=False)
+def play(seed: bytes, options: GameOptions, levels: tuple[str, str]) -> Match:
+    number = int.from_bytes(seed, "big")
+    strategies = [make_strategy(level, seed=number * 2 + n) for n, level in enumerate(levels)]
+    match = Match(seed=seed, options=options, keep_events=False)
     while not match.over:
         seat = match.waiting_for()[0]
         match.apply(seat, strategies[seat].choose(match.view(seat)))
@@ -38,12 +39,13 @@ def main(games: int, target: int, levels: tuple[str, str]) -> None:
     decisions = 0
     given: list[float] = [0.0, 0.0]
     for n in range(games):
-        match = play(n + 1, options, levels)
+        seed = (n + 1).to_bytes(32, "big")  # a server's matches have 32 random bytes
+        match = play(seed, options, levels)
         decisions += sum(1 for _, action in match.log if action.type in ("discard", "play"))
         for seat in (0, 1):
             only = (seat == 0, seat == 1)
             started = time.process_time()
-            stats = review_stats(options, match.seed, match.log, only)[seat]
+            stats = review_stats(options, seed, match.log, only)[seat]
             per_seat.append(time.process_time() - started)
             deals[seat] += stats["reviewed_deals"]
             given[seat] += (

@@ -38,7 +38,7 @@ def main() -> None:
         searches += 1
         digest.update(repr((theirs, sorted(values.items()))).encode())
 
-    names = vars(expert)
+    names = vars(expert)  # the module's namespace: what is put here, the expert calls
     if "searcher" in names:
         make_searcher = names["searcher"]
 
@@ -52,7 +52,7 @@ def main() -> None:
 
             return recorded
 
-        expert.searcher = searcher  # type: ignore[attr-defined]
+        names["searcher"] = searcher
     else:
         search_one = names["best_moves"]
 
@@ -61,7 +61,7 @@ def main() -> None:
             record(tuple(theirs), values)
             return values
 
-        expert.best_moves = best_moves  # type: ignore[assignment]
+        names["best_moves"] = best_moves
     cpu = time.process_time()
     for index in range(args.start, args.start + args.games):
         match = Match(seed=pair_seed(args.seed, index), keep_events=False)

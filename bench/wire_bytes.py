@@ -50,12 +50,12 @@ async def player(ws: ClientConnection, rng: random.Random, tally: Counter[str]) 
     Returns the actions in the match: seq rises by one with each, from the first state on.
     """
     view: dict[str, Any] = {}
-    first = None
+    first: int | None = None
     sent = None  # the seq (and id) of the move awaiting its answer
     counting = False
     while True:
         text = await recv(ws)
-        frame = json.loads(text)
+        frame: dict[str, Any] = json.loads(text)
         kind = frame["type"]
         counting = counting or kind == "state"
         if counting:
@@ -76,7 +76,7 @@ async def player(ws: ClientConnection, rng: random.Random, tally: Counter[str]) 
             tally[f"part view.{key}"] += (
                 len(json.dumps(value, separators=(",", ":"))) + len(key) + 4
             )
-        first = frame["seq"] if first is None else first
+        first = int(frame["seq"]) if first is None else first
         view = {**view, **frame["view"]} if frame.get("brief") else frame["view"]
         if frame.get("id") == sent:
             sent = None

@@ -59,11 +59,10 @@ def crib_value(mine: Pair, theirs: Counter[Pair]) -> float:
         four = (*mine, c, d)
         remaining = [4 - four.count(s) for s in range(14)]
         total = sum(remaining[1:])
-        expected = sum(
+        starters = sum(
             remaining[s] * RANK_TABLE[tuple(sorted((*four, s)))] for s in RANKS if remaining[s]
         )
-        expected /= total
-        expected += four.count(JACK) * 12 / 46
+        expected = starters / total + four.count(JACK) * 12 / 46
         points += w * expected
         weight_sum += w
     return points / weight_sum
