@@ -44,6 +44,28 @@ def test_the_checkers_are_pinned_to_exact_versions() -> None:
     assert not [name for name in runtime if name.startswith("pytest")], runtime
 
 
+def test_the_test_task_type_checks_every_folder_of_python() -> None:
+    """./dev test runs mypy --strict over the package and every other folder of Python (bench/,
+    tools/), so a change to the server's API that breaks a benchmark fails CI. Not checked:
+    tests/ (run instead) and build_backend/ (pip's build runs it, with untyped setuptools)."""
+    script = (ROOT / "dev").read_text()
+    checked: set[str] = set()
+    for line in re.findall(r"^ *MYPYPATH=\S+ \.venv/bin/mypy --strict (.+)$", script, flags=re.M):
+        words = line.split()
+        if words[:2] == ["-p", "muggins"]:
+            checked |= {"shared", "server", "client"}
+        else:
+            checked |= set(words)
+    skipped = {"node_modules", "tests", "build_backend"}
+    folders = {
+        d.name
+        for d in ROOT.iterdir()
+        if d.is_dir() and not d.name.startswith(".") and d.name not in skipped
+        and next(d.rglob("*.py"), None) is not None
+    }  # fmt: skip
+    assert {"bench", "tools"} <= folders <= checked, checked
+
+
 def fake_venv(tmp_path: Path, pip_exit: int) -> Path:
     """A copy of ./dev whose .venv has a python that talks like pip does on stderr (and exits
     with ``pip_exit``) and a muggins that says it ran: the first-run set-up, without a network."""
