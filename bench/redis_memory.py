@@ -102,7 +102,7 @@ async def run(args: argparse.Namespace, postgres_url: str | None) -> None:
                         for i in range(start, start + 50)
                     )
                 )
-            await settle_unsettled(store, quiet_for=0.0, limit=10**9)
+            await settle_unsettled(store, quiet_for=0.0, pair_max=10**9, limit=10**9)
             if archive is not None:
                 await archive_finished(store, archive)
             count = done + ROUND
