@@ -24,6 +24,7 @@ from muggins.server.net.dispatch import HANDLERS
 from muggins.server.net.frames import describe_invalid, salvage_id
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.room import Room
+from muggins.server.store.games import StoreError
 from muggins.server.wire.send_cache import encoded
 from muggins.server.wire.ws_internals import can_frame_by_hand, write_now
 from muggins.shared.bots import LEVELS
@@ -239,6 +240,9 @@ class Connection:
                         "locked_out" if refusal.code == "rate_limited" else refusal.code
                     ).inc()
                 self.error(refusal.code, refusal.message, message.id, seq=refusal.seq)
+            except StoreError as error:  # a store the message needed is unreachable
+                log.warning("%s not handled: %s", message.type, error)
+                self.error("storage", "The server cannot reach its store; try again", message.id)
             except Exception:
                 log.exception("failed to handle %s", message.type)
                 self.error(

@@ -20,6 +20,7 @@ from muggins.server.rooms.coach import hint_for
 from muggins.server.rooms.players import Player, Refusal
 from muggins.server.rooms.rated import rated_options
 from muggins.server.rooms.room import Room
+from muggins.server.store.games import StoreError
 from muggins.shared.bots import LEVELS
 from muggins.shared.names import clean_text
 from muggins.shared.protocol import (
@@ -184,14 +185,20 @@ async def chat(session: Session, player: Player[Room], message: Chat) -> None:
         raise Refusal("bad_message", "That chat line is empty")
     sanctions = session.lobby.sanctions
     now = time.time()
-    if player.account is not None:
-        muted = await sanctions.of("mute", player.account, now=now)
-        if muted is not None:
-            raise Refusal("muted", sanction_text(muted))
     seat = room.seat_of(player)
-    kept = await sanctions.keep_line(
-        room.code, at=now, sender=player.name, account=player.account, text=text, seat=seat
-    )
+    try:  # said only once kept (moderation reads kept lines), after the mute is checked
+        if player.account is not None:
+            muted = await sanctions.of("mute", player.account, now=now)
+            if muted is not None:
+                raise Refusal("muted", sanction_text(muted))
+        kept = await sanctions.keep_line(
+            room.code, at=now, sender=player.name, account=player.account, text=text, seat=seat
+        )
+    except StoreError as error:
+        raise Refusal(
+            "storage",
+            "Chat is unavailable for a moment: the server cannot keep the line; try again",
+        ) from error
     line = ChatLine(sender=player.name, seat=seat, text=text, line=kept.id)
     room.say(line, origin=session, id=message.id, sender=player.account)
 

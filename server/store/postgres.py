@@ -10,7 +10,9 @@ The schema is plain SQL in :data:`MIGRATIONS`, with a Python step where SQL cann
 name keys' refold), applied in order, each in the transaction that records its number in
 ``schema_version``; an advisory lock makes the nodes that start together apply each once.
 The archive connects on first use and again after a failure: a node starts, and its players'
-moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back. A node
+moves are acknowledged, while PostgreSQL is down; the archive catches up when it is back. While
+it is down, calls fail at once (see :meth:`PostgresLink._run`), so a player asking for something
+that needs it is told so instead of waiting. A node
 keeps a small pool of connections (``--postgres-pool``), so a slow call (a settlement) does not
 hold up the sign-ins behind it.
 """
@@ -134,6 +136,14 @@ LOCK = 7_353_541
 POOL_SIZE = 4
 """How many connections a node keeps to PostgreSQL at most (``--postgres-pool``)."""
 
+RETRY_AFTER = 1.0
+"""Seconds that calls fail at once after one found PostgreSQL unreachable (a player's request
+is refused then, instead of waiting for the pool's timeout), before one tries again."""
+
+UNREACHABLE = (psycopg.OperationalError, OSError, TimeoutError)
+"""What a call fails with when PostgreSQL is gone (a lost or refused connection, the pool's
+timeout): not a refused statement."""
+
 
 class PostgresLink:
     """A few connections to PostgreSQL (a psycopg_pool pool of at most ``pool_size``), each
@@ -148,6 +158,10 @@ class PostgresLink:
         self.pool_size = pool_size
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._opening = asyncio.Lock()
+        self._unreachable = False
+        """Whether the last call that ended found PostgreSQL unreachable."""
+        self._retry_at = 0.0
+        self._probing = False
 
     async def _open(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         async with self._opening:
@@ -171,9 +185,33 @@ class PostgresLink:
             return self._pool
 
     async def _run(self, what: str, work: Any) -> Any:
-        """Run ``work(connection)`` on a connection of the pool; any failure is a StoreError
-        (the connection is closed, and the pool's idle ones checked, so the next call
-        connects again if PostgreSQL went away)."""
+        """Run ``work(connection)`` on a connection of the pool; any failure is a StoreError.
+
+        Once a call has found PostgreSQL unreachable, the calls after it fail at once, without
+        waiting for the pool's connection, for :data:`RETRY_AFTER`; then one call at a time
+        tries again (the others still fail at once) until one gets through."""
+        loop = asyncio.get_running_loop()
+        probe = False
+        if self._unreachable:
+            if self._probing or loop.time() < self._retry_at:
+                raise StoreError(f"PostgreSQL ({what}): unreachable; trying again shortly")
+            self._probing = probe = True
+        try:
+            result = await self._attempt(what, work)
+        except StoreError as error:
+            if isinstance(error.__cause__, UNREACHABLE):
+                self._unreachable, self._retry_at = True, loop.time() + RETRY_AFTER
+            raise
+        finally:
+            if probe:
+                self._probing = False
+        self._unreachable = False
+        return result
+
+    async def _attempt(self, what: str, work: Any) -> Any:
+        """``work(connection)`` on a connection of the pool (on a failure, the connection is
+        closed and the pool's idle ones checked, so the next call connects again if PostgreSQL
+        went away)."""
         pool = await self._open()
         try:
             async with asyncio.timeout(self.timeout * 2), pool.connection() as connection:
