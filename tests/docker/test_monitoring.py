@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from compose_nodes import node_processes
 from redis_helpers import free_port
 from wire_client import WireClient, play_randomly
 
@@ -84,21 +85,17 @@ def test_the_alert_rules_fire_when_they_should_and_not_before() -> None:
 
 
 def test_prometheus_scrapes_each_node_s_metrics_port() -> None:
-    """``promtool check config`` passes, and the targets are compose's nodes at their
-    --metrics-port (the public port's /metrics is not for Prometheus)."""
+    """``promtool check config`` passes, and the targets are compose's nodes' processes at
+    their metrics ports (the public port's /metrics is not for Prometheus)."""
     result = promtool("check", "config", "prometheus.yml")
     assert result.returncode == 0, result.stdout + result.stderr
     config = yaml.safe_load((PROMETHEUS / "prometheus.yml").read_text())
     [job] = [j for j in config["scrape_configs"] if j["job_name"] == "muggins"]
     targets = {t for group in job["static_configs"] for t in group["targets"]}
-    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
-    nodes = {
-        name: svc["command"]
-        for name, svc in compose["services"].items()
-        if "serve" in (svc.get("command") or [])
-    }
     assert targets == {
-        f"{name}:{command[command.index('--metrics-port') + 1]}" for name, command in nodes.items()
+        f"{name}:{process.metrics_port}"
+        for name, processes in node_processes().items()
+        for process in processes
     }
 
 
