@@ -14,9 +14,10 @@ See docs/protocol.md for the conversation, with examples.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from muggins.shared.protocol.brief import as_sent
 from muggins.shared.protocol.client import (
@@ -93,8 +94,45 @@ def parse_client(text: str | bytes) -> ClientMessage:
 
 
 def parse_server(text: str | bytes) -> ServerMessage:
-    """Validate one server frame. Raises :class:`pydantic.ValidationError`."""
-    return SERVER_MESSAGE.validate_json(text)
+    """Validate one server frame, passing over fields this version does not know (a newer
+    server may add optional ones within a protocol version). Raises
+    :class:`pydantic.ValidationError` for anything else wrong with it."""
+    try:
+        return SERVER_MESSAGE.validate_json(text)
+    except ValidationError as error:
+        if not any(e["type"] == "extra_forbidden" for e in error.errors()):
+            raise
+    data = json.loads(text)
+    for _ in range(MAX_UNKNOWN_FIELDS):
+        try:
+            return SERVER_MESSAGE.validate_python(data)
+        except ValidationError as error:
+            # Each loc starts with the message's type, the tag of the union of messages.
+            unknown = [e["loc"][1:] for e in error.errors() if e["type"] == "extra_forbidden"]
+            # (Two members of a union may name one field: the first drop removes it.)
+            if not any([_drop(data, loc) for loc in unknown]):
+                raise
+    return SERVER_MESSAGE.validate_python(data)
+
+
+MAX_UNKNOWN_FIELDS: Final = 8
+"""Rounds of passing over unknown fields before a server frame is refused as it stands."""
+
+
+def _drop(data: object, loc: tuple[str | int, ...]) -> bool:
+    """Remove the field an ``extra_forbidden`` error's ``loc`` names from ``data``; whether it
+    was there. A step of ``loc`` that is no key or index of the data at that point is a union
+    member's tag (the message ``type``, a model's name) and is passed over."""
+    *path, last = loc
+    for step in path:
+        in_object = isinstance(data, dict) and step in data
+        in_array = isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data)
+        if in_object or in_array:
+            data = data[step]  # type: ignore[index]  # (a dict or a list, checked just above)
+    if isinstance(data, dict) and last in data:
+        del data[last]
+        return True
+    return False
 
 
 def encode(message: BaseModel) -> str:

@@ -244,3 +244,42 @@ def test_schemas_name_every_message_type() -> None:
     for stem, types in (("client", CLIENT_TYPES), ("server", SERVER_TYPES)):
         schema = json.loads((SCHEMA_DIR / f"{stem}.json").read_text(encoding="utf-8"))
         assert set(schema["discriminator"]["mapping"]) == types
+
+
+def test_a_server_frame_with_fields_this_version_does_not_know_still_parses() -> None:
+    """A newer server may add optional fields within a protocol version: parse_server passes
+    over them, at the top and nested in a view (whole or brief), its events and a room's seats,
+    and reads the rest as it was."""
+    match = Match(seed=5)
+    view = match.view(1)
+    lines = tuple(EventLine(event=e, text=e.describe(("A", "B"))) for e in match.events)
+    state = State(seq=4, view=view, events=lines)
+    frame = json.loads(encode(state))
+    frame["mood"] = "sunny"
+    frame["view"]["glow"] = [1, 2]
+    frame["events"][0]["event"]["why"] = "dealt"
+    frame["events"][0]["colour"] = "red"
+    assert parse_server(json.dumps(frame)) == state
+    brief_frame = json.loads(encode(State(seq=5, brief=True, view=brief(view))))
+    brief_frame["view"]["glow"] = 1
+    parsed = parse_server(json.dumps(brief_frame))
+    assert isinstance(parsed, State) and isinstance(parsed.view, BriefView)
+    notice = {"type": "notice", "id": None, "code": "left", "text": "Ann left", "since": 3}
+    assert parse_server(json.dumps(notice)) == Notice(code="left", text="Ann left")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda f: f.pop("seq"),  # a field missing
+        lambda f: f.update(seq="four"),  # a field of the wrong type, beside an unknown one
+        lambda f: f.update(type="warp"),  # no such message
+    ],
+)
+def test_a_server_frame_wrong_in_other_ways_is_still_refused(change: object) -> None:
+    frame = json.loads(encode(State(seq=4, view=Match(seed=5).view(0))))
+    frame["mood"] = "sunny"
+    assert callable(change)
+    change(frame)
+    with pytest.raises(ValidationError):
+        parse_server(json.dumps(frame))
