@@ -100,7 +100,11 @@ async def run(rooms: int, actions: int, seed: int) -> tuple[float, int, int]:
     metrics = Metrics()
     rng = random.Random(seed)
     drawn = random.Random(seed + 1)
-    secrets.token_bytes = drawn.randbytes  # type: ignore[assignment]  # match seeds, masks
+
+    def token_bytes(nbytes: int | None = None) -> bytes:  # match seeds and masks, seeded
+        return drawn.randbytes(32 if nbytes is None else nbytes)
+
+    secrets.token_bytes = token_bytes
     tables = []
     for n in range(rooms):
         seats = (Seat(), Seat())

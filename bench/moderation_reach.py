@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -33,13 +34,13 @@ from signin import free_port, redis_server
 
 from muggins.server.accounts.roles import grant
 from muggins.server.cluster.redis_store import RedisStore
-from muggins.shared.protocol import PROTOCOL_VERSION, Hello, encode, parse_server
+from muggins.shared.protocol import PROTOCOL_VERSION, Hello, ServerMessage, encode, parse_server
 from muggins.shared.protocol.accounts import Account, Register
 from muggins.shared.protocol.moderation import Moderate, Moderated, Sanctioned
 
 
-async def ask(ws: ClientConnection, message: object, id: int) -> object:
-    await ws.send(encode(message.model_copy(update={"id": id})))  # type: ignore[attr-defined]
+async def ask(ws: ClientConnection, message: BaseModel, id: int) -> ServerMessage:
+    await ws.send(encode(message.model_copy(update={"id": id})))
     while True:
         reply = parse_server(await ws.recv())
         if reply.id == id:

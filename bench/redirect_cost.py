@@ -25,9 +25,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -66,7 +67,7 @@ def start_procs(redis_url: str, log: Path) -> tuple[subprocess.Popen[bytes], dic
     }
 
 
-async def make_room(url: str) -> tuple[str, object]:
+async def make_room(url: str) -> tuple[str, ClientConnection]:
     ws = await connect(url)
     await ws.send(HELLO)
     await ws.recv()
@@ -93,12 +94,12 @@ async def welcomed(url: str) -> bool:
         return bool(json.loads(await ws.recv())["type"] == "welcome")
 
 
-async def many(job: object, url: str, count: int, at_once: int) -> int:
+async def many(job: Callable[[str], Awaitable[bool]], url: str, count: int, at_once: int) -> int:
     gate = asyncio.Semaphore(at_once)
 
     async def one() -> bool:
         async with gate:
-            return await job(url)  # type: ignore[operator,no-any-return]
+            return await job(url)
 
     return sum(await asyncio.gather(*(one() for _ in range(count))))
 
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                     done = await many(job, url, args.connections, args.at_once)
                     cpu1, redis1 = cpu_seconds(other_pid), cpu_seconds(redis.pid)
                     figures[name] = (done, cpu1 - cpu0, redis1 - redis0)
-                await keep.close()  # type: ignore[attr-defined]
+                await keep.close()
                 return figures
 
             started = time.perf_counter()

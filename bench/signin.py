@@ -22,17 +22,25 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 
+from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
 from muggins.server.accounts.credentials import hash_password, verify_password
 from muggins.server.app import running_server
 from muggins.server.config import ServerConfig
-from muggins.shared.protocol import PROTOCOL_VERSION, Error, Hello, encode, parse_server
+from muggins.shared.protocol import (
+    PROTOCOL_VERSION,
+    Error,
+    Hello,
+    ServerMessage,
+    encode,
+    parse_server,
+)
 from muggins.shared.protocol.accounts import Register, SignIn
 
 
-async def ask(ws: ClientConnection, message: object, id: int) -> object:
-    await ws.send(encode(message.model_copy(update={"id": id})))  # type: ignore[attr-defined]
+async def ask(ws: ClientConnection, message: BaseModel, id: int) -> ServerMessage:
+    await ws.send(encode(message.model_copy(update={"id": id})))
     while True:
         reply = parse_server(await ws.recv())
         if reply.id == id:
