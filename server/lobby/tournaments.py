@@ -183,6 +183,10 @@ class TournamentDirector:
             asyncio.get_running_loop().create_task(self._pair_arena(t))
         if t.status == "ending" and not t.busy():
             t.status = "finished"
+        self._tell(t)
+
+    def _tell(self, t: Tournament) -> None:
+        """The tournament as it is now to its members and those following its standings."""
         told = {m.player.id: m.player for m in t.members.values()} | t.followers
         for player in told.values():
             if player.peer is not None:
@@ -212,8 +216,11 @@ class TournamentDirector:
         async with t.lock:
             if t.status != "playing":
                 return
-            for first, second in t.arena.pair(self._free(t)):
+            pairs = t.arena.pair(self._free(t))
+            for first, second in pairs:
                 await self._play(t, first, second, None)
+            if pairs:
+                self._tell(t)  # (pairing again here would find nobody new)
 
     async def _next_round(self, t: Tournament) -> None:
         assert t.swiss is not None

@@ -56,6 +56,7 @@ export function tournamentPage(t, id) {
   request(t.link, { type: "get_tournament", tournament: id }).then((reply) => {
     if (reply.type === "tournament") draw(t, reply);
   }, (error) => {
+    if (!onPage(id)) return;
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, `Tournament ${id}`),
       el("p", { class: "error", role: "alert" }, error.message), backLinks());
   });
@@ -76,9 +77,16 @@ function act(t, type) {
   });
 }
 
+/** Whether tournament `id`'s page is the one shown (a reply may come after the player left it).
+ * @param {string} id */
+function onPage(id) {
+  return id === T.showing && !byId("pages").hidden
+    && location.hash.toUpperCase() === `#/TOURNAMENT/${id}`;
+}
+
 /** @param {Table} t @param {MugginsServer.TournamentInfo} info */
 function draw(t, info) {
-  if (older(info)) return;
+  if (older(info) || !onPage(info.summary.tournament)) return;
   const s = info.summary;
   if (info.revision) T.drawn.set(s.tournament, info.revision);
   const swiss = s.kind === "swiss";

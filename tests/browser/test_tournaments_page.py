@@ -204,6 +204,37 @@ async def test_a_late_reply_is_not_drawn_over_newer_standings(
     await bob.close()
 
 
+async def test_a_reply_that_comes_after_the_player_left_the_page_is_not_drawn(
+    browser: Browser, site: Server
+) -> None:
+    """Ann opens a tournament's page and, before its standings come, goes to the leaderboard:
+    the standings, held on their way until the leaderboard is drawn, do not replace it."""
+    boss, boss_id = await signed_in(site.url, "Director")
+    await site.lobby.store.set_role(boss_id, "admin")
+    made = await boss.request(type="create_tournament", name="Gone By", kind="swiss", rounds=2)
+    tid = made["summary"]["tournament"]
+    page = await browser.new_page()
+    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
+    await page.goto(page_url(site))
+    await page.wait(READY, what="the front page")
+    await page.js("window.__holding = true")
+    await page.js(f"location.hash = '#/tournament/{tid}'")
+    await page.wait("window.__held.length === 1", what="the standings held")
+    await page.js("window.__holding = false; location.hash = '#/leaderboard'")
+    await page.wait("!!document.getElementById('leaderboard') || "
+                    "/leaderboard/i.test(document.getElementById('page-body').textContent)",
+                    what="the leaderboard")  # fmt: skip
+    drawn = "document.getElementById('page-body').innerHTML"
+    before = await page.js(drawn)
+    await page.js("window.__release()")
+    await page.js("new Promise((done) => setTimeout(done))")  # (the reply is handled by then)
+    assert await page.js("window.__held.length") == 0
+    assert await page.js(drawn) == before
+    assert not await page.js("!!document.getElementById('standings')")
+    assert page.errors == []
+    await boss.close()
+
+
 async def test_a_duplicate_match_result_in_the_browser(
     browser: Browser, site: Server, tmp_path: Path
 ) -> None:

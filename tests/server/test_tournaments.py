@@ -240,3 +240,20 @@ async def test_a_swiss_round_waits_for_two_connected_members(server: Server) -> 
     assert ann.room["code"] == back.room["code"]
     for client in (boss, ann, back):
         await client.close()
+
+
+async def test_an_arena_pairing_is_told_to_those_following_it(server: Server) -> None:
+    """Ann and Bob join an arena: the pairing made after Bob's join is pushed to the director
+    following the standings, with its game, without waiting for another change."""
+    boss = await director(server)
+    made = await boss.request(
+        type="create_tournament", name="Told", kind="arena", minutes=60, target=61
+    )
+    tid = made["summary"]["tournament"]
+    await boss.request(type="get_tournament", tournament=tid)  # and hears each change
+    for name in ("Ann", "Bob"):
+        client, _ = await signed_in(server.url, name)
+        assert (await client.request(type="join_tournament", tournament=tid))["joined"]
+    paired = await until(boss, lambda f: len(f["games"]) == 1)
+    assert sorted(paired["games"][0]["names"]) == ["Ann", "Bob"]
+    assert paired["games"][0]["result"] is None
