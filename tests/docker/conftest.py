@@ -8,3 +8,5 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 sys.path.append(str(Path(__file__).resolve().parent))
+
+from redis_helpers import redis_server  # noqa: F401  (the fixture, from the server tests)

@@ -10,40 +10,13 @@ with SIGKILL and that player's client, which knows only nginx's address, lands o
 from __future__ import annotations
 
 import asyncio
-import re
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from cluster_nodes import Node
+from cluster_nodes import Node, Player, close_players, connections, second_deal, wait_for
 from nginx_helpers import nginx_binary, run_shipped
-from redis_helpers import RedisServer, free_port, running_redis
-from test_cluster_failover import Player
+from redis_helpers import RedisServer, free_port
 
 from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
-
-
-def connections(node: Node) -> int:
-    """The node's open WebSocket connections, from its /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=2) as r:
-        text = r.read().decode()
-    [value] = re.findall(r"^muggins_connections (\S+)$", text, flags=re.M)
-    return int(float(value))
-
-
-async def wait_for(condition: object, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "the condition never came"
-        await asyncio.sleep(0.05)
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with running_redis(tmp_path) as server:
-        yield server
 
 
 async def test_shipped_nginx_conf_carries_a_game_and_fails_over(
@@ -61,35 +34,30 @@ async def test_shipped_nginx_conf_carries_a_game_and_fails_over(
         url = f"ws://127.0.0.1:{port}"
         alice = Player("Alice", [url])
         await alice.next(Welcome)
-        await wait_for(lambda: connections(a) + connections(b) == 1)
-        home, other = (a, b) if connections(a) == 1 else (b, a)
+        await wait_for(lambda: connections(a.port) + connections(b.port) == 1)
+        home, other = (a, b) if connections(a.port) == 1 else (b, a)
         await alice.link.send(CreateRoom(options=RoomOptions()))
         room = await alice.next(Room)
         assert isinstance(room, Room)
         bob = Player("Bob", [url])
         await bob.next(Welcome)
-        await wait_for(lambda: connections(other) == 1)  # least_conn: Bob on the other node
+        await wait_for(lambda: connections(other.port) == 1)  # least_conn: Bob on the other node
         await bob.link.send(JoinRoom(code=room.code))
         await bob.next(State)
         await alice.next(State)
-
-        def second_deal(view: object) -> bool:
-            return getattr(view, "deal_number", 0) >= 2
 
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
         home.kill()
         welcome = await alice.next(Welcome, timeout=20)
         assert isinstance(welcome, Welcome) and welcome.resumed and welcome.room == room.code
-        await wait_for(lambda: connections(other) == 2)
+        await wait_for(lambda: connections(other.port) == 2)
         await asyncio.gather(alice.play(), bob.play())
         for player in (alice, bob):
             assert player.state is not None and player.state.view.phase == "match_over"
         log = (nginx.work / "access.log").read_text()
         assert " 101 " in log, log  # the upgrade went through nginx
     finally:
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         nginx.stop()
         a.stop()
         b.stop()
@@ -118,7 +86,7 @@ async def test_shipped_nginx_conf_routes_a_rooms_players_to_one_node(
         assert isinstance(room, Room) and creator.link.room == room.code
         token = creator.link.token
         await creator.close()
-        await wait_for(lambda: connections(a) + connections(b) == 0)
+        await wait_for(lambda: connections(a.port) + connections(b.port) == 0)
         # ... then she and Bob each open the room's link: /?room=CODE, routed by the code.
         alice = Player("Alice", [url], token=token, code=room.code)
         welcome = await alice.next(Welcome)
@@ -128,27 +96,22 @@ async def test_shipped_nginx_conf_routes_a_rooms_players_to_one_node(
         await bob.link.send(JoinRoom(code=room.code))
         await bob.next(State)
         await alice.next(State)
-        await wait_for(lambda: {connections(a), connections(b)} == {2, 0})
-        home, other = (a, b) if connections(a) == 2 else (b, a)
-
-        def second_deal(view: object) -> bool:
-            return getattr(view, "deal_number", 0) >= 2
+        await wait_for(lambda: {connections(a.port), connections(b.port)} == {2, 0})
+        home, other = (a, b) if connections(a.port) == 2 else (b, a)
 
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
         home.kill()
         for player in (alice, bob):
             back = await player.next(Welcome, timeout=20)
             assert isinstance(back, Welcome) and back.resumed and back.room == room.code
-        await wait_for(lambda: connections(other) == 2)
+        await wait_for(lambda: connections(other.port) == 2)
         await asyncio.gather(alice.play(), bob.play())
         for player in (alice, bob):
             assert player.state is not None and player.state.view.phase == "match_over"
         log = (nginx.work / "access.log").read_text()
         assert f'/?room={room.code} HTTP/1.1" 101 ' in log, log
     finally:
-        for player in (creator, alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(creator, alice, bob)
         nginx.stop()
         a.stop()
         b.stop()

@@ -1,4 +1,5 @@
-"""Cluster test helpers: server nodes in this process on one redis-server, and game drivers."""
+"""Cluster test helpers: server nodes in this process on one redis-server, and game drivers
+(:class:`Player`: the client's own reconnecting link, moving by a fixed rule)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,24 @@ import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from redis_helpers import RedisServer, free_port
 from websockets.exceptions import ConnectionClosed
 from wire_client import Frame, WireClient
 
+from muggins.client.connection import Connection, LinkStatus
 from muggins.server.app import Server, running_server
 from muggins.server.cluster.lobby import ClusterNode, copy_of
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.cluster.room import RoomCopy
 from muggins.server.config import ServerConfig
+from muggins.shared.actions import Action
 from muggins.shared.match import Match
+from muggins.shared.protocol import Error, Room, ServerMessage, State, Welcome, from_action
+from muggins.shared.protocol.unpack import Unpacker
+from muggins.shared.view import SeatView
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -204,6 +210,15 @@ async def registered(url: str, name: str) -> tuple[WireClient, str]:
     return client, str(made["account"])
 
 
+async def rated_room(host: WireClient, guest: WireClient, *, target: int = 61) -> Frame:
+    """``host`` makes a rated room for a game to ``target`` and ``guest`` joins it: the room."""
+    room = await host.request(
+        type="create_room", options={"game": {"target": target}, "rated": True}
+    )
+    await guest.request(type="join_room", code=room["code"])
+    return room
+
+
 async def stored_log(redis: RedisServer, code: str) -> Match:
     store = RedisStore(redis.url)
     try:
@@ -266,3 +281,99 @@ async def passing_turn(redis: RedisServer, code: str) -> list[dict[str, object]]
         if 0 not in after.waiting_for():
             moves.append(action.model_dump(mode="json"))
     return moves
+
+
+def choose(view: SeatView) -> Action:
+    """A deterministic choice from a seat's own view (the same with or without faults)."""
+    return view.legal[(view.deal_number * 7 + len(view.played) * 3 + view.seat) % len(view.legal)]
+
+
+@dataclass
+class Player:
+    """A person: the client's reconnecting link, and a hand that moves when it is their turn."""
+
+    name: str
+    urls: list[str]
+    messages: asyncio.Queue[ServerMessage] = field(default_factory=asyncio.Queue)
+    statuses: list[LinkStatus] = field(default_factory=list)
+    welcomes: list[Welcome] = field(default_factory=list)
+    errors: list[Error] = field(default_factory=list)
+    state: State | None = None
+    room: Room | None = None
+    paused: bool = False
+    sent_for: int = -1
+    pending: int | None = None
+    """The id of the move sent and not answered yet."""
+    unpacker: Unpacker = field(default_factory=Unpacker)
+    token: str | None = None
+    """A seat's token to resume with (a player coming back in a new client)."""
+    code: str | None = None
+    """The room named in the URL from the first connection (joining by a link)."""
+
+    def __post_init__(self) -> None:
+        self.link = Connection(
+            self.urls,
+            name=self.name,
+            token=self.token,
+            room=self.code,
+            on_message=self.messages.put_nowait,
+            on_status=self.statuses.append,
+            first_delay=0.05,
+            max_delay=0.5,
+        )
+        self.task = asyncio.get_running_loop().create_task(self.link.run())
+
+    async def next(self, kind: type[ServerMessage], timeout: float = 10) -> ServerMessage:
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.messages.get()
+                self.take(message)
+                if isinstance(message, kind):
+                    return message
+
+    def take(self, message: ServerMessage) -> None:
+        if self.pending is not None and getattr(message, "id", None) == self.pending:
+            self.pending = None
+        if isinstance(message, State):
+            # Kept with its whole view (a brief one is completed from the previous view).
+            whole = self.unpacker.whole(message)
+            self.state = message.model_copy(update={"view": whole, "brief": False})
+        elif isinstance(message, Room):
+            self.room = message
+        elif isinstance(message, Welcome):
+            self.welcomes.append(message)
+            self.sent_for = -1  # after a reconnect, move again from the fresh state
+            self.pending = None
+        elif isinstance(message, Error):
+            self.errors.append(message)
+
+    async def move(self) -> None:
+        state = self.state
+        if self.paused or self.pending is not None or state is None or state.seq <= self.sent_for:
+            return
+        view = state.view
+        if view.seat in view.waiting_for and view.legal:
+            self.sent_for = self.pending = state.seq
+            await self.link.send(from_action(choose(view), seq=state.seq, id=state.seq))
+
+    async def play(self, *, pause_when: object = None) -> None:
+        """Move whenever waited for until the match is over (or ``pause_when(view)`` holds)."""
+        while self.state is None or self.state.view.phase != "match_over":
+            if (
+                pause_when is not None and self.state is not None and pause_when(self.state.view)  # type: ignore[operator]
+            ):
+                return
+            await self.move()
+            self.take(await asyncio.wait_for(self.messages.get(), 10))
+
+    async def close(self) -> None:
+        await self.link.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.task, 5)
+
+
+async def close_players(*players: Player | None) -> None:
+    """Close each player there is (a test's teardown: None, one never made)."""
+    for player in players:
+        if player is not None:
+            await player.close()

@@ -11,7 +11,7 @@ import random
 import psycopg
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import nodes
+from cluster_nodes import nodes, rated_room
 from pg_helpers import PostgresServer
 from redis_helpers import RedisServer
 from test_account_store_contract import account, result
@@ -43,10 +43,7 @@ async def test_accounts_and_ratings_live_in_postgres(
         ann = await WireClient.open(b.url, name="Ann")
         signed = await ann.request(type="sign_in", name="ann", password="correct horse")
         assert signed["type"] == "account" and signed["name"] == "Ann", signed
-        room = await ann.request(
-            type="create_room", options={"game": {"target": 61}, "rated": True}
-        )
-        await bob.request(type="join_room", code=room["code"])
+        room = await rated_room(ann, bob)
         over = await play_until_the_end([ann, bob], random.Random(5))
         winner = over["outcome"]["winner"]
         watcher = await WireClient.open(b.url, name="watcher")

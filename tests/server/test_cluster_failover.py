@@ -9,121 +9,25 @@ of the same seed and the same choices played without any fault.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 import time
-from dataclasses import dataclass, field
 
-from cluster_nodes import Node
+from cluster_nodes import Node, Player, choose, close_players
 from redis_helpers import RedisServer
 
-from muggins.client.connection import Connection, LinkStatus
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.shared.actions import Action, Discard, Seat
 from muggins.shared.match import Match
 from muggins.shared.protocol import (
     CreateRoom,
-    Error,
     JoinRoom,
     Room,
     RoomOptions,
     SeatBot,
-    ServerMessage,
     State,
     Welcome,
-    from_action,
 )
-from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.view import SeatView
-
-
-def choose(view: SeatView) -> Action:
-    """A deterministic choice from a seat's own view (the same with or without faults)."""
-    return view.legal[(view.deal_number * 7 + len(view.played) * 3 + view.seat) % len(view.legal)]
-
-
-@dataclass
-class Player:
-    """A person: the client's reconnecting link, and a hand that moves when it is their turn."""
-
-    name: str
-    urls: list[str]
-    messages: asyncio.Queue[ServerMessage] = field(default_factory=asyncio.Queue)
-    statuses: list[LinkStatus] = field(default_factory=list)
-    welcomes: list[Welcome] = field(default_factory=list)
-    errors: list[Error] = field(default_factory=list)
-    state: State | None = None
-    room: Room | None = None
-    paused: bool = False
-    sent_for: int = -1
-    pending: int | None = None
-    """The id of the move sent and not answered yet."""
-    unpacker: Unpacker = field(default_factory=Unpacker)
-    token: str | None = None
-    """A seat's token to resume with (a player coming back in a new client)."""
-    code: str | None = None
-    """The room named in the URL from the first connection (joining by a link)."""
-
-    def __post_init__(self) -> None:
-        self.link = Connection(
-            self.urls,
-            name=self.name,
-            token=self.token,
-            room=self.code,
-            on_message=self.messages.put_nowait,
-            on_status=self.statuses.append,
-            first_delay=0.05,
-            max_delay=0.5,
-        )
-        self.task = asyncio.get_running_loop().create_task(self.link.run())
-
-    async def next(self, kind: type[ServerMessage], timeout: float = 10) -> ServerMessage:
-        async with asyncio.timeout(timeout):
-            while True:
-                message = await self.messages.get()
-                self.take(message)
-                if isinstance(message, kind):
-                    return message
-
-    def take(self, message: ServerMessage) -> None:
-        if self.pending is not None and getattr(message, "id", None) == self.pending:
-            self.pending = None
-        if isinstance(message, State):
-            # Kept with its whole view (a brief one is completed from the previous view).
-            whole = self.unpacker.whole(message)
-            self.state = message.model_copy(update={"view": whole, "brief": False})
-        elif isinstance(message, Room):
-            self.room = message
-        elif isinstance(message, Welcome):
-            self.welcomes.append(message)
-            self.sent_for = -1  # after a reconnect, move again from the fresh state
-            self.pending = None
-        elif isinstance(message, Error):
-            self.errors.append(message)
-
-    async def move(self) -> None:
-        state = self.state
-        if self.paused or self.pending is not None or state is None or state.seq <= self.sent_for:
-            return
-        view = state.view
-        if view.seat in view.waiting_for and view.legal:
-            self.sent_for = self.pending = state.seq
-            await self.link.send(from_action(choose(view), seq=state.seq, id=state.seq))
-
-    async def play(self, *, pause_when: object = None) -> None:
-        """Move whenever waited for until the match is over (or ``pause_when(view)`` holds)."""
-        while self.state is None or self.state.view.phase != "match_over":
-            if (
-                pause_when is not None and self.state is not None and pause_when(self.state.view)  # type: ignore[operator]
-            ):
-                return
-            await self.move()
-            self.take(await asyncio.wait_for(self.messages.get(), 10))
-
-    async def close(self) -> None:
-        await self.link.close()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.wait_for(self.task, 5)
 
 
 def mid_pegging(view: SeatView) -> bool:
@@ -212,9 +116,7 @@ async def test_kill_9_mid_pegging_resumes_on_the_other_node(redis_server: RedisS
         assert alice.state.seq == len(record.actions) + 1
         assert [(e.code, e.message) for e in alice.errors + bob.errors] == []
     finally:
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         a.stop()
         b.stop()
 
@@ -249,7 +151,6 @@ async def test_a_client_on_a_frozen_node_moves_to_the_other_while_it_stays_froze
         assert isinstance(state, State) and state.view.seat == 0
         assert any(s.state == "reconnecting" for s in alice.statuses)
     finally:
-        if alice is not None:
-            await alice.close()
+        await close_players(alice)
         a.stop()
         b.stop()

@@ -21,7 +21,7 @@ import signal
 import time
 
 import redis.asyncio as aioredis
-from cluster_nodes import Node, registered, settle
+from cluster_nodes import Node, rated_room, registered, settle
 from redis_helpers import RedisServer
 from test_rated_cluster import play_until_the_end
 from wire_client import Frame, WireClient
@@ -138,10 +138,7 @@ async def test_kill_9_at_the_last_move_with_nobody_back_rates_the_match_once(
     b = Node(redis_server, "--grace", GRACE, "--sweep-interval", "0.5")
     try:
         (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(a.url, "Bob")
-        room = await ann.request(
-            type="create_room", options={"game": {"target": 61}, "rated": True}
-        )
-        await bob.request(type="join_room", code=room["code"])
+        room = await rated_room(ann, bob)
         over = await play_until_the_end([ann, bob], random.Random(4))
         a.kill()
         member = f"{room['code']}-1"

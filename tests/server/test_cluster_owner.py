@@ -9,9 +9,8 @@ import asyncio
 import signal
 
 import redis
-from cluster_nodes import Node, connections, second_deal, wait_for
+from cluster_nodes import Node, Player, close_players, connections, second_deal, wait_for
 from redis_helpers import RedisServer
-from test_cluster_failover import Player
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.ownership import OWNER_TTL
@@ -53,9 +52,7 @@ async def test_players_are_sent_to_the_owner_and_the_next_node_takes_the_room_ov
         for player in (alice, bob):
             assert player.state is not None and player.state.view.phase == "match_over"
     finally:
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         a.stop()
         b.stop()
         store.close()
@@ -86,9 +83,7 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
         assert (connections(a.port), connections(b.port)) == (1, 1)
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
     finally:
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         a.stop()
         b.stop()
 
@@ -127,9 +122,7 @@ async def test_players_of_a_frozen_owner_finish_on_the_other_node(
             assert player.state is not None and player.state.view.phase == "match_over"
     finally:
         a.signal(signal.SIGCONT)
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         a.stop()
         b.stop()
 

@@ -13,7 +13,7 @@ import random
 import psycopg
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import nodes, registered
+from cluster_nodes import nodes, rated_room, registered
 from pg_helpers import PostgresServer
 from redis_helpers import RedisServer
 from test_rated_cluster import play_until_the_end
@@ -47,10 +47,7 @@ async def test_a_rated_match_finished_while_postgres_is_down_is_rated_once_when_
 ) -> None:
     async with nodes(redis_server, 2, postgres=postgres.url, sweep_interval=0.3) as (a, b):
         (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(b.url, "Bob")
-        room = await ann.request(
-            type="create_room", options={"game": {"target": 61}, "rated": True}
-        )
-        await bob.request(type="join_room", code=room["code"])
+        await rated_room(ann, bob)
         await ann.expect("state")
         postgres.kill()
         over = await play_until_the_end([ann, bob], random.Random(7))

@@ -27,6 +27,18 @@ async def until_room(client: WireClient, leaving: str) -> str:
             return str(frame["code"])
 
 
+async def seated_for_a_duplicate(ann: WireClient, bob: WireClient) -> tuple[WireClient, WireClient]:
+    """Both seek a duplicate match and wait until its first table is playing: the client in
+    seat 0 there, and the one in seat 1."""
+    for client in (ann, bob):
+        reply = await client.request(type="seek", duplicate=True)
+        assert reply["type"] == "seeking" and reply["duplicate"], reply
+    for client in (ann, bob):
+        while client.room is None or client.room["status"] != "playing":
+            await client.recv(timeout=20)
+    return (ann, bob) if ann.room["you"] == 0 else (bob, ann)
+
+
 async def test_a_duplicate_match_with_its_players_on_two_nodes(redis_server: RedisServer) -> None:
     """Ann on one node and Bob on another seek a duplicate match: both tables are played,
     the second on the first's deals with the seats swapped; no frame to either player, nor to
@@ -39,15 +51,10 @@ async def test_a_duplicate_match_with_its_players_on_two_nodes(redis_server: Red
         for client in (ann, bob):
             reply = await client.request(type="register", name=client.name, password="long enough")
             assert reply["type"] == "account", reply
-            reply = await client.request(type="seek", duplicate=True)
-            assert reply["type"] == "seeking" and reply["duplicate"], reply
-        for client in (ann, bob):
-            while client.room is None or client.room["status"] != "playing":
-                await client.recv(timeout=20)
+        one, two = await seated_for_a_duplicate(ann, bob)
         first_code = ann.room["code"]
         assert bob.room["code"] == first_code
         assert ann.room["duplicate_table"] == 1 and ann.room["options"]["rated"]
-        one, two = (ann, bob) if ann.room["you"] == 0 else (bob, ann)
         watcher_one = await watch(b.url, first_code, "Watcher")
         one.raw.clear()  # the frames before the spectator came are not compared with its own
         two.raw.clear()
@@ -115,13 +122,8 @@ async def test_a_duplicate_match_from_one_public_address_on_two_nodes_moves_no_r
     try:
         ann = await registered_from(a.url, "203.0.113.5", "Ann")
         bob = await registered_from(b.url, "203.0.113.5", "Bob")
-        for client in (ann, bob):
-            assert (await client.request(type="seek", duplicate=True))["type"] == "seeking"
-        for client in (ann, bob):
-            while client.room is None or client.room["status"] != "playing":
-                await client.recv(timeout=20)
+        one, two = await seated_for_a_duplicate(ann, bob)
         first_code = ann.room["code"]
-        one, two = (ann, bob) if ann.room["you"] == 0 else (bob, ann)
         rng = random.Random(5)
         await asyncio.gather(play_fast(one, rng, 0), play_fast(two, rng, 1))
         await asyncio.gather(until_room(one, first_code), until_room(two, first_code))

@@ -16,9 +16,8 @@ import urllib.request
 from pathlib import Path
 
 import redis
-from cluster_nodes import connections, second_deal, wait_for
+from cluster_nodes import Player, close_players, connections, second_deal, wait_for
 from redis_helpers import RedisServer, free_port
-from test_cluster_failover import Player
 from wire_client import WireClient
 
 from muggins.server.commands.procs import FAILED_STARTS
@@ -151,9 +150,7 @@ async def test_two_processes_share_a_port_send_players_to_the_owner_and_restart(
         assert procs.process.wait(30) == 0
         assert not any(map(healthy, [procs.port, *procs.own]))
     finally:
-        for player in (alice, bob):
-            if player is not None:
-                await player.close()
+        await close_players(alice, bob)
         procs.stop()
         store.close()
 

@@ -9,7 +9,7 @@ import json
 import random
 
 import redis.asyncio as aioredis
-from cluster_nodes import Node, registered
+from cluster_nodes import Node, rated_room, registered
 from redis_helpers import RedisServer
 from test_outsider_findings import recorded_unrated, registered_from
 from wire_client import Frame, WireClient
@@ -39,10 +39,7 @@ async def test_sigkill_after_the_last_move_still_rates_once(redis_server: RedisS
     a, b = Node(redis_server), Node(redis_server)
     try:
         (ann, _), (bob, _) = await registered(a.url, "Ann"), await registered(a.url, "Bob")
-        room = await ann.request(
-            type="create_room", options={"game": {"target": 61}, "rated": True}
-        )
-        await bob.request(type="join_room", code=room["code"])
+        room = await rated_room(ann, bob)
         over = await play_until_the_end([ann, bob], random.Random(2))
         a.kill()
         redis = aioredis.Redis.from_url(redis_server.url, decode_responses=True)
@@ -87,10 +84,7 @@ async def test_a_rated_match_from_one_public_address_on_two_nodes_moves_no_ratin
     try:
         ann = await registered_from(a.url, "203.0.113.5", "Ann")
         bob = await registered_from(b.url, "203.0.113.5", "Bob")
-        room = await ann.request(
-            type="create_room", options={"game": {"target": 61}, "rated": True}
-        )
-        await bob.request(type="join_room", code=room["code"])
+        room = await rated_room(ann, bob)
         rng = random.Random(2)
 
         async def play(client: WireClient) -> None:
