@@ -8,6 +8,7 @@ import { byId, el, fill } from "./dom.js";
 import { say } from "./session.js";
 import { request } from "./requests.js";
 import { backLinks, playerLink } from "./links.js";
+import { pageTurn } from "./shown.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** @param {number | null} at */
@@ -140,15 +141,17 @@ function actionForm(t) {
 
 /** Draw the moderation page. @param {Table} t @param {string} [done] what was just done */
 export async function moderationPage(t, done = "") {
+  const turn = pageTurn();
   let view;
   try {
     view = await request(t.link, { type: "moderation" });
   } catch (error) {
+    if (turn !== pageTurn()) return;
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, "Moderation"),
       el("p", { class: "error", role: "alert", id: "mod-refused" }, reason(error)), backLinks());
     return;
   }
-  if (view.type !== "moderation") return;
+  if (turn !== pageTurn() || view.type !== "moderation") return;
   fill("page-body",
     el("h2", { id: "page-title", tabindex: "-1" }, "Moderation"),
     done ? el("p", { id: "mod-done", role: "status" }, done) : null,

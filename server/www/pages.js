@@ -13,6 +13,7 @@ import { tournamentPage } from "./tournaments.js";
 import { reviewPage } from "./review.js";
 import { blockButtons, moderationPage, reportButton } from "./moderation.js";
 import { A } from "./account.js";
+import { nextPage, pageTurn } from "./shown.js";
 /** @typedef {import("./session.js").Table} Table */
 
 /** Games asked for on a profile: the latest this many, "Show more" raises it to the most. */
@@ -60,6 +61,7 @@ export function renderPages(t, onTable) {
   const route = onTable ? null : currentRoute();
   byId("pages").hidden = !route;
   if (!route) {
+    if (P.loaded) nextPage();
     P.loaded = "";
     return false;
   }
@@ -67,6 +69,7 @@ export function renderPages(t, onTable) {
     + (route.kind === "moderation" || route.kind === "tournament" ? `|${A.account?.name ?? ""}` : "");
   if (key !== P.loaded && t.s.link === "connected") {
     P.loaded = key;
+    nextPage();
     load(t, route);
   } else if (!P.loaded) {
     fill("page-body", el("p", {}, "Connecting…"));
@@ -103,15 +106,16 @@ const two = (n) => n.toFixed(2);
 
 /** @param {Table} t @param {string} name */
 async function loadProfile(t, name) {
+  const turn = pageTurn();
   let profile, history;
   try {
     profile = await request(t.link, { type: "profile", name });
     history = await request(t.link, { type: "history", name, limit: P.historyLimit });
   } catch (error) {
-    failed(`No profile for ${name}`, error);
+    if (turn === pageTurn()) failed(`No profile for ${name}`, error);
     return;
   }
-  if (profile.type !== "profile" || history.type !== "history") return;
+  if (turn !== pageTurn() || profile.type !== "profile" || history.type !== "history") return;
   const c = /** @type {Record<string, number>} */ (profile.counts);
   const n = (/** @type {string} */ key) => Number(c[key] ?? 0);
   const a = profile.averages;
@@ -194,14 +198,15 @@ function findPlayer() {
 
 /** @param {Table} t */
 async function loadLeaderboard(t) {
+  const turn = pageTurn();
   let board;
   try {
     board = await request(t.link, { type: "leaderboard", limit: 100 });
   } catch (error) {
-    failed("Leaderboard", error);
+    if (turn === pageTurn()) failed("Leaderboard", error);
     return;
   }
-  if (board.type !== "leaderboard") return;
+  if (turn !== pageTurn() || board.type !== "leaderboard") return;
   const body = board.entries.length
     ? el("div", { class: "table-wrap" }, el("table", { class: "stats leaderboard", id: "leaderboard" },
       el("caption", {}, "Established ratings, best first"),

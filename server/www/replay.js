@@ -11,6 +11,7 @@ import { faceUp } from "./table.js";
 import { showPanel } from "./panels.js";
 import { describeOptions } from "./lobby.js";
 import { backLinks, playerLink } from "./links.js";
+import { pageTurn } from "./shown.js";
 
 const R = {
   /** @type {MugginsServer.GameRecord | null} */ record: null,
@@ -21,16 +22,18 @@ const R = {
 export async function replayPage(link, id) {
   R.record = null;
   fill("page-body", el("p", {}, `Loading game ${id}…`));
+  const turn = pageTurn();
   let record;
   try {
     record = await request(link, { type: "game", game: id, steps: true });
   } catch (error) {
+    if (turn !== pageTurn()) return;
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, `Game ${id}`),
       el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)), backLinks());
     byId("page-title").focus();
     return;
   }
-  if (record.type !== "game") return;
+  if (turn !== pageTurn() || record.type !== "game") return;
   R.record = record;
   R.at = 0;
   const steps = record.steps ?? [];

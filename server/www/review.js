@@ -9,6 +9,7 @@ import { say } from "./session.js";
 import { request } from "./requests.js";
 import { backLinks } from "./links.js";
 import { symbol } from "./cards.js";
+import { pageTurn } from "./shown.js";
 
 const KIND = /** @type {Record<string, string>} */ ({ discard: "Discard", play: "Play", count: "Count" });
 
@@ -23,16 +24,18 @@ const percent = (n) => `${(100 * n).toFixed(1)}%`;
 /** @param {import("./net.js").Link} link @param {string} id @param {number | null} seat */
 export async function reviewPage(link, id, seat) {
   fill("page-body", el("p", { id: "review-loading" }, `The expert is reviewing game ${id}…`));
+  const turn = pageTurn();
   let review;
   try {
     review = await request(link, { type: "review", game: id, seat });
   } catch (error) {
+    if (turn !== pageTurn()) return;
     fill("page-body", el("h2", { id: "page-title", tabindex: "-1" }, `Review of game ${id}`),
       el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)), backLinks());
     byId("page-title").focus();
     return;
   }
-  if (review.type !== "game_review") return;
+  if (turn !== pageTurn() || review.type !== "game_review") return;
   const me = review.names[review.seat];
   const other = 1 - review.seat;
   const [discards, play, counts] = review.given_away;

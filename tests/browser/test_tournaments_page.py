@@ -143,18 +143,19 @@ async def test_joining_an_arena_and_its_standings(browser: Browser, site: Server
 
 HOLD_REPLIES = """
 (() => {
-  // Holds each tournament reply the page gets while `__holding`, until `__release()`: a reply
+  // Holds each reply of `__holdTypes` the page gets while `__holding`, until `__release()`: a reply
   // delayed on its way, as in a cluster where the director changed the tournament meanwhile.
   const held = [];
   window.__held = held;
   window.__holding = false;
+  window.__holdTypes = ["tournament"];
   window.__release = () => { window.__holding = false; held.splice(0).forEach((f) => f()); };
   const add = WebSocket.prototype.addEventListener;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
     if (type !== "message") return add.call(this, type, listener, options);
     return add.call(this, type, (event) => {
       const msg = JSON.parse(String(event.data));
-      if (window.__holding && msg.type === "tournament" && msg.id !== null) {
+      if (window.__holding && window.__holdTypes.includes(msg.type) && msg.id !== null) {
         held.push(() => listener.call(this, event));
       } else {
         listener.call(this, event);
@@ -231,6 +232,31 @@ async def test_a_reply_that_comes_after_the_player_left_the_page_is_not_drawn(
     assert await page.js("window.__held.length") == 0
     assert await page.js(drawn) == before
     assert not await page.js("!!document.getElementById('standings')")
+    assert page.errors == []
+    await boss.close()
+
+
+async def test_a_leaderboard_that_comes_after_the_player_left_it_is_not_drawn(
+    browser: Browser, site: Server
+) -> None:
+    """The same for the community pages: the leaderboard's reply, held until the player has
+    gone on to a tournament's page, does not replace that page."""
+    boss, boss_id = await signed_in(site.url, "Director")
+    await site.lobby.store.set_role(boss_id, "admin")
+    made = await boss.request(type="create_tournament", name="Stay Here", kind="swiss", rounds=2)
+    tid = made["summary"]["tournament"]
+    page = await browser.new_page()
+    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
+    await page.goto(page_url(site))
+    await page.wait(READY, what="the front page")
+    await page.js("window.__holdTypes = ['leaderboard']; window.__holding = true")
+    await page.js("location.hash = '#/leaderboard'")
+    await page.wait("window.__held.length === 1", what="the leaderboard held")
+    await page.js(f"window.__holding = false; location.hash = '#/tournament/{tid}'")
+    await page.wait("!!document.getElementById('standings')", what="the tournament's page")
+    await page.js("window.__release()")
+    await page.js("new Promise((done) => setTimeout(done))")  # (the reply is handled by then)
+    assert await page.js("document.getElementById('page-title').textContent") == "Stay Here"
     assert page.errors == []
     await boss.close()
 
