@@ -56,7 +56,6 @@ async def test_a_rated_match_finished_while_postgres_is_down_is_rated_once_when_
             errors = [f for f in player.frames if f["type"] == "error"]
             assert [f for f in errors if f["code"] != "stale"] == [], errors
 
-        await asyncio.sleep(0)  # (the driver's reads, cancelled, let go of the connections)
         cara = await WireClient.open(b.url, name="Cara")
         for answer in (
             await refused(cara, type="register", name="Cara", password=PASSWORD),

@@ -31,6 +31,7 @@ async def play_until_the_end(players: list[WireClient], rng: random.Random) -> F
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)  # its client may read again
     return next(iter(done)).result()
 
 
