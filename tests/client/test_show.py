@@ -90,9 +90,10 @@ async def test_the_claim_and_the_keys_are_on_the_table_after_a_resume(
                 assert key in text, text
             assert "A wrong call gives Computer (expert) 2 points" in text
             assert f"counts {claim.claimed:>2} unanswered" in rendered(app.query_one(ShowResults))
-            await pilot.pause(0.2)
+            # The table is drawn on the next refresh (later on a busy machine): wait for it.
+            unanswered = f"counts {claim.claimed:>2} unanswered"
+            await until(pilot, lambda: unanswered in screen_text(app))  # on the hand
             on_screen = screen_text(app)
-            assert f"counts {claim.claimed:>2} unanswered" in on_screen  # on the hand
             for key in (" A  accept – ", " M  Muggins! – it is short", " X  challenge – it is"):
                 assert key in on_screen, on_screen  # the keys, on screen, not scrolled away
             status = rendered(app.query_one("#status", Static))
@@ -179,9 +180,8 @@ async def test_the_keys_stay_in_view_when_the_crib_is_claimed_on_a_small_screen(
     app.link = link
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: show_prompt(app.session.view) == "answer")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "counts  8 unanswered" in screen_text(app))  # (once drawn)
         on_screen = screen_text(app)
-        assert "counts  8 unanswered" in on_screen
         assert "Computer counts 8 for the crib." in on_screen
         for key in (" A  accept – ", " M  Muggins! – it is short", " X  challenge – it is"):
             assert key in on_screen, on_screen
