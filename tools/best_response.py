@@ -1,6 +1,6 @@
 """How much a perfect adversary could gain against a level's pegging, per deal.
 
-    python tools/best_response.py --level expert --deals 100 --samples 4000 --seed 1
+    python tools/best_response.py --level expert --deals 60 --samples 20000 --seed 1
     python tools/best_response.py --level expert --deals 100 --worlds 48 --seed 1
 
 For each deal (drawn from ``--seed``) the adversary gets six cards and the starter is cut; it
@@ -16,10 +16,12 @@ alternate: even deals the adversary deals.
 
 ``--samples N`` (rank worlds): the level's pegging reads its hand only through its ranks, the
 ranks it laid away (they are out of the unseen cards it draws the adversary's hand from) and its
-show total (which sets what a point is worth); so a world is one such hidden state, weighted by
-how many of ``N`` hands dealt lead to it, and the adversary sees the ranks the level plays. With
-the weights over all the states the belief is nearly the true one; a second ``N`` hands, dealt
-alike, weigh the held-out worlds, on which the same best response is played unchanged.
+show total (which sets what a point is worth); and the adversary sees the ranks the level plays.
+So a world is a set of four ranks kept, weighted by how many of ``N`` hands dealt keep them, its
+hidden rest that of the first of those hands (``--every-state``: every hidden state dealt is a
+world, far costlier). With weights over all the sets kept the belief is nearly the true one; a
+second ``N`` hands, dealt alike, weigh the held-out worlds, on which the same best response is
+played unchanged.
 
 ``--worlds K`` (card worlds): ``K`` hands, each kept four a world; the adversary sees the cards.
 With few worlds the adversary's belief is far sharper than the true one (a few worlds are soon
