@@ -205,19 +205,34 @@ async def test_a_late_reply_is_not_drawn_over_newer_standings(
     await bob.close()
 
 
+async def swiss_and_a_page(
+    browser: Browser, site: Server, name: str
+) -> tuple[WireClient, str, Page]:
+    """The director (signed in), the Swiss of ``name`` they made, and a front page whose replies
+    can be held (HOLD_REPLIES)."""
+    boss, boss_id = await signed_in(site.url, "Director")
+    await site.lobby.store.set_role(boss_id, "admin")
+    made = await boss.request(type="create_tournament", name=name, kind="swiss", rounds=2)
+    page = await browser.new_page()
+    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
+    await page.goto(page_url(site))
+    await page.wait(READY, what="the front page")
+    return boss, made["summary"]["tournament"], page
+
+
+async def release_held(page: Page) -> None:
+    """Let the held replies through, and the page handle them."""
+    await page.js("window.__release()")
+    await page.js("new Promise((done) => setTimeout(done))")  # (handled by then)
+    assert await page.js("window.__held.length") == 0
+
+
 async def test_a_reply_that_comes_after_the_player_left_the_page_is_not_drawn(
     browser: Browser, site: Server
 ) -> None:
     """Ann opens a tournament's page and, before its standings come, goes to the leaderboard:
     the standings, held on their way until the leaderboard is drawn, do not replace it."""
-    boss, boss_id = await signed_in(site.url, "Director")
-    await site.lobby.store.set_role(boss_id, "admin")
-    made = await boss.request(type="create_tournament", name="Gone By", kind="swiss", rounds=2)
-    tid = made["summary"]["tournament"]
-    page = await browser.new_page()
-    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
-    await page.goto(page_url(site))
-    await page.wait(READY, what="the front page")
+    boss, tid, page = await swiss_and_a_page(browser, site, "Gone By")
     await page.js("window.__holding = true")
     await page.js(f"location.hash = '#/tournament/{tid}'")
     await page.wait("window.__held.length === 1", what="the standings held")
@@ -227,9 +242,7 @@ async def test_a_reply_that_comes_after_the_player_left_the_page_is_not_drawn(
                     what="the leaderboard")  # fmt: skip
     drawn = "document.getElementById('page-body').innerHTML"
     before = await page.js(drawn)
-    await page.js("window.__release()")
-    await page.js("new Promise((done) => setTimeout(done))")  # (the reply is handled by then)
-    assert await page.js("window.__held.length") == 0
+    await release_held(page)
     assert await page.js(drawn) == before
     assert not await page.js("!!document.getElementById('standings')")
     assert page.errors == []
@@ -241,21 +254,13 @@ async def test_a_leaderboard_that_comes_after_the_player_left_it_is_not_drawn(
 ) -> None:
     """The same for the community pages: the leaderboard's reply, held until the player has
     gone on to a tournament's page, does not replace that page."""
-    boss, boss_id = await signed_in(site.url, "Director")
-    await site.lobby.store.set_role(boss_id, "admin")
-    made = await boss.request(type="create_tournament", name="Stay Here", kind="swiss", rounds=2)
-    tid = made["summary"]["tournament"]
-    page = await browser.new_page()
-    await page.call("Page.addScriptToEvaluateOnNewDocument", source=HOLD_REPLIES)
-    await page.goto(page_url(site))
-    await page.wait(READY, what="the front page")
+    boss, tid, page = await swiss_and_a_page(browser, site, "Stay Here")
     await page.js("window.__holdTypes = ['leaderboard']; window.__holding = true")
     await page.js("location.hash = '#/leaderboard'")
     await page.wait("window.__held.length === 1", what="the leaderboard held")
     await page.js(f"window.__holding = false; location.hash = '#/tournament/{tid}'")
     await page.wait("!!document.getElementById('standings')", what="the tournament's page")
-    await page.js("window.__release()")
-    await page.js("new Promise((done) => setTimeout(done))")  # (the reply is handled by then)
+    await release_held(page)
     assert await page.js("document.getElementById('page-title').textContent") == "Stay Here"
     assert page.errors == []
     await boss.close()

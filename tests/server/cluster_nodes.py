@@ -210,6 +210,23 @@ async def registered(url: str, name: str) -> tuple[WireClient, str]:
     return client, str(made["account"])
 
 
+async def make_admin(redis: RedisServer, account: str) -> None:
+    """Make ``account`` an admin, in Redis (as `muggins admin` does)."""
+    store = RedisStore(redis.url)
+    await store.open()
+    try:
+        await store.set_role(account, "admin")
+    finally:
+        await store.close()
+
+
+async def admin(redis: RedisServer, url: str, name: str) -> WireClient:
+    """A signed-in admin on ``url``, who makes the tournaments."""
+    client, account = await registered(url, name)
+    await make_admin(redis, account)
+    return client
+
+
 async def rated_room(host: WireClient, guest: WireClient, *, target: int = 61) -> Frame:
     """``host`` makes a rated room for a game to ``target`` and ``guest`` joins it: the room."""
     room = await host.request(

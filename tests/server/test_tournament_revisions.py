@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from cluster_nodes import nodes, registered
+from cluster_nodes import make_admin, nodes, registered
 from redis_helpers import RedisServer
 from wire_client import Frame, WireClient
 
 from muggins.server.app import Server
-from muggins.server.cluster.redis_store import RedisStore
 
 
 async def until(client: WireClient, ok: Callable[[Frame], bool]) -> Frame:
@@ -91,12 +90,7 @@ async def test_each_change_raises_the_revision_across_a_clusters_nodes(
     leave: the revision, kept in Redis beside them, rises across both."""
 
     async def promote(account: str) -> None:
-        store = RedisStore(redis_server.url)
-        await store.open()
-        try:
-            await store.set_role(account, "admin")
-        finally:
-            await store.close()
+        await make_admin(redis_server, account)
 
     async with nodes(redis_server, 2) as (a, b):
         await each_change_raises_the_revision((a.url, b.url, a.url), promote)

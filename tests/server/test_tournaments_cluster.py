@@ -10,28 +10,15 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from cluster_nodes import Node, node_of, nodes, registered, stored_log
+from cluster_nodes import Node, admin, node_of, nodes, registered, stored_log
 from redis_helpers import RedisServer
 from wire_client import Frame, WireClient, play_randomly
 
 from muggins.client.bot_account import play_tournament
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.cluster.tournament_director import direct
 from muggins.server.cluster.tournament_records import TournamentRecords
 from muggins.server.cluster.tournament_state import Entry, State
-
-
-async def admin(redis: RedisServer, url: str, name: str) -> WireClient:
-    """A signed-in admin (made so in Redis), who makes the tournaments."""
-    client, account = await registered(url, name)
-    store = RedisStore(redis.url)
-    await store.open()
-    try:
-        await store.set_role(account, "admin")
-    finally:
-        await store.close()
-    return client
 
 
 async def until(client: WireClient, ok: Callable[[Frame], bool]) -> Frame:

@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from cluster_nodes import node_of, nodes, registered
+from cluster_nodes import admin, node_of, nodes, registered
 from redis_helpers import RedisServer
 from wire_client import WireClient, play_randomly
-
-from muggins.server.cluster.redis_store import RedisStore
 
 
 async def test_a_finished_tournament_leaves_nothing_behind_on_its_nodes(
@@ -20,13 +18,7 @@ async def test_a_finished_tournament_leaves_nothing_behind_on_its_nodes(
     """Ann on one node and Bob on the other play a one-round Swiss to its end: afterwards
     neither node holds a seat, a last-told summary or a lock for it."""
     async with nodes(redis_server, 2) as (a, b):
-        boss, boss_account = await registered(a.url, "Director")
-        store = RedisStore(redis_server.url)
-        await store.open()
-        try:
-            await store.set_role(boss_account, "admin")
-        finally:
-            await store.close()
+        boss = await admin(redis_server, a.url, "Director")
         made = await boss.request(
             type="create_tournament", name="Short", kind="swiss", rounds=1, target=61
         )
