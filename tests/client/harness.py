@@ -24,6 +24,15 @@ from muggins.shared.scoring import score_hand
 STEP = 0.02
 
 
+async def wait_for(check: Callable[[], object], timeout: float = 30.0) -> None:
+    """Let other tasks run until ``check()`` is true (a plain client, no Textual pilot)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"timed out waiting for {check}"
+        await asyncio.sleep(0.01)
+
+
 @asynccontextmanager
 async def real_server(
     *, db: Path | None = None, port: int = 0, grace: float = 30.0, public_url: str | None = None

@@ -7,8 +7,7 @@ import asyncio
 import io
 import re
 
-from harness import real_server, until
-from test_plain import wait_for
+from harness import real_server, until, wait_for
 from textual.widgets import Select
 
 from muggins.client.app import MugginsApp

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 
-from harness import mine, real_server
+from harness import mine, real_server, wait_for
 
 from muggins.client.plain import PlainClient
 from muggins.client.prompts import need
@@ -14,14 +14,6 @@ from muggins.shared.actions import Count, GameOptions, Play
 from muggins.shared.bots.strength import level_ratings
 from muggins.shared.protocol import RoomOptions
 from muggins.shared.scoring import score_hand
-
-
-async def wait_for(check: object, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():  # type: ignore[operator]
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def test_plain_mode_plays_a_game_from_typed_commands() -> None:

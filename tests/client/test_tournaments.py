@@ -7,7 +7,7 @@ import asyncio
 import io
 
 import pytest
-from harness import real_server
+from harness import real_server, wait_for
 
 from muggins.client.accounts import Link
 from muggins.client.plain import PlainClient
@@ -70,14 +70,6 @@ def test_the_standings_read_in_words() -> None:
     assert lines[4].split() == ["round", "2:", "Deep", "Peg", "[bot]", "-", "Ann", "playing",
                                 "(GHIJKL-1)"]  # fmt: skip
     assert list_lines(Tournaments(tournaments=(SUMMARY,)))[0].startswith("T1A2B3  Swiss Cup: ")
-
-
-async def wait_for(check: object, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():  # type: ignore[operator]
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def test_a_late_reply_prints_the_newest_standings_heard() -> None:
