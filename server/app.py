@@ -21,7 +21,6 @@ from typing import Any
 from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
-from websockets.asyncio.server import serve as ws_serve
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
@@ -31,6 +30,7 @@ from muggins.server.lobby.lobby import Lobby
 from muggins.server.net.census import Census, publish
 from muggins.server.net.connection import Connection
 from muggins.server.net.keepalive import Keepalive
+from muggins.server.net.listeners import listen
 from muggins.server.net.readiness import Pingable, Readiness
 from muggins.server.net.static import StaticSite, connect_sources, same_origin
 from muggins.server.net.tls import Certificates
@@ -128,6 +128,8 @@ class Server:
         return f"{scheme}://{host}:{self.port}"
 
     async def start(self) -> None:
+        if self.config.certfile is not None:  # first: a pair that does not load opens nothing
+            self._certificates = Certificates(self.config.certfile, self.config.keyfile)
         await self._open_store()
         try:
             for name in self.config.admins:
@@ -137,10 +139,7 @@ class Server:
             await self.store.close()
             raise
         await self.lobby.restore()
-        tls = None
-        if self.config.certfile is not None:
-            self._certificates = Certificates(self.config.certfile, self.config.keyfile)
-            tls = self._certificates.context
+        tls = self._certificates.context if self._certificates is not None else None
         game: dict[str, Any] = {
             "process_request": self._http,
             "max_size": self.config.max_message,
@@ -151,19 +150,28 @@ class Server:
             "create_connection": GetOnlyConnection,  # 405 for other methods, not a silent close
             "max_queue": 16,
         }
-        self._ws = await ws_serve(
-            self._handle, self.config.host, self.config.port,
-            reuse_port=self.config.reuse_port, **game,
-        )  # fmt: skip
-        if self.config.own_port is not None:  # one of --procs: this process's own port too
-            self._own_ws = await ws_serve(
-                self._handle, self.config.host, self.config.own_port, **game
-            )
-        if self.config.metrics_port is not None:
-            self._metrics_ws = await ws_serve(
-                self._refuse, self.config.host, self.config.metrics_port,
-                process_request=self._internal, create_connection=GetOnlyConnection,
+        try:
+            self._ws = await listen(
+                "--port", self._handle, self.config.host, self.config.port,
+                reuse_port=self.config.reuse_port, **game,
             )  # fmt: skip
+            if self.config.own_port is not None:  # one of --procs: this process's own port too
+                self._own_ws = await listen(
+                    "--first-proc-port", self._handle, self.config.host, self.config.own_port,
+                    **game,
+                )  # fmt: skip
+            if self.config.metrics_port is not None:
+                self._metrics_ws = await listen(
+                    "--metrics-port", self._refuse, self.config.host, self.config.metrics_port,
+                    process_request=self._internal, create_connection=GetOnlyConnection,
+                )  # fmt: skip
+        except BaseException:
+            for opened in (self._ws, self._own_ws):
+                if opened is not None:
+                    opened.close()
+            await self.lobby.stop()
+            await self.store.close()
+            raise
         for sock in (*self._ws.sockets, *(self._own_ws.sockets if self._own_ws else ())):
             # Accepted sockets inherit it: the kernel keeps at most this much for a reader that
             # does not read (its automatic tuning would let it grow to megabytes).

@@ -341,6 +341,7 @@ def from_args(
             default = how.command_line_default
             values[f.name] = f.default if default is None else default
             continue
+        check_range(f, how, value)
         if isinstance(f.default, tuple):
             value = tuple(value)
         elif how.scale != 1 and value is not None:
@@ -358,3 +359,13 @@ def from_args(
                 )
     values.update(fixed)
     return ServerConfig(**values)
+
+
+def check_range(f: dataclasses.Field[Any], how: Option, value: Any) -> None:
+    """ValueError, in words, for a number no option takes: below 0, or a port past 65535."""
+    if kind_of(f) not in (int, float) or value is None:
+        return
+    if value < 0:
+        raise ValueError(f"{flag_of(f, how)} {value:g}: give a number of 0 or more")
+    if f.name.endswith("port") and value > 65535:
+        raise ValueError(f"{flag_of(f, how)} {value}: a port is a number from 0 to 65535")

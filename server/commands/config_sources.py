@@ -54,7 +54,8 @@ def convert(f: dataclasses.Field[Any], how: Option, raw: Any, where: str) -> Any
     try:
         return kind(raw) if kind is not str else str(raw)
     except ValueError:
-        raise ConfigError(f"{where}: {raw!r} is not a {kind.__name__}") from None
+        named = {int: "a whole number", float: "a number"}.get(kind, f"a {kind.__name__}")
+        raise ConfigError(f"{where}: {raw!r} is not {named}") from None
 
 
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:

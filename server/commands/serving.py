@@ -94,6 +94,8 @@ def serve_here(
     from muggins.server.accounts.credentials import AccountError
     from muggins.server.app import running_server
     from muggins.server.cluster.durable import AccountsInRedis
+    from muggins.server.net.listeners import ListenRefused
+    from muggins.server.net.tls import CertificateRefused
     from muggins.server.runtime.collector import collecting
     from muggins.server.store.games import StoreError
 
@@ -132,7 +134,14 @@ def serve_here(
 
     try:
         asyncio.run(main())
-    except (OSError, StoreError, AccountError, AccountsInRedis) as error:
+    except (
+        OSError,
+        StoreError,
+        AccountError,
+        AccountsInRedis,
+        ListenRefused,
+        CertificateRefused,
+    ) as error:
         print(f"muggins serve: {error}", flush=True)
         return 1
     return 0

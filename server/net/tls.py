@@ -10,13 +10,31 @@ from pathlib import Path
 log = logging.getLogger("muggins.server")
 
 
+class CertificateRefused(ValueError):
+    """The certificate and key given at start do not load; the message says which and why."""
+
+
 class Certificates:
     """One server-side TLS context; :meth:`reload` reads the files into it again."""
 
     def __init__(self, certfile: Path, keyfile: Path | None) -> None:
         self.certfile, self.keyfile = certfile, keyfile
         self.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        self.context.load_cert_chain(certfile, keyfile)
+        for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+            if path is not None and not Path(path).is_file():
+                raise CertificateRefused(f"{option} {path}: no such file")
+        try:
+            self.context.load_cert_chain(certfile, keyfile)
+        except (OSError, ssl.SSLError) as error:
+            pair = f"{certfile} and {keyfile}" if keyfile is not None else str(certfile)
+            if isinstance(error, ssl.SSLError):
+                why = f" ({error.reason})" if error.reason else ""
+                reason = f"they are not a PEM certificate and its matching key{why}"
+            else:
+                reason = error.strerror or str(error)
+            raise CertificateRefused(
+                f"cannot load the TLS certificate ({pair}): {reason}"
+            ) from error
 
     def reload(self) -> bool:
         """Read the certificate and key again: connections made from now on get the new

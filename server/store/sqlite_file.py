@@ -28,10 +28,18 @@ class DatabaseRefused(StoreError, ValueError):
     """The file cannot be used by this version of Muggins; the message says why and what to do."""
 
 
+class CopyRefused(StoreError, ValueError):
+    """A copy cannot be written where it was asked (no such folder, a folder, no permission)."""
+
+
 def create_private(path: Path) -> None:
     """Make ``path``'s folder (0700, when it is made here) and an empty file (0600) unless they
     exist; an existing file of this user that others may read is made private (the file holds
     password and session hashes). SQLite gives its ``-wal`` and ``-shm`` files the file's mode."""
+    if path.is_dir():
+        raise DatabaseRefused(
+            f"{path} is a folder: give the database file, e.g. {path / 'muggins.db'}"
+        )
     folder = path.parent
     if not folder.exists():
         folder.mkdir(parents=True, mode=0o700)
@@ -150,6 +158,10 @@ def backup(source: Path, dest: Path) -> Contents:
         raise StoreError(f"{source} does not exist")
     if dest.resolve() == source.resolve():
         raise StoreError("the backup must go to another file than the database")
+    if dest.is_dir():
+        raise CopyRefused(f"{dest} is a folder: name the file to write, e.g. {dest / source.name}")
+    if not dest.parent.is_dir():
+        raise CopyRefused(f"cannot write {dest}: the folder {dest.parent} does not exist")
     db = sqlite3.connect(source, isolation_level=None)
     try:
         db.execute("PRAGMA busy_timeout=5000")
@@ -157,6 +169,8 @@ def backup(source: Path, dest: Path) -> Contents:
         copy_to(db, dest)
     except sqlite3.Error as error:
         raise StoreError(f"cannot back up {source}: {error}") from error
+    except OSError as error:
+        raise CopyRefused(f"cannot write {dest}: {error.strerror or error}") from error
     finally:
         db.close()
     out = sqlite3.connect(dest)
@@ -172,6 +186,9 @@ def restore(source: Path, dest: Path) -> tuple[Contents, Path | None]:
     kept as ``muggins.db.before-restore``; returns what was restored and where that copy is."""
     if not source.exists():
         raise StoreError(f"{source} does not exist")
+    for path, what in ((source, "the backup to restore"), (dest, "the database to replace")):
+        if path.is_dir():
+            raise CopyRefused(f"{path} is a folder: name {what}, a file")
     backup_db = sqlite3.connect(source)
     try:
         problem = integrity(backup_db)

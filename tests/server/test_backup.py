@@ -200,3 +200,46 @@ async def test_the_database_and_its_folder_are_private(tmp_path: Path) -> None:
     await store.open()
     await store.close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+async def test_a_backup_to_a_missing_folder_or_a_folder_is_refused_in_a_sentence(
+    tmp_path: Path,
+) -> None:
+    """An operator's slip in DEST (a folder not made yet, or a folder itself) is one sentence."""
+    db = tmp_path / "muggins.db"
+    store = SqliteStore(db)
+    await store.open()
+    await store.close()
+    missing = tmp_path / "no-such-folder" / "copy.db"
+    result = await asyncio.to_thread(muggins, "backup", str(missing), "--db", str(db))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout == (
+        f"muggins backup: cannot write {missing}: the folder {missing.parent} does not exist\n"
+    )
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    result = await asyncio.to_thread(muggins, "backup", str(folder), "--db", str(db))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.startswith(f"muggins backup: {folder} is a folder: name the file")
+    assert list(folder.iterdir()) == [] and not list(tmp_path.glob("*.partial"))
+
+
+async def test_a_restore_from_or_onto_a_folder_is_refused_and_leaves_it_alone(
+    tmp_path: Path,
+) -> None:
+    """A folder given as SRC or as --db is refused in a sentence, the folder's mode unchanged."""
+    db = tmp_path / "muggins.db"
+    store = SqliteStore(db)
+    await store.open()
+    await store.close()
+    folder = tmp_path / "folder"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    for args in (
+        ("restore", str(folder), "--db", str(db)),
+        ("restore", str(db), "--db", str(folder)),
+    ):
+        result = await asyncio.to_thread(muggins, *args)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert result.stdout.startswith(f"muggins restore: {folder} is a folder: name the")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755 and list(folder.iterdir()) == []

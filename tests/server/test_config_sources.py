@@ -85,7 +85,7 @@ def test_where_games_are_kept_is_one_choice_across_sources(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("environ", "said"),
     [
-        ({"MUGGINS_PORT": "eighty"}, "$MUGGINS_PORT: 'eighty' is not a int"),
+        ({"MUGGINS_PORT": "eighty"}, "$MUGGINS_PORT: 'eighty' is not a whole number"),
         ({"MUGGINS_LOG_JSON": "maybe"}, "is not a switch"),
         ({"MUGGINS_LOG_LEVEL": "loud"}, "is not one of debug, info, warning"),
     ],
@@ -126,7 +126,7 @@ def test_muggins_serve_listens_where_the_environment_says(tmp_path: Path) -> Non
         env={"MUGGINS_PORT": "x", "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
-    assert bad.returncode == 2 and "$MUGGINS_PORT: 'x' is not a int" in bad.stdout
+    assert bad.returncode == 2 and "$MUGGINS_PORT: 'x' is not a whole number" in bad.stdout
 
 
 def test_no_field_is_left_out_of_the_sources() -> None:

@@ -192,7 +192,7 @@ async def test_a_process_that_cannot_start_stops_them_all_with_the_reason(
             said = procs.log.read_text()
             assert said.count("process 1 (pid") == FAILED_STARTS - 1, said  # started again 4 times
             assert "process 1 keeps ending at start (code 1); stopping" in said, said
-            assert f"{first + 1}): address already in use" in said, said
+            assert f"{first + 1}: the port is in use" in said, said
             assert not any(map(healthy, [procs.port, first]))
         finally:
             procs.stop()
