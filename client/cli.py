@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -42,8 +43,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        try:
+            return run(argv)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (muggins history | head): end quietly, as cat does. Python would
+        # flush what is left at exit and complain, so stdout goes nowhere from here on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def run(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         result: int = args.handler(args)
     except KeyboardInterrupt:

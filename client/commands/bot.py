@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
     def show_room(code: str) -> None:
         if args.create:
-            print(f"Room {code}: join it with  muggins play {args.url} --join {code}", flush=True)
+            print(f"Room {code}: join it with: muggins play {args.url} --join {code}", flush=True)
 
     def show_event(text: str) -> None:
         if not args.quiet:

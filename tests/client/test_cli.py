@@ -30,3 +30,24 @@ def test_every_command_help_is_printed_as_written(name: str) -> None:
 def test_the_tournament_help_names_its_interval() -> None:
     text = _commands()["tournament"].format_help()
     assert "95% confidence" in " ".join(text.split())
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """``muggins history | head``: once the reader has gone, the command stops without a
+    traceback (as cat does), whether the output was still being written or only flushed."""
+    import os
+    import subprocess
+    import sys
+
+    for args in (["score", "5H", "5S", "5C", "JD", "--starter", "5D"], ["score", "--help"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first line
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "muggins.client.cli", *args],
+                stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+            )  # fmt: skip
+        finally:
+            os.close(write)
+        assert result.stderr == "", result.stderr
+        assert result.returncode == (0 if "--help" in args else 1)
