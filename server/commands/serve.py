@@ -75,6 +75,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"muggins serve: cannot write the log to {config.log_file}: {error.strerror}")
         return 1
 
+    if config.redis is None and not config.memory:
+        from muggins.server.store.datafiles import default_db
+        from muggins.server.store.games import StoreError
+        from muggins.server.store.sqlite_file import hold
+
+        try:
+            hold(config.db or default_db())
+        except StoreError as error:
+            print(f"muggins serve: {error}")
+            return 1
     if config.procs != 1:
         from muggins.server.commands.procs import ProcsError, supervise
 

@@ -53,6 +53,27 @@ def create_private(path: Path) -> None:
         log.warning("made %s private (others could read it: mode %o)", path, info.st_mode & 0o777)
 
 
+def hold(path: Path) -> int:
+    """Claim ``path`` for this process alone (``muggins serve``), or :class:`DatabaseRefused`
+    when another process holds it: two servers on one file would both rebuild its rooms and
+    apply their moves apart. The claim is an ``flock`` on the file, apart from SQLite's own
+    locks, kept until the process ends: the descriptor returned is never to be closed, since
+    closing any descriptor of the file would drop SQLite's locks in this process too."""
+    import fcntl
+
+    create_private(path)
+    held = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(held)
+        raise DatabaseRefused(
+            f"{path} is in use by another muggins serve: stop that one, or give this one "
+            "another --db"
+        ) from None
+    return held
+
+
 def version(db: sqlite3.Connection) -> int:
     (found,) = db.execute("PRAGMA user_version").fetchone()
     return int(found)

@@ -90,3 +90,35 @@ def test_a_folder_given_as_the_database_is_refused_and_left_alone(tmp_path: Path
         f"muggins serve: {folder} is a folder: give the database file, e.g. {folder / 'muggins.db'}"
     )
     assert folder.stat().st_mode & 0o777 == 0o755 and list(folder.iterdir()) == []
+
+
+def test_a_database_another_server_uses_is_refused(tmp_path: Path) -> None:
+    """Two servers on one file would both rebuild its rooms and take their moves apart: the
+    second is refused while the first runs, and starts once it has stopped."""
+    db = tmp_path / "muggins.db"
+    command = [sys.executable, "-m", "muggins.client.cli", "serve", "--port", "0", "--db", str(db)]
+    first = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path
+    )
+    try:
+        assert first.stdout is not None
+        assert "listening on ws://" in first.stdout.readline()
+        second = subprocess.run(
+            command, capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path
+        )
+        assert said(second) == (
+            f"muggins serve: {db} is in use by another muggins serve: stop that one, or give "
+            "this one another --db"
+        )
+    finally:
+        first.terminate()
+        assert first.wait(timeout=30) == 0
+    again = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path
+    )
+    try:
+        assert again.stdout is not None
+        assert "listening on ws://" in again.stdout.readline()
+    finally:
+        again.terminate()
+        again.wait(timeout=30)
