@@ -274,13 +274,22 @@ def run_server_tournament(args: argparse.Namespace) -> int:
         )
         with progress:
             task = progress.add_task(f"{first} v {second} on {args.server}", total=args.games)
-            for future in asyncio.as_completed([one(i) for i in range(args.games)]):
-                tally.add(await future)
-                progress.advance(task)
+            games = [asyncio.ensure_future(one(i)) for i in range(args.games)]
+            try:
+                for future in asyncio.as_completed(games):
+                    tally.add(await future)
+                    progress.advance(task)
+            finally:  # one failed: the others are stopped, not left to fail unheard
+                for game in games:
+                    game.cancel()
+                await asyncio.gather(*games, return_exceptions=True)
 
     try:
         asyncio.run(main())
-    except (OSError, RemoteError) as error:
+    except OSError as error:
+        err.print(f"muggins tournament: cannot reach {args.server}: {error.strerror or error}")
+        return 1
+    except RemoteError as error:
         err.print(f"muggins tournament: {error}")
         return 1
     if args.json:

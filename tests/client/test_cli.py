@@ -51,3 +51,23 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
             os.close(write)
         assert result.stderr == "", result.stderr
         assert result.returncode == (0 if "--help" in args else 1)
+
+
+def test_a_tournament_on_a_server_that_does_not_answer_says_so_once() -> None:
+    """Every game's connection fails: one sentence naming the server, no task left unheard."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    url = f"ws://127.0.0.1:{port}"
+    result = subprocess.run(
+        [sys.executable, "-m", "muggins.client.cli", "tournament", "random", "easy",
+         "--games", "4", "--server", url, "--json"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and "never retrieved" not in result.stderr
+    assert f"muggins tournament: cannot reach {url}: Connect call failed" in result.stderr
