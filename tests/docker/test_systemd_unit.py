@@ -76,3 +76,28 @@ def test_the_unit_runs_a_command_muggins_serve_takes() -> None:
     assert unit["ExecReload"] == ["/bin/kill -HUP $MAINPID"]
     assert unit["StateDirectoryMode"] == ["0700"] and unit["UMask"] == ["0077"]
     assert unit["User"] == ["muggins"] and unit["NoNewPrivileges"] == ["yes"]
+
+
+def test_the_env_file_may_name_the_cluster_s_redis() -> None:
+    """/etc/muggins/env holds secrets such as MUGGINS_REDIS (docs/hosting.md): nothing on the
+    command line may outrank it (a --db there would keep the node on SQLite, out of its
+    cluster, without a word); without it the database is the state folder's muggins.db."""
+    from muggins.server.commands.config_sources import gather
+    from muggins.server.config import from_args
+
+    unit = settings()
+    argv = shlex.split(unit["ExecStart"][0])
+    args = build_parser().parse_args(argv[1:])
+    environment = dict(
+        item.split("=", 1) for line in unit.get("Environment", []) for item in shlex.split(line)
+    )
+    secret = "rediss://:PASSWORD@redis:6380/0"
+    config = from_args(args, given=gather({**environment, "MUGGINS_REDIS": secret}, None))
+    assert config.redis == secret and config.db is None and not config.memory
+    found = subprocess.run(
+        [sys.executable, "-c",
+         "from muggins.server.store.datafiles import default_db; print(default_db())"],
+        env={**environment, "HOME": "/var/lib/muggins", "PATH": os.environ.get("PATH", "")},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert found.stdout.strip() == "/var/lib/muggins/muggins.db"
