@@ -78,6 +78,15 @@ OUTAGE = OutageFilter()
 """The one outage filter, on the handler :func:`configure` makes."""
 
 
+class PrivateFileHandler(WatchedFileHandler):
+    """A :class:`WatchedFileHandler` whose file, each time it is made (at start, and again once
+    logrotate has moved it away), is 0640, not whatever the umask leaves."""
+
+    def _open(self) -> Any:
+        os.close(os.open(self.baseFilename, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o640))
+        return super()._open()
+
+
 def configure(*, json_lines: bool, level: int = logging.INFO, file: Path | None = None) -> None:
     """Send the ``muggins`` loggers' lines to stderr, or to ``file`` (created 0640; opened
     again when it is moved away, so logrotate needs no ``copytruncate`` and no signal)."""
@@ -86,8 +95,7 @@ def configure(*, json_lines: bool, level: int = logging.INFO, file: Path | None 
         handler = logging.StreamHandler(sys.stderr)
     else:
         file.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(file, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o640))
-        handler = WatchedFileHandler(file, encoding="utf-8")
+        handler = PrivateFileHandler(file, encoding="utf-8")
     handler.addFilter(OUTAGE)
     handler.setFormatter(
         JsonFormatter() if json_lines else TextFormatter("%(asctime)s %(levelname)s %(message)s")
