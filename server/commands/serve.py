@@ -9,6 +9,8 @@ from typing import Any
 from muggins.server.commands.serving import machine_addresses, serve_here
 from muggins.server.config import add_options
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
 __all__ = ["machine_addresses", "register", "run", "serve_here"]
 
 
@@ -58,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if config.postgres is not None and config.redis is None:
         print("muggins serve: --postgres is for a cluster's durable data: give --redis URL too")
+        return 2
+    if config.redis is not None and not config.redis.startswith(REDIS_SCHEMES):
+        print(f"muggins serve: --redis {config.redis!r} is not a Redis URL (redis://HOST:6379/0)")
         return 2
     for proxy in config.trusted_proxies:
         try:

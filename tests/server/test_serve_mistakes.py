@@ -122,3 +122,13 @@ def test_a_database_another_server_uses_is_refused(tmp_path: Path) -> None:
     finally:
         again.terminate()
         again.wait(timeout=30)
+
+
+def test_a_redis_address_that_is_no_url_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "muggins.client.cli", "serve", "--redis", "redis-host:6379"],
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert said(result) == (
+        "muggins serve: --redis 'redis-host:6379' is not a Redis URL (redis://HOST:6379/0)"
+    )
