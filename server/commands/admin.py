@@ -31,7 +31,7 @@ def add_store_parsers(actions: Any) -> None:
             sub.add_argument(
                 "--role", choices=("admin", "moderator"), default="admin", help="default: admin"
             )
-        add_options(sub)
+        add_options(sub, accounts=True)
         sub.set_defaults(handler=run, admin_action=action)
     sub = actions.add_parser(
         "bot",
@@ -41,7 +41,7 @@ def add_store_parsers(actions: Any) -> None:
         "is never cleared.",
     )
     sub.add_argument("name", metavar="NAME", help="the account's name")
-    add_options(sub)
+    add_options(sub, accounts=True)
     sub.set_defaults(handler=run, admin_action="bot")
 
 

@@ -11,19 +11,25 @@ if TYPE_CHECKING:
     from muggins.server.store.games import MatchRecord, Store
 
 
-def add_options(parser: Any) -> None:
-    """``--db PATH`` or ``--redis URL`` (one of them; the default reads both default files)."""
+def add_options(parser: Any, *, accounts: bool = False) -> None:
+    """``--db PATH`` or ``--redis URL`` (one of them; the default reads both default files).
+    ``accounts``: for a command that writes accounts (``muggins admin grant``), which uses the
+    server's file alone."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--db",
         type=Path,
         metavar="PATH",
-        help="one SQLite file (default: both in your data directory)",
+        help="the server's SQLite file (default: muggins.db in your data directory)"
+        if accounts
+        else "one SQLite file (default: both in your data directory)",
     )
     where.add_argument(
         "--redis",
         metavar="URL",
-        help="read a cluster's games from its Redis (redis://HOST:6379/0)",
+        help="a cluster's Redis (redis://HOST:6379/0)"
+        if accounts
+        else "read a cluster's games from its Redis (redis://HOST:6379/0)",
     )
     parser.add_argument(
         "--postgres",

@@ -71,3 +71,13 @@ def test_a_tournament_on_a_server_that_does_not_answer_says_so_once() -> None:
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and "never retrieved" not in result.stderr
     assert f"muggins tournament: cannot reach {url}: Connect call failed" in result.stderr
+
+
+@pytest.mark.parametrize("action", ["grant", "revoke", "bot"])
+def test_admin_s_store_actions_name_the_one_file_they_write(action: str) -> None:
+    """grant, revoke and bot write the server's muggins.db alone, not both files history reads."""
+    admin = _commands()["admin"]
+    [actions] = [a for a in admin._actions if isinstance(a, argparse._SubParsersAction)]
+    text = " ".join(actions.choices[action].format_help().split())
+    assert "the server's SQLite file (default: muggins.db in your data directory)" in text
+    assert "both in your data directory" not in text and "read a cluster's games" not in text
