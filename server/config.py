@@ -274,6 +274,26 @@ def public_url(text: str) -> str:
     return found.group(0).rstrip("/")
 
 
+def origin(text: str) -> str:
+    """A browser origin as browsers send it (``https://host[:port]``, no trailing slash), for
+    ``--allowed-origin``; ValueError, in words, for anything else (an origin compared as typed
+    would never match).
+
+    >>> origin("https://cribbage.example/")
+    'https://cribbage.example'
+    >>> origin("cribbage.example")
+    Traceback (most recent call last):
+    ...
+    ValueError: --allowed-origin 'cribbage.example' is not an origin like https://cribbage.example
+    """
+    found = PUBLIC_URL.match(text.strip())
+    if found is None:
+        raise ValueError(
+            f"--allowed-origin {text!r} is not an origin like https://cribbage.example"
+        )
+    return found.group(0).rstrip("/")
+
+
 def options() -> list[tuple[dataclasses.Field[Any], Option]]:
     """Each field ``muggins serve`` takes, with how it is given."""
     return [

@@ -43,23 +43,38 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from muggins.server.commands.config_sources import gather
-    from muggins.server.config import from_args, public_url
+    from muggins.server.config import from_args, origin, public_url
     from muggins.server.runtime.logs import configure
 
     try:
         config = from_args(args, given=gather(os.environ, args.config))
         public = public_url(config.public_url) if config.public_url else None
+        origins = tuple(origin(text) for text in config.allowed_origins)
     except ValueError as error:
         print(f"muggins serve: {error}")
         return 2
     config = dataclasses.replace(
-        config, review_workers=max(0, config.review_workers), public_url=public
+        config,
+        review_workers=max(0, config.review_workers),
+        public_url=public,
+        allowed_origins=origins,
     )
     if (config.certfile is None) != (config.keyfile is None):
         print("muggins serve: give both --certfile and --keyfile for TLS")
         return 2
     if config.postgres is not None and config.redis is None:
         print("muggins serve: --postgres is for a cluster's durable data: give --redis URL too")
+        return 2
+    if config.node_url is not None and config.redis is None:
+        print("muggins serve: --node-url is a cluster node's address: give --redis URL too")
+        return 2
+    if config.node_url is not None and not config.node_url.startswith(("ws://", "wss://")):
+        print(
+            f"muggins serve: --node-url {config.node_url!r} is not an address like ws://HOST:PORT"
+        )
+        return 2
+    if config.postgres is not None and config.postgres_pool < 1:
+        print(f"muggins serve: --postgres-pool {config.postgres_pool}: give 1 or more")
         return 2
     if config.redis is not None and not config.redis.startswith(REDIS_SCHEMES):
         print(f"muggins serve: --redis {config.redis!r} is not a Redis URL (redis://HOST:6379/0)")

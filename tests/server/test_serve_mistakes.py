@@ -15,8 +15,9 @@ from test_tls_reload import make_pair
 
 
 def serve(*flags: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    store = () if "--redis" in flags else ("--memory",)
     return subprocess.run(
-        [sys.executable, "-m", "muggins.client.cli", "serve", "--memory", *flags],
+        [sys.executable, "-m", "muggins.client.cli", "serve", *store, *flags],
         capture_output=True, text=True, timeout=60, check=False, cwd=cwd,
     )  # fmt: skip
 
@@ -49,9 +50,32 @@ def test_a_port_in_use_is_named_with_the_option_to_change(tmp_path: Path, flag: 
         (("--port", "99999"), "--port 99999: a port is a number from 0 to 65535"),
         (("--grace", "-5"), "--grace -5: give a number of 0 or more"),
         (("--send-buffer", "-1"), "--send-buffer -1: give a number of 0 or more"),
+        (
+            ("--allowed-origin", "cribbage.example"),
+            "--allowed-origin 'cribbage.example' is not an origin like https://cribbage.example",
+        ),
+        (
+            ("--node-url", "ws://10.0.0.2:8765"),
+            "--node-url is a cluster node's address: give --redis URL too",
+        ),
+        (
+            ("--redis", "redis://127.0.0.1:1/0", "--node-url", "10.0.0.2:8765"),
+            "--node-url '10.0.0.2:8765' is not an address like ws://HOST:PORT",
+        ),
+        (
+            (
+                "--redis",
+                "redis://127.0.0.1:1/0",
+                "--postgres",
+                "postgresql://m@127.0.0.1:1/m",
+                "--postgres-pool",
+                "0",
+            ),
+            "--postgres-pool 0: give 1 or more",
+        ),
     ],
 )
-def test_a_number_no_option_takes_is_refused(
+def test_a_value_no_option_takes_is_refused(
     tmp_path: Path, flags: tuple[str, ...], sentence: str
 ) -> None:
     assert said(serve(*flags, cwd=tmp_path)) == f"muggins serve: {sentence}"
