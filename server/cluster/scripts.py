@@ -335,11 +335,15 @@ for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     local f = redis.call('HMGET', room, 'touched', 'created', 'match')
     local last = tonumber(f[1] or f[2] or '0') or 0
     local here = ARGV[1] .. 'here:' .. code .. ':'
-    local occupied = present(here .. '0', ARGV[2], ARGV[4])
-        or present(here .. '1', ARGV[2], ARGV[4])
+    local waiting = (f[3] or '0') == '0'
+    local occupied = nil  -- asked of Redis only for a room it decides: most were just written
+    if last < tonumber(ARGV[3]) or waiting then
+        occupied = present(here .. '0', ARGV[2], ARGV[4])
+            or present(here .. '1', ARGV[2], ARGV[4])
+    end
     if last < tonumber(ARGV[3]) and not occupied then
         idle[#idle + 1] = code
-    elseif (f[3] or '0') == '0' then
+    elseif waiting then
         if occupied then
             redis.call('HDEL', KEYS[2], code)
         else
