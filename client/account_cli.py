@@ -64,7 +64,8 @@ def run_account(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_run(args, sessions_for(args), password_reader(args)))
     except (OSError, TimeoutError) as error:
-        print(f"muggins account: cannot reach {args.url}: {error}")
+        reason = error.strerror or str(error) or "no answer in time"
+        print(f"muggins account: cannot reach {args.url}: {reason}")
         return 1
 
 

@@ -38,7 +38,8 @@ def run_admin(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_run(args))
     except (OSError, TimeoutError) as error:
-        print(f"muggins admin: cannot reach {args.server}: {error}")
+        reason = error.strerror or str(error) or "no answer in time"
+        print(f"muggins admin: cannot reach {args.server}: {reason}")
         return 1
 
 

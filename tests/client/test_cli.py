@@ -81,3 +81,31 @@ def test_admin_s_store_actions_name_the_one_file_they_write(action: str) -> None
     text = " ".join(actions.choices[action].format_help().split())
     assert "the server's SQLite file (default: muggins.db in your data directory)" in text
     assert "both in your data directory" not in text and "read a cluster's games" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["account", "URL", "leaderboard"], "account"),
+        (["admin", "view", "--server", "URL"], "admin"),
+    ],
+)
+def test_a_server_that_does_not_answer_is_named_in_a_sentence(
+    args: list[str], command: str
+) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    url = f"ws://127.0.0.1:{port}"
+    result = subprocess.run(
+        [sys.executable, "-m", "muggins.client.cli", *[url if a == "URL" else a for a in args]],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result
+    assert result.stdout == (
+        f"muggins {command}: cannot reach {url}: Connect call failed ('127.0.0.1', {port})\n"
+    )
