@@ -268,10 +268,9 @@ def public_url(text: str) -> str:
     ...
     ValueError: --public-url 'cribbage.example' is not an address like https://cribbage.example
     """
-    found = PUBLIC_URL.match(text.strip())
-    if found is None:
-        raise ValueError(f"--public-url {text!r} is not an address like https://cribbage.example")
-    return found.group(0).rstrip("/")
+    return _web_address(
+        text, f"--public-url {text!r} is not an address like https://cribbage.example"
+    )
 
 
 def origin(text: str) -> str:
@@ -286,11 +285,17 @@ def origin(text: str) -> str:
     ...
     ValueError: --allowed-origin 'cribbage.example' is not an origin like https://cribbage.example
     """
+    return _web_address(
+        text, f"--allowed-origin {text!r} is not an origin like https://cribbage.example"
+    )
+
+
+def _web_address(text: str, refusal: str) -> str:
+    """``http(s)://host[:port]`` as browsers write it (no trailing slash), else ValueError
+    with ``refusal``: the one form both a public URL and an allowed origin take."""
     found = PUBLIC_URL.match(text.strip())
     if found is None:
-        raise ValueError(
-            f"--allowed-origin {text!r} is not an origin like https://cribbage.example"
-        )
+        raise ValueError(refusal)
     return found.group(0).rstrip("/")
 
 

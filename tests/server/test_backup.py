@@ -50,6 +50,14 @@ def started(path: Path) -> set[tuple[str, int]]:
         db.close()
 
 
+async def empty_database(path: Path) -> Path:
+    """A Muggins database at ``path`` with nothing in it yet."""
+    store = SqliteStore(path)
+    await store.open()
+    await store.close()
+    return path
+
+
 async def play_matches(url: str, stop: asyncio.Event, done: list[set[tuple[str, int]]]) -> None:
     """Ann and Bob (registered) play matches to 61 until ``stop`` is set."""
     ann = await WireClient.open(url, name="Ann")
@@ -206,10 +214,7 @@ async def test_a_backup_to_a_missing_folder_or_a_folder_is_refused_in_a_sentence
     tmp_path: Path,
 ) -> None:
     """An operator's slip in DEST (a folder not made yet, or a folder itself) is one sentence."""
-    db = tmp_path / "muggins.db"
-    store = SqliteStore(db)
-    await store.open()
-    await store.close()
+    db = await empty_database(tmp_path / "muggins.db")
     missing = tmp_path / "no-such-folder" / "copy.db"
     result = await asyncio.to_thread(muggins, "backup", str(missing), "--db", str(db))
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
@@ -228,10 +233,7 @@ async def test_a_restore_from_or_onto_a_folder_is_refused_and_leaves_it_alone(
     tmp_path: Path,
 ) -> None:
     """A folder given as SRC or as --db is refused in a sentence, the folder's mode unchanged."""
-    db = tmp_path / "muggins.db"
-    store = SqliteStore(db)
-    await store.open()
-    await store.close()
+    db = await empty_database(tmp_path / "muggins.db")
     folder = tmp_path / "folder"
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)
