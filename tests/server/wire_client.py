@@ -84,9 +84,14 @@ class WireClient:
         """Send a message with a fresh id and read until the frame answering it."""
         message.setdefault("id", random.getrandbits(30))
         await self.send(**message)
+        return await self.answer(message["id"], timeout)
+
+    async def answer(self, id: int, timeout: float = 10.0) -> Frame:
+        """Read until the frame answering request ``id`` (an error left over from play, such as
+        a stale move's refusal, is not it)."""
         while True:
             frame = await self.recv(timeout)
-            if frame.get("id") == message["id"]:
+            if frame.get("id") == id:
                 return frame
 
     def my_turn(self) -> bool:
