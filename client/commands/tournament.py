@@ -37,7 +37,10 @@ def register(commands: Any) -> None:
         "levels",
         nargs="+",
         metavar="LEVEL",
-        help="levels to play, e.g. expert (or the baseline expert-1, the first-generation expert)",
+        help=(
+            "levels to play, e.g. expert, or a baseline: expert-2 (the previous expert) or "
+            "expert-1 (the first-generation expert)"
+        ),
     )
     parser.add_argument(
         "--games", type=int, default=1000, help="games per pairing (pairs with --duplicate)"

@@ -177,7 +177,7 @@ def _discard(view: SeatView, action: Discard) -> Moment:
         "the play": best.pegging - chosen.pegging,
     }
     where = max(parts, key=lambda k: parts[k])
-    text += f" Most of the difference is in {where} ({parts[where]:+.1f})."
+    text += f" Most of the difference is in {where} ({signed(parts[where])})."
     return _moment(
         view, "discard", format_cards(action.cards), format_cards(best.discard), loss, text
     )
@@ -188,7 +188,7 @@ def _describe(value: ExpertDiscard, lead: str) -> str:
     return (
         f"{lead} {format_cards(value.discard, pretty=True)}, keeping "
         f"{format_cards(value.kept, pretty=True)}: hand {value.hand:.1f}, crib {sign}"
-        f"{value.crib:.1f}, play {value.pegging:+.1f}, {value.net:.1f} net."
+        f"{value.crib:.1f}, play {signed(value.pegging)}, {signed(value.net, plus='')} net."
     )
 
 
@@ -239,10 +239,19 @@ def _explain_play(view: SeatView, chosen: int, best: int, values: dict[int, floa
     if best_now > mine_now:
         text += f" The {RANK_NAMES[best]} pegs {best_now} now."
     text += (
-        f" Over the rest of the play the {RANK_NAMES[best]} averages {values[best]:+.1f} "
-        f"to your card's {values[chosen]:+.1f}."
+        f" Over the rest of the play the {RANK_NAMES[best]} averages {signed(values[best])} "
+        f"to your card's {signed(values[chosen])}."
     )
     return text
+
+
+def signed(value: float, *, plus: str = "+") -> str:
+    """``value`` to one decimal with a true minus sign (U+2212, as everywhere in a review) or
+    ``plus`` before it; a value that rounds to zero has no sign."""
+    text = f"{abs(value):.1f}"
+    if text == "0.0":
+        return text
+    return ("−" if value < 0 else plus) + text
 
 
 def format_review(review: Review, *, title: str = "Review") -> str:
@@ -274,5 +283,5 @@ def moment_line(m: Moment) -> str:
     where = f"game {m.game} deal {m.deal:>2} ({m.scores[0]}-{m.scores[1]})"
     if m.loss <= 1e-9:
         return f"  {where} {m.kind:<7} {m.chosen:<8} = expert"
-    chance = f", {100 * m.win_loss:.1f}% win chance" if m.win_loss >= 0.001 else ""
+    chance = f", −{100 * m.win_loss:.1f}% win chance" if m.win_loss >= 0.001 else ""
     return f"  {where} {m.kind:<7} {m.chosen:<8} expert {m.best:<8} −{m.loss:.2f} points{chance}"

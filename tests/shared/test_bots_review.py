@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from muggins.shared.actions import Discard, GameOptions
 from muggins.shared.bots import make_strategy
-from muggins.shared.bots.review import format_review, review_decisions, review_match, review_move
+from muggins.shared.bots.review import (
+    format_review,
+    review_decisions,
+    review_match,
+    review_move,
+    signed,
+)
 from muggins.shared.cards import parse_cards
 from muggins.shared.match import Match
 from tests.shared.test_bots_expert import discard_view, play_view
@@ -56,3 +64,15 @@ def test_a_bad_play_is_explained() -> None:
     assert moment is not None and moment.best == "10S" and moment.loss > 0
     review = review_decisions([(view, Play(card=parse_cards("AC")[0]))], ("You", "Them"))
     assert review.moments[0].chosen == "AC"
+
+
+def test_a_review_writes_every_negative_number_with_one_minus_sign() -> None:
+    """Signed values use the true minus sign the loss and win-chance figures use, and a value
+    that rounds to zero has no sign."""
+    assert [signed(v) for v in (1.25, -0.5, -0.04, 0.0)] == ["+1.2", "−0.5", "0.0", "0.0"]
+    assert signed(3.0, plus="") == "3.0"
+    match = play_match(("random", "expert"), seed=4)
+    review = review_match(match.options, 4, match.log, 0, ("Random", "Expert"))
+    texts = [format_review(review)] + [m.explanation for m in review.moments]
+    assert any("−" in text for text in texts)
+    assert not [text for text in texts if re.search(r"(^|[ (])-\d", text)]
