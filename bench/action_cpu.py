@@ -34,6 +34,7 @@ from websockets.protocol import Protocol, Side
 from muggins.server.rooms.players import Player
 from muggins.server.rooms.room import Room
 from muggins.server.runtime.metrics import Metrics
+from muggins.server.store.games import Store
 from muggins.server.store.memory_games import MemoryStore
 from muggins.server.wire.frames import text_frame
 from muggins.server.wire.send_cache import encoded
@@ -77,9 +78,7 @@ def no_bots(room: Room, seat: int, level: str) -> Any:
     raise AssertionError("no computer here")
 
 
-async def seated_room(
-    n: int, store: MemoryStore, metrics: Metrics, seats: tuple[Seat, Seat]
-) -> Room:
+async def seated_room(n: int, store: Store, metrics: Metrics, seats: tuple[Seat, Seat]) -> Room:
     """Room ``n`` on ``store``, with a player on each of ``seats``: its match has begun."""
     room = Room(
         f"ROOM{n:04d}",

@@ -1,18 +1,22 @@
 """Benchmark: a cluster node's CPU per game action, against one plain server's, in one process.
 
     python bench/cluster_action_cpu.py [--rooms 20] [--actions 4000] [--spread plain,same,both]
-        [--repeat 3] [--profile DIR]
+        [--repeat 3] [--profile DIR] [--redis URL]
 
 Plays random legal moves in ``--rooms`` rooms through ``Room.act`` as a connection would (the
 move parsed from its frame, each ``state`` encoded and framed as ``Connection.send`` does, the
-sockets to the players left out) on: one plain server (in memory: ``plain``); a cluster node on
-a fresh ``redis-server`` with both players of each room (``same``); or two cluster nodes in this
-process with one player each (``both``: the other node applies each move from its wake-up and
-tells its player). A move counts as done once both players have its ``state``. It prints the
-thread CPU time per action of all of it, the event loop and the Redis connections included (the
-kernel's part of the Redis calls too): steadier on a shared machine than ``bench/load.py``
-(the headline), for comparing two versions of the cluster's code. ``--profile DIR`` writes a
-cProfile of one more run of each kind (CPU time) to ``DIR/KIND.prof``.
+sockets to the players left out) on: one plain server (in memory: ``plain``; in a fresh SQLite
+file, as ``muggins serve`` keeps its games by default: ``plain-sqlite``); a cluster node on a
+fresh ``redis-server`` with both players of each room (``same``: what a room routed to its
+owner node costs that node); or two cluster nodes in this process with one player each
+(``both``: the other node applies each move from its wake-up and tells its player). ``--redis
+URL`` plays the cluster kinds on a Redis already running (``bench/instructions.py`` counts its
+instructions too) instead of starting one. A move counts as done once both players have its
+``state``. It prints the thread CPU time per action of all of it, the event loop and the Redis
+connections included (the kernel's part of the Redis calls too; not SQLite's worker thread, where
+its checkpoints run): steadier on a shared machine than ``bench/load.py`` (the headline), for
+comparing two versions of the cluster's code. ``--profile DIR`` writes a cProfile of one more
+run of each kind (CPU time) to ``DIR/KIND.prof``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import contextlib
 import cProfile
 import gc
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +44,7 @@ from muggins.server.rooms.players import Player
 from muggins.server.rooms.room import Room
 from muggins.server.runtime.metrics import Metrics
 from muggins.server.store.memory_games import MemoryStore
+from muggins.server.store.sqlite_games import SqliteStore
 from muggins.shared.protocol import (
     GAME_MOVES,
     RoomOptions,
@@ -77,12 +83,17 @@ async def _tables(
 ) -> list[Table]:
     """``rooms`` rooms of two seats."""
     tables: list[Table] = []
-    if kind == "plain":
-        memory = MemoryStore()
+    if kind in ("plain", "plain-sqlite"):
+        kept: MemoryStore | SqliteStore = MemoryStore()
+        if kind == "plain-sqlite":
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="cluster-cpu-sqlite-"))
+            kept = SqliteStore(Path(folder) / "games.db")
+            await kept.open()
+            stack.push_async_callback(kept.close)
         metrics = Metrics()
         for n in range(rooms):
             seats = (Waiter(), Waiter())
-            room = await seated_room(n, memory, metrics, seats)
+            room = await seated_room(n, kept, metrics, seats)
             tables.append(((room, room), seats))
         return tables
     assert url is not None
@@ -160,6 +171,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each kind; the best counts")
     parser.add_argument("--spread", default="plain,same,both")
     parser.add_argument("--profile", type=Path, help="cProfile one more run of each kind here")
+    parser.add_argument("--redis", metavar="URL", help="a running Redis for the cluster kinds")
     args = parser.parse_args()
     # A count-based schedule (CPython's, with the first threshold the server used before it
     # collected on a clock): these loops never wait, so a clock-driven collector would never
@@ -167,7 +179,10 @@ def main() -> None:
     gc.set_threshold(20_000, *gc.get_threshold()[1:])
     kinds = args.spread.split(",")
     with tempfile.TemporaryDirectory(prefix="cluster-cpu-") as directory:
-        redis, url = start_redis(directory, "everysec")
+        redis: subprocess.Popen[bytes] | None = None
+        url = args.redis
+        if url is None:
+            redis, url = start_redis(directory, "everysec")
         try:
             best: dict[str, list[float]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
@@ -183,13 +198,14 @@ def main() -> None:
                     profiler.disable()
                     profiler.dump_stats(args.profile / f"{kind}.prof")
         finally:
-            redis.kill()
-            redis.wait()
-    plain = min(best["plain"]) if "plain" in best else None
+            if redis is not None:
+                redis.kill()
+                redis.wait()
+    first = min(best[kinds[0]])
     for kind in kinds:
         runs = ", ".join(f"{c:.0f}" for c in best[kind])
-        ratio = f" = {min(best[kind]) / plain:.2f}x plain" if plain else ""
-        print(f"{kind:>5}: best {min(best[kind]):.0f} µs per action{ratio} (runs: {runs})")
+        ratio = f" = {min(best[kind]) / first:.2f}x {kinds[0]}" if kind != kinds[0] else ""
+        print(f"{kind:>12}: best {min(best[kind]):.0f} µs per action{ratio} (runs: {runs})")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,16 @@
         [--rooms 10] [--few 500] [--many 1500] [--keep DIR]
 
 Runs the in-process bench (``bench/action_cpu.py``, or ``bench/cluster_action_cpu.py`` once for
-each ``--spread`` kind) under ``valgrind --tool=callgrind`` twice, with ``--few`` and with
-``--many`` actions, and prints the difference divided by the difference in actions: the
-instructions the process executes per action, start-up and set-up cancelled out. A count does
+each ``--spread`` kind: ``plain``, ``plain-sqlite``, ``same``, ``both``) under ``valgrind
+--tool=callgrind`` twice, with ``--few`` and with ``--many`` actions, and prints the difference
+divided by the difference in actions: the instructions the process executes per action, start-up
+and set-up cancelled out. For the cluster's kinds (``same``, ``both``) the ``redis-server`` they
+play on runs under callgrind too, started afresh for each count and stopped with ``SHUTDOWN``,
+and its instructions per action are printed beside the node's and added to them. Redis also
+works on a clock (``serverCron``, ten times a second), and under valgrind the longer run lasts
+many seconds longer than it would, so what an idle ``redis-server`` executes a second (counted
+first, over 5 and 25 idle seconds) times the difference in the two runs' wall time is taken off
+its count. A count does
 not depend on what else the machine is doing (the same binary and inputs give the same count
 within a fraction of a per cent), so two versions of the code can be compared exactly on a
 shared machine, where CPU time cannot. It counts user-space instructions only: the kernel's
@@ -19,19 +26,77 @@ than the bench itself; ``--keep DIR`` keeps the callgrind files for ``callgrind_
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COLLECTED = re.compile(r"Collected : (\d+)")
 
 
-def count(bench: str, kind: str | None, rooms: int, actions: int, out: Path) -> int:
+def counted_redis(out: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """A ``redis-server`` under callgrind (AOF on, as the cluster runs it), its URL and the file
+    valgrind reports to once it stops."""
+    port = free_port()
+    log = out.with_suffix(".log")
+    command = [
+        "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--log-file={log}",
+        "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(out.parent),
+        "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
+        "--appendfilename", f"{out.name}.aof", "--appenddirname", f"{out.name}.aof.d",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return process, f"redis://127.0.0.1:{port}/0", log
+        time.sleep(0.2)
+    process.kill()
+    sys.exit("redis-server under valgrind did not answer PING in 60 s")
+
+
+def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path) -> int:
+    """Stop a counted ``redis-server`` cleanly (callgrind writes its count as it exits)."""
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 5) as s:
+        s.sendall(b"SHUTDOWN NOSAVE\r\n")
+        s.recv(16)
+    process.wait(60)
+    found = COLLECTED.search(log.read_text())
+    if found is None:
+        sys.exit(f"no count from redis-server under callgrind:\n{log.read_text()[-2000:]}")
+    return int(found.group(1))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def idle_redis_rate(folder: Path) -> float:
+    """Instructions an idle ``redis-server`` executes a second under callgrind."""
+    counts = []
+    for seconds in (5, 25):
+        redis, url, log = counted_redis(folder / f"callgrind.idle-redis.{seconds}")
+        time.sleep(seconds)
+        counts.append(stop_redis(redis, url, log))
+    return (counts[1] - counts[0]) / 20
+
+
+def count(
+    bench: str, kind: str | None, rooms: int, actions: int, out: Path, redis: str | None = None
+) -> int:
     """Instructions callgrind counted in one run of ``bench`` with ``actions`` actions."""
     command = [
         "valgrind",
@@ -48,6 +113,8 @@ def count(bench: str, kind: str | None, rooms: int, actions: int, out: Path) -> 
     ]
     if bench == "cluster_action_cpu":
         command += ["--spread", kind or "plain"]
+    if redis is not None:
+        command += ["--redis", redis]
     done = subprocess.run(
         command,
         capture_output=True,
@@ -80,18 +147,49 @@ def main() -> None:
         folder = args.keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         figures: dict[str, float] = {}
+        redis_figures: dict[str, float] = {}
+        idle = 0.0
+        if any(kind in ("same", "both") for kind in kinds):
+            idle = idle_redis_rate(folder)
+            print(f"an idle redis-server: {idle:,.0f} instructions a second", flush=True)
         for kind in kinds:
             name = kind or bench
-            counts = []
+            counts, redis_counts, walls = [], [], []
             for actions in (args.few, args.many):
                 print(f"{name}: counting {actions} actions ...", flush=True)
                 out = folder / f"callgrind.{name}.{actions}"
-                counts.append(count(bench, kind, args.rooms, actions, out))
+                if kind in ("same", "both"):
+                    redis, url, log = counted_redis(folder / f"callgrind.{name}.{actions}.redis")
+                    began = time.monotonic()
+                    try:
+                        counts.append(count(bench, kind, args.rooms, actions, out, url))
+                    finally:
+                        walls.append(time.monotonic() - began)
+                        redis_counts.append(stop_redis(redis, url, log))
+                else:
+                    counts.append(count(bench, kind, args.rooms, actions, out))
             figures[name] = (counts[1] - counts[0]) / (args.many - args.few)
-    first = next(iter(figures.values()))
+            if redis_counts:
+                more = args.many - args.few
+                clock_work = idle * (walls[1] - walls[0])
+                redis_figures[name] = (redis_counts[1] - redis_counts[0] - clock_work) / more
+                print(
+                    f"{name}: redis-server's clock work while the longer run lasted "
+                    f"{walls[1] - walls[0]:.0f} s longer: {clock_work / more:,.0f} instructions "
+                    "per action, taken off",
+                    flush=True,
+                )
+    first_name, first = next(iter(figures.items()))
+    first += redis_figures.get(first_name, 0.0)
     for name, per_action in figures.items():
-        ratio = f" = {per_action / first:.2f}x {next(iter(figures))}" if len(figures) > 1 else ""
-        print(f"{name:>10}: {per_action:,.0f} instructions per action{ratio}")
+        whole = per_action + redis_figures.get(name, 0.0)
+        ratio = f" = {whole / first:.2f}x {first_name}" if len(figures) > 1 else ""
+        redis_text = (
+            f" (the node {per_action:,.0f} + redis-server {redis_figures[name]:,.0f})"
+            if name in redis_figures
+            else ""
+        )
+        print(f"{name:>12}: {whole:,.0f} instructions per action{ratio}{redis_text}")
 
 
 if __name__ == "__main__":

@@ -486,12 +486,21 @@ def run_load(
     cluster: int = 0,
     spread: str = "same",
     store: str = "memory",
+    fsync: str = "always",
 ) -> dict[str, Any]:
-    """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis;
-    a plain server keeps its games in memory or (``store`` "sqlite") in a fresh SQLite file."""
+    """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis
+    (its ``appendfsync`` set to ``fsync``); a plain server keeps its games in memory or
+    (``store`` "sqlite") in a fresh SQLite file."""
     with contextlib.ExitStack() as stack:
         return _run_load(
-            args, rooms, echo_figures, stack, cluster=cluster, spread=spread, store=store
+            args,
+            rooms,
+            echo_figures,
+            stack,
+            cluster=cluster,
+            spread=spread,
+            store=store,
+            fsync=fsync,
         )
 
 
@@ -504,6 +513,7 @@ def _run_load(
     cluster: int,
     spread: str,
     store: str = "memory",
+    fsync: str = "always",
 ) -> dict[str, Any]:
     flat = args.pace <= 0
     label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
@@ -522,7 +532,7 @@ def _run_load(
         command += ["--gc-every", str(args.gc_every)] if args.gc_every else []
         if cluster:
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
-            redis, redis_url = start_redis(directory, args.redis_fsync)
+            redis, redis_url = start_redis(directory, fsync)
             stack.callback(kill_and_wait, redis)
             command += ["--redis", redis_url]
             if args.postgres:
@@ -577,7 +587,9 @@ def _run_load(
             "shared": "on one shared port (SO_REUSEPORT), a guest landing on a process that "
             "does not own the room sent on to its owner",
         }.get(spread, "on one node")
-        where = f"{cluster} cluster nodes on Redis, each room's players {both}"
+        where = (
+            f"{cluster} cluster nodes on Redis (appendfsync {fsync}), each room's players {both}"
+        )
     print(
         f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es), {where}",
         flush=True,
@@ -775,6 +787,7 @@ def _run_load(
         name = f"{label}-actions.txt"
         (Path(args.calls) / name).write_text(f"{actions}\n")
     figures["spread"] = spread if cluster else None
+    figures["redis_fsync"] = fsync if cluster else None
     figures["store"] = "redis" if cluster else store
     if child is not None:
         cpu = cpu1 - cpu0
@@ -981,7 +994,8 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
     what = "a second per idle player" if plain["mode"] == "idle" else "per action"
     kept = "in memory" if store == "memory" else "on SQLite"
     print(
-        f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}): server CPU {what} "
+        f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}, appendfsync "
+        f"{cluster['redis_fsync']}): server CPU {what} "
         f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's ({kept}) {plain[key]:.1f} µs"
     )
     if idle or "redis_cpu_us_per_action" not in cluster:
@@ -1096,7 +1110,17 @@ def main(argv: list[str] | None = None) -> int:
         help="the plain server keeps its games in memory (as before), in a fresh SQLite file "
         "(sqlite: what `muggins serve` does by default), or a list: memory,sqlite",
     )
-    parser.add_argument("--redis-fsync", default="always", choices=("always", "everysec", "no"))
+    parser.add_argument(
+        "--redis-fsync",
+        default="always",
+        metavar="POLICY",
+        help="cluster: the Redis append-only file's appendfsync, or a list run one after the "
+        "other: always (the default, what docker/compose.yaml runs: synced before each "
+        "acknowledgement, survives a power cut), no (written before each acknowledgement and "
+        "never postponed, synced by the kernel: survives a kill of Redis, not a power cut, as "
+        "the plain server's SQLite in WAL mode with synchronous=NORMAL), everysec (synced "
+        "once a second; a slow sync may postpone the write past the acknowledgement)",
+    )
     parser.add_argument(
         "--postgres",
         action="store_true",
@@ -1124,6 +1148,9 @@ def main(argv: list[str] | None = None) -> int:
     stores = args.plain_store.split(",")
     if not set(stores) <= {"memory", "sqlite"}:
         parser.error(f"--plain-store: memory, sqlite or both, not {args.plain_store!r}")
+    fsyncs = args.redis_fsync.split(",")
+    if not set(fsyncs) <= {"always", "everysec", "no"}:
+        parser.error(f"--redis-fsync: always, everysec, no or a list, not {args.redis_fsync!r}")
     for n in args.games.split(","):
         plains = []
         if not args.cluster or not args.no_plain:
@@ -1131,10 +1158,13 @@ def main(argv: list[str] | None = None) -> int:
                 plains.append(run_load(args, int(n), echo_figures, store=store))
             runs.extend(plains)
         for spread in args.spread.split(",") if args.cluster else ():
-            figures = run_load(args, int(n), echo_figures, cluster=args.cluster, spread=spread)
-            runs.append(figures)
-            for plain in plains:
-                _compare(plain, figures)
+            for fsync in fsyncs:
+                figures = run_load(
+                    args, int(n), echo_figures, cluster=args.cluster, spread=spread, fsync=fsync
+                )
+                runs.append(figures)
+                for plain in plains:
+                    _compare(plain, figures)
     if args.json:
         report = {"machine": info, "echo": echo_figures, "runs": runs, "argv": argv}
         args.json.write_text(json.dumps(report, indent=2) + "\n")
