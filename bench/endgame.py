@@ -8,7 +8,8 @@ those scores: once with the level in that seat against the baseline, once with t
 that seat against itself. Both games get the same cards and the same seeded bots in the other
 seat, so the difference of the two results (+1, 0 or -1 a pair) is what the level's own
 decisions in that seat change. Prints the level's win rate, the baseline's in the same seat and
-the difference with its 95 % interval. The seed chooses only the deals.
+the difference with its 95 % interval. The seed chooses only the deals. ``--only 120-120:dealer``
+(several, comma-separated) plays only those fixtures and roles, with the same cards as a full run.
 """
 
 from __future__ import annotations
@@ -41,6 +42,21 @@ def play_from(levels: tuple[str, str], scores: tuple[int, int], *, deals: bool, 
     return match.games[-1].winner == mine
 
 
+def parse_only(text: str) -> set[tuple[int, int, bool]]:
+    """The fixtures and roles named by ``--only``: ``A-B:dealer`` or ``A-B:pone``, separated by
+    commas."""
+    out: set[tuple[int, int, bool]] = set()
+    for item in text.split(","):
+        score, _, role = item.strip().partition(":")
+        a, _, b = score.partition("-")
+        if not (a.isdigit() and b.isdigit()) or (int(a), int(b)) not in FIXTURES:
+            raise ValueError(f"{item!r} is not one of the fixtures (90-90 to 119-115)")
+        if role not in ("dealer", "pone"):
+            raise ValueError(f"{item!r} needs a role: add :dealer or :pone")
+        out.add((int(a), int(b), role == "dealer"))
+    return out
+
+
 def _pair(job: tuple[str, str, int, int, int, bool, int]) -> tuple[int, int]:
     level, base, seed, a, b, deals, index = job
     s = game_seed(seed, index) ^ (a << 8 | b) ^ (0x454E44 if deals else 0x504F4E)
@@ -57,7 +73,14 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=500, help="pairs per fixture and role")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--only", help="fixtures and roles to play, e.g. 120-120:dealer,110-110:pone"
+    )
     args = parser.parse_args()
+    try:
+        only = parse_only(args.only) if args.only else None
+    except ValueError as error:
+        parser.error(str(error))
     start = time.perf_counter()
     print(f"{args.level} against {args.baseline}, {args.pairs} pairs each, seed {args.seed}")
     print("fixture  role    level wins  baseline wins  difference (95 % CI)")
@@ -68,6 +91,8 @@ def main() -> int:
         pool = get_context().Pool(args.workers)
     for a, b in FIXTURES:
         for deals in (True, False):
+            if only is not None and (a, b, deals) not in only:
+                continue
             jobs = [
                 (args.level, args.baseline, args.seed, a, b, deals, i) for i in range(args.pairs)
             ]
