@@ -7,9 +7,11 @@ For each fixture (the level's score first: 90-90, 100-110, 110-110, 115-115, 118
 those scores: once with the level in that seat against the baseline, once with the baseline in
 that seat against itself. Both games get the same cards and the same seeded bots in the other
 seat, so the difference of the two results (+1, 0 or -1 a pair) is what the level's own
-decisions in that seat change. Prints the level's win rate, the baseline's in the same seat and
-the difference with its 95 % interval. The seed chooses only the deals. ``--only 120-120:dealer``
-(several, comma-separated) plays only those fixtures and roles, with the same cards as a full run.
+decisions in that seat change. Prints the level's win rate, the baseline's in the same seat, the
+difference with its 95 % interval, and how many pairs the level's seat won that the baseline's
+lost (+1) and the reverse (-1), then all the fixtures played together: runs add up by those
+counts. The seed chooses only the deals. ``--only 120-120:dealer`` (several, comma-separated)
+plays only those fixtures and roles, with the same cards as a full run.
 """
 
 from __future__ import annotations
@@ -83,12 +85,14 @@ def main() -> int:
         parser.error(str(error))
     start = time.perf_counter()
     print(f"{args.level} against {args.baseline}, {args.pairs} pairs each, seed {args.seed}")
-    print("fixture  role    level wins  baseline wins  difference (95 % CI)")
+    print("fixture  role    level wins  baseline wins  difference (95 % CI)        +1 / -1")
     pool = None
     if args.workers > 1:
         from multiprocessing import get_context
 
         pool = get_context().Pool(args.workers)
+    swings = [0, 0]  # pairs at +1 and at -1 over every fixture played
+    played = 0
     for a, b in FIXTURES:
         for deals in (True, False):
             if only is not None and (a, b, deals) not in only:
@@ -98,14 +102,24 @@ def main() -> int:
             ]
             results = pool.map(_pair, jobs, chunksize=10) if pool else [_pair(job) for job in jobs]
             diffs = [x - y for x, y in results]
-            d, low, high = mean_ci(sum(diffs), sum(x * x for x in diffs), len(diffs))
+            up, down = diffs.count(1), diffs.count(-1)
+            swings[0] += up
+            swings[1] += down
+            played += len(diffs)
+            d, low, high = mean_ci(up - down, up + down, len(diffs))
             mine = sum(x for x, _ in results) / len(results)
             theirs = sum(y for _, y in results) / len(results)
             print(
                 f"{a}-{b:<4} {'dealer' if deals else 'pone':<7} {mine:10.3f}  {theirs:13.3f}"
-                f"  {d:+.4f} ({low:+.4f} to {high:+.4f})",
+                f"  {d:+.4f} ({low:+.4f} to {high:+.4f})  {up:>5} / {down}",
                 flush=True,
             )
+    if played:
+        d, low, high = mean_ci(swings[0] - swings[1], sum(swings), played)
+        print(
+            f"all {played} pairs{'':<20}  {d:+.4f} ({low:+.4f} to {high:+.4f})"
+            f"  {swings[0]:>5} / {swings[1]}"
+        )
     if pool is not None:
         pool.close()
     print(f"{time.perf_counter() - start:.0f} s on {args.workers} worker(s)")
