@@ -2,6 +2,7 @@
 
     python tools/best_response.py --level expert --deals 60 --samples 20000 --seed 1
     python tools/best_response.py --level expert --deals 100 --worlds 48 --seed 1
+    python tools/best_response.py --level expert-mixed:0.3 --deals 12 --samples 5000 --seed 1
 
 For each deal (drawn from ``--seed``) the adversary gets six cards and the starter is cut; it
 lays away two as the level would. The level's hand is hidden from the adversary: hands of six
@@ -13,6 +14,12 @@ figure is the adversary's mean pegging balance (its points in the play less the 
 that best response, less its balance when it plays as the level itself would (the level against
 itself): the most a perfect adversary gains per deal by knowing how the level pegs. Roles
 alternate: even deals the adversary deals.
+
+A level that mixes (``expert-mixed:M``, the expert playing by chance among the cards within ``M``
+points of its best, :mod:`muggins.shared.bots.mixing`) is answered by its odds: the adversary
+cannot see the draw, so each world parts into one branch per card the level may play, weighted
+by its chance. Playing "as the level" is then mixed too, so compare levels by the best
+response's own balance on the same deals as well as by the gain.
 
 ``--samples N`` (rank worlds): the level's pegging reads its hand only through its ranks, the
 ranks it laid away (they are out of the unseen cards it draws the adversary's hand from) and its
@@ -38,12 +45,12 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from muggins.shared.actions import Discard, Play
-from muggins.shared.bots import make_strategy
+from muggins.shared.bots import Strategy, make_strategy
 from muggins.shared.bots.endgame import in_reach
 from muggins.shared.bots.evaluation import hand_points
 from muggins.shared.bots.exploit import (
@@ -60,6 +67,7 @@ from muggins.shared.bots.exploit import (
     replayed,
     same,
 )
+from muggins.shared.bots.mixing import MixedExpert, Mixes
 from muggins.shared.cards import DECK, Card
 from muggins.shared.match import Match
 from muggins.shared.view import PlayedCard, SeatView
@@ -86,21 +94,23 @@ class SeatPolicy:
         scores: tuple[int, int],
         seed: int,
     ) -> None:
-        self.strategy = make_strategy(level, seed=seed)
+        self.strategy = strategy_of(level, seed)
         self.side = side
         self.template = template
         self.discards = discards
         self.scores = scores
-        self.memo: dict[tuple[tuple[Card, ...], tuple[tuple[int, Card], ...]], Card] = {}
+        self.memo: dict[
+            tuple[tuple[Card, ...], tuple[tuple[int, Card], ...]], Card | Mapping[Card, float]
+        ] = {}
 
-    def __call__(self, peg: Peg) -> Card:
+    def __call__(self, peg: Peg) -> Card | Mapping[Card, float]:
         key = (peg.hands[self.side], peg.played)
         card = self.memo.get(key)
         if card is None:
             card = self.memo[key] = self._choose(peg)
         return card
 
-    def _choose(self, peg: Peg) -> Card:
+    def _choose(self, peg: Peg) -> Card | Mapping[Card, float]:
         seat = self.template.seat
         assert seat is not None
         other = 1 - seat
@@ -134,9 +144,23 @@ class SeatPolicy:
                 "legal": tuple(Play(card=c) for c in peg.legal()),
             }
         )
+        if isinstance(self.strategy, Mixes):  # the policy's odds, not one draw from them
+            return self.strategy.play_odds(view)
         action = self.strategy.choose(view)
         assert isinstance(action, Play)
         return action.card
+
+
+MIXED = "expert-mixed:"
+"""A level named ``expert-mixed:M`` is the expert with its play mixed within ``M`` points
+(:class:`~muggins.shared.bots.mixing.MixedExpert`)."""
+
+
+def strategy_of(level: str, seed: int) -> Strategy:
+    """The named level, baseline or mixed expert."""
+    if level.startswith(MIXED):
+        return MixedExpert(seed, margin=float(level[len(MIXED) :]))
+    return make_strategy(level, seed=seed)
 
 
 def discard_of(level: str, template: SeatView, six: tuple[Card, ...], seed: int) -> Discard:
@@ -144,7 +168,7 @@ def discard_of(level: str, template: SeatView, six: tuple[Card, ...], seed: int)
     view = template.model_copy(
         update={"phase": "discard", "hand": six, "legal": _discards(six), "starter": None}
     )
-    action = make_strategy(level, seed=seed).choose(view)
+    action = strategy_of(level, seed).choose(view)
     assert isinstance(action, Discard)
     return action
 
@@ -248,7 +272,7 @@ def solve_deal(
                 )
         return [(Peg(hands=(four, deal.kept), turn=deal.first), w) for four, w in weights.items()]
 
-    def level_policy(peg: Peg) -> Card:
+    def level_policy(peg: Peg) -> Card | Mapping[Card, float]:
         four = tuple(sorted((*peg.hands[LEVEL], *(c for s, c in peg.played if s == LEVEL))))
         return policies[four](peg)
 
@@ -277,7 +301,7 @@ def _result(
     def first_cards(n: int) -> Policy:
         """The best response for the adversary's first ``n`` cards, then the level's play."""
 
-        def policy(peg: Peg) -> Card:
+        def policy(peg: Peg) -> Card | Mapping[Card, float]:
             mine = sum(1 for s, _ in peg.played if s == ADVERSARY)
             return (replay if mine < n else own)(peg)
 
@@ -373,7 +397,7 @@ def solve_ranks(
             for k, (w, hand) in states.items()
         ]
 
-    def level_policy(peg: Peg) -> Card:
+    def level_policy(peg: Peg) -> Card | Mapping[Card, float]:
         return policies[peg.world](peg)
 
     own = own_policy(level, deal, index=index, scores=scores)

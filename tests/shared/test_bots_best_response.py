@@ -117,6 +117,46 @@ def test_worked_case_the_worlds_weigh_as_their_hands() -> None:
     assert [br.best_response([w], level) for w in states(1.0, 1.0)] == [-1.0, -1.0]
 
 
+def test_worked_case_a_mixed_level_is_answered_by_its_odds() -> None:
+    """Worked by hand: the adversary holds 5-10 and leads against the level's 5-10, as in the
+    case above, but in one world: the level answers with its 5 at chance ``p`` and with its 10
+    otherwise. The adversary cannot see the draw before it leads, so it answers the odds.
+
+    Lead 5: the level's 5 gives -5, its 10 gives -1: -1 - 4p. Lead 10: the 5 gives -1, the 10
+    gives -5: -5 + 4p. Against either pure answer (p = 0 or 1) the best response gets -1; at
+    p = 3/4 it leads the 10 for -2; at p = 1/2 both leads give -3, the least it can be held to.
+    """
+    mine = parse_cards("5S 10H")
+    five, ten = parse_cards("5D 10C")
+    start = br.Peg(hands=((five, ten), mine), turn=br.ADVERSARY)
+
+    def mixed(p: float) -> object:
+        def level(peg: object) -> object:
+            legal = peg.legal()  # type: ignore[attr-defined]
+            if len(legal) == 1:
+                return legal[0]
+            return {five: p, ten: 1.0 - p}
+
+        return level
+
+    def lead(rank: int) -> object:
+        return lambda peg: next(c for c in peg.legal() if c.rank == rank or len(peg.legal()) == 1)
+
+    for p, value, first in ((1.0, -1.0, 10), (0.0, -1.0, 5), (0.75, -2.0, 10)):
+        choices: dict[object, object] = {}
+        assert br.best_response([(start, 1.0)], mixed(p), choices) == pytest.approx(value)
+        assert choices[((), (False, False))].rank == first  # type: ignore[attr-defined]
+    assert br.best_response([(start, 1.0)], mixed(0.5)) == pytest.approx(-3.0)
+    # Followed line by line, each lead's mean over the level's odds is as worked above.
+    for p in (0.0, 0.25, 0.5, 1.0):
+        assert br.follow(start, mixed(p), lead(5)) == pytest.approx(-1 - 4 * p)
+        assert br.follow(start, mixed(p), lead(10)) == pytest.approx(-5 + 4 * p)
+    # A pure policy given as odds of 1 is the same policy.
+    assert br.best_response([(start, 1.0)], lambda peg: {lowest(peg): 1.0}) == br.best_response(
+        [(start, 1.0)], lowest
+    )
+
+
 def test_hands_that_hide_the_same_state_peg_alike() -> None:
     """The rank worlds rest on this: two hands of the level's with the same ranks kept, the same
     ranks laid away and the same show total get the same ranks played, whatever their suits, in
