@@ -9,11 +9,11 @@ each ``--spread`` kind: ``plain``, ``plain-sqlite``, ``same``, ``both``) under `
 divided by the difference in actions: the instructions the process executes per action, start-up
 and set-up cancelled out. For the cluster's kinds (``same``, ``both``) the ``redis-server`` they
 play on runs under callgrind too, started afresh for each count and stopped with ``SHUTDOWN``,
-and its instructions per action are printed beside the node's and added to them. Redis also
-works on a clock (``serverCron``, ten times a second), and under valgrind the longer run lasts
-many seconds longer than it would, so what an idle ``redis-server`` executes a second (counted
-first, over 5 and 25 idle seconds) times the difference in the two runs' wall time is taken off
-its count. A count does
+and its instructions per action are printed beside the node's and added to them. The nodes and
+Redis also work on a clock (heartbeats, polls, ``serverCron``), and under valgrind the longer run
+lasts many seconds longer than it would; so the longer run goes first, and the shorter one keeps
+its event loop going, idle, until as long after its first move (``--last``): the clock-driven
+work is then the same in both and drops out of the difference. A count does
 not depend on what else the machine is doing (the same binary and inputs give the same count
 within a fraction of a per cent), so two versions of the code can be compared exactly on a
 shared machine, where CPU time cannot. It counts user-space instructions only: the kernel's
@@ -45,7 +45,7 @@ def counted_redis(out: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
     """A ``redis-server`` under callgrind (AOF on, as the cluster runs it), its URL and the file
     valgrind reports to once it stops."""
     port = free_port()
-    log = out.with_suffix(".log")
+    log = out.with_name(f"{out.name}.log")
     command = [
         "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--log-file={log}",
         "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(out.parent),
@@ -84,20 +84,20 @@ def free_port() -> int:
         return port
 
 
-def idle_redis_rate(folder: Path) -> float:
-    """Instructions an idle ``redis-server`` executes a second under callgrind."""
-    counts = []
-    for seconds in (5, 25):
-        redis, url, log = counted_redis(folder / f"callgrind.idle-redis.{seconds}")
-        time.sleep(seconds)
-        counts.append(stop_redis(redis, url, log))
-    return (counts[1] - counts[0]) / 20
+MOVES_TOOK = re.compile(r"the moves took ([0-9.]+) s")
 
 
 def count(
-    bench: str, kind: str | None, rooms: int, actions: int, out: Path, redis: str | None = None
-) -> int:
-    """Instructions callgrind counted in one run of ``bench`` with ``actions`` actions."""
+    bench: str,
+    kind: str | None,
+    rooms: int,
+    actions: int,
+    out: Path,
+    redis: str | None = None,
+    last: float = 0.0,
+) -> tuple[int, float]:
+    """Instructions callgrind counted in one run of ``bench`` with ``actions`` actions, and the
+    seconds its moves took (0 when ``bench`` does not say)."""
     command = [
         "valgrind",
         "--tool=callgrind",
@@ -115,6 +115,8 @@ def count(
         command += ["--spread", kind or "plain"]
     if redis is not None:
         command += ["--redis", redis]
+    if last:
+        command += ["--last", f"{last:.3f}"]
     done = subprocess.run(
         command,
         capture_output=True,
@@ -125,7 +127,8 @@ def count(
     found = COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
         sys.exit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    took = MOVES_TOOK.search(done.stdout)
+    return int(found.group(1)), float(took.group(1)) if took else 0.0
 
 
 def main() -> None:
@@ -148,37 +151,29 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         figures: dict[str, float] = {}
         redis_figures: dict[str, float] = {}
-        idle = 0.0
-        if any(kind in ("same", "both") for kind in kinds):
-            idle = idle_redis_rate(folder)
-            print(f"an idle redis-server: {idle:,.0f} instructions a second", flush=True)
         for kind in kinds:
             name = kind or bench
-            counts, redis_counts, walls = [], [], []
-            for actions in (args.few, args.many):
+            counts: dict[int, int] = {}
+            redis_counts: dict[int, int] = {}
+            last = 0.0
+            for actions in (args.many, args.few):  # the longer first: the shorter lasts as long
                 print(f"{name}: counting {actions} actions ...", flush=True)
                 out = folder / f"callgrind.{name}.{actions}"
                 if kind in ("same", "both"):
                     redis, url, log = counted_redis(folder / f"callgrind.{name}.{actions}.redis")
-                    began = time.monotonic()
                     try:
-                        counts.append(count(bench, kind, args.rooms, actions, out, url))
+                        counts[actions], took = count(
+                            bench, kind, args.rooms, actions, out, url, last
+                        )
                     finally:
-                        walls.append(time.monotonic() - began)
-                        redis_counts.append(stop_redis(redis, url, log))
+                        redis_counts[actions] = stop_redis(redis, url, log)
                 else:
-                    counts.append(count(bench, kind, args.rooms, actions, out))
-            figures[name] = (counts[1] - counts[0]) / (args.many - args.few)
+                    counts[actions], took = count(bench, kind, args.rooms, actions, out, None, last)
+                last = last or took
+            more = args.many - args.few
+            figures[name] = (counts[args.many] - counts[args.few]) / more
             if redis_counts:
-                more = args.many - args.few
-                clock_work = idle * (walls[1] - walls[0])
-                redis_figures[name] = (redis_counts[1] - redis_counts[0] - clock_work) / more
-                print(
-                    f"{name}: redis-server's clock work while the longer run lasted "
-                    f"{walls[1] - walls[0]:.0f} s longer: {clock_work / more:,.0f} instructions "
-                    "per action, taken off",
-                    flush=True,
-                )
+                redis_figures[name] = (redis_counts[args.many] - redis_counts[args.few]) / more
     first_name, first = next(iter(figures.items()))
     first += redis_figures.get(first_name, 0.0)
     for name, per_action in figures.items():
