@@ -13,7 +13,10 @@ and its instructions per action are printed beside the node's and added to them.
 Redis also work on a clock (heartbeats, polls, ``serverCron``), and under valgrind the longer run
 lasts many seconds longer than it would; so the longer run goes first, and the shorter one keeps
 its event loop going, idle, until as long after its first move (``--last``): the clock-driven
-work is then the same in both and drops out of the difference. A count does
+work is then the same in both and drops out of the difference. Redis's own clock
+(``serverCron``, ten times a second) also runs while the node starts, which under valgrind takes
+a time that varies with the machine's load, so Redis is counted without ``serverCron`` and what
+it calls (``callgrind_annotate --inclusive=yes``). A count does
 not depend on what else the machine is doing (the same binary and inputs give the same count
 within a fraction of a per cent), so two versions of the code can be compared exactly on a
 shared machine, where CPU time cannot. It counts user-space instructions only: the kernel's
@@ -39,6 +42,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COLLECTED = re.compile(r"Collected : (\d+)")
+CRON = re.compile(r"^\s*([\d,]+) .*:serverCron\b", re.MULTILINE)
 
 
 def counted_redis(out: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
@@ -64,8 +68,9 @@ def counted_redis(out: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
     sys.exit("redis-server under valgrind did not answer PING in 60 s")
 
 
-def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path) -> int:
-    """Stop a counted ``redis-server`` cleanly (callgrind writes its count as it exits)."""
+def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path, out: Path) -> int:
+    """Stop a counted ``redis-server`` cleanly (callgrind writes its count as it exits): its
+    instructions less those of its clock (``serverCron`` and all it calls)."""
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 5) as s:
         s.sendall(b"SHUTDOWN NOSAVE\r\n")
@@ -74,7 +79,16 @@ def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path) -> int:
     found = COLLECTED.search(log.read_text())
     if found is None:
         sys.exit(f"no count from redis-server under callgrind:\n{log.read_text()[-2000:]}")
-    return int(found.group(1))
+    annotated = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    clock = CRON.search(annotated)
+    if clock is None:
+        sys.exit(f"no serverCron in {out}'s annotation")
+    return int(found.group(1)) - int(clock.group(1).replace(",", ""))
 
 
 def free_port() -> int:
@@ -160,13 +174,14 @@ def main() -> None:
                 print(f"{name}: counting {actions} actions ...", flush=True)
                 out = folder / f"callgrind.{name}.{actions}"
                 if kind in ("same", "both"):
-                    redis, url, log = counted_redis(folder / f"callgrind.{name}.{actions}.redis")
+                    redis_out = folder / f"callgrind.{name}.{actions}.redis"
+                    redis, url, log = counted_redis(redis_out)
                     try:
                         counts[actions], took = count(
                             bench, kind, args.rooms, actions, out, url, last
                         )
                     finally:
-                        redis_counts[actions] = stop_redis(redis, url, log)
+                        redis_counts[actions] = stop_redis(redis, url, log, redis_out)
                 else:
                     counts[actions], took = count(bench, kind, args.rooms, actions, out, None, last)
                 last = last or took
