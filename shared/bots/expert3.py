@@ -21,10 +21,12 @@ from muggins.shared.bots.expert import (
     EXACT_CARDS,
     ExpertStrategy,
     decision_rng,
+    expert_play,
     opponent_belief,
     opponent_hands,
     play_values,
 )
+from muggins.shared.bots.suits import any_suit
 from muggins.shared.cards import DECK, Card
 from muggins.shared.view import SeatView
 
@@ -113,5 +115,8 @@ class ExpertThreeStrategy(ExpertStrategy):
         if plays and view.seat is not None and view.starter is not None:
             me = view.seat
             if in_reach(view.scores[me], view.scores[1 - me], target=view.options.target):
-                return endgame_play(view, plays, decision_rng(self.seed, view))
+                play = endgame_play(view, plays, decision_rng(self.seed, view))
+            else:
+                play = expert_play(view, plays, decision_rng(self.seed, view))
+            return any_suit(view, play, self.seed)  # suits never peg: hide which it held
         return super().choose(view)

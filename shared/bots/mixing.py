@@ -1,7 +1,8 @@
 """The expert's pegging mixed: where the best cards' values are close, one of them played by
 chance, so that an opponent who knows how it plays cannot read its hand from its cards as surely.
 A variant measured with ``tools/best_response.py --level expert-mixed:M``, not a level a server
-offers (docs/bots.md says how it measures).
+offers (docs/bots.md says what it gave). Its suits are drawn as the expert's are
+(:mod:`muggins.shared.bots.suits`).
 
 A pegging policy that always plays the same card from the same hand and history tells a
 best responder which hands it holds, and where its next cards go (``tools/best_response.py``
@@ -22,6 +23,7 @@ from muggins.shared.bots.endgame import in_reach
 from muggins.shared.bots.evaluation import play_points
 from muggins.shared.bots.expert import decision_rng, play_values
 from muggins.shared.bots.expert3 import ExpertThreeStrategy, endgame_play
+from muggins.shared.bots.suits import any_suit
 from muggins.shared.cards import Card
 from muggins.shared.view import SeatView
 
@@ -83,14 +85,15 @@ def mix_rng(seed: int, view: SeatView) -> random.Random:
 def mixed_play(view: SeatView, plays: list[Play], seed: int, margin: float = MARGIN) -> Play:
     """A card drawn from :func:`play_odds`."""
     odds = play_odds(view, plays, seed, margin)
-    if len(odds) == 1:
-        return Play(card=next(iter(odds)))
-    x = mix_rng(seed, view).random()
-    for card, chance in odds.items():
-        x -= chance
+    cards = list(odds)
+    x = mix_rng(seed, view).random() if len(cards) > 1 else 0.0
+    pick = cards[-1]
+    for card in cards:
+        x -= odds[card]
         if x < 0:
-            return Play(card=card)
-    return Play(card=card)
+            pick = card
+            break
+    return any_suit(view, Play(card=pick), seed)
 
 
 class MixedExpert(ExpertThreeStrategy):
