@@ -463,7 +463,8 @@ def main() -> int:
             r = results[-1]
             print(
                 f"  deal {job[2]}: {r.best - r.own:+.3f} solved ({r.worlds} worlds),"
-                f" {r.held_out - r.held_out_own:+.3f} held out",
+                f" {r.held_out - r.held_out_own:+.3f} held out;"
+                f" best response {r.best:+.3f}, as the level plays {r.own:+.3f}",
                 flush=True,
             )
     mode = f"{args.worlds} card worlds"
