@@ -6,10 +6,10 @@ offers (docs/bots.md says what it gave). Its suits are drawn as the expert's are
 
 A pegging policy that always plays the same card from the same hand and history tells a
 best responder which hands it holds, and where its next cards go (``tools/best_response.py``
-measures how much that is worth). Values within :data:`MARGIN` of the best are about as good as
-the best by the expert's own search (its draws of the opponent's hand alone move them that
-much), so playing them at times costs little. Each such rank gets a weight falling from 1 (the
-best) to 0 at the margin; the chances are the weights over their sum. The draw comes from a
+measures how much that is worth). Values within a margin of the best are close calls by the
+expert's own search, so playing them at times costs it little by its own reckoning. Each such
+rank gets a weight falling from 1 (the best) to 0 at the margin; the chances are the weights
+over their sum. The draw comes from a
 generator seeded by the strategy's seed and the decision, so the same seed plays the same game.
 """
 
@@ -27,8 +27,9 @@ from muggins.shared.bots.suits import any_suit
 from muggins.shared.cards import Card
 from muggins.shared.view import SeatView
 
-MARGIN = 1.0
-"""How far below the best value (in weighted points) a rank may be and still be played."""
+MARGIN = 0.3
+"""By default, how far below the best value (in weighted points) a rank may be and still be
+played."""
 
 
 @runtime_checkable
@@ -62,7 +63,7 @@ def play_odds(
 ) -> dict[Card, float]:
     """Each card the expert may play and its chance: ``expert-2``'s values by rank (a card that
     pegs out is played at once), mixed by :func:`rank_odds`; of several cards of one rank, the
-    highest suit (suits never peg)."""
+    highest suit stands for them all (suits never peg; :func:`mixed_play` draws one)."""
     assert view.seat is not None
     top = {p.card.rank: p.card for p in sorted(plays, key=lambda p: p.card)}
     if len(top) == 1:
