@@ -37,8 +37,10 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import start_redis
 
 HERE = Path(__file__).resolve().parent
 COLLECTED = re.compile(r"Collected : (\d+)")
@@ -48,24 +50,14 @@ CRON = re.compile(r"^\s*([\d,]+) .*:serverCron\b", re.MULTILINE)
 def counted_redis(out: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
     """A ``redis-server`` under callgrind (AOF on, as the cluster runs it), its URL and the file
     valgrind reports to once it stops."""
-    port = free_port()
     log = out.with_name(f"{out.name}.log")
-    command = [
-        "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--log-file={log}",
-        "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(out.parent),
-        "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
-        "--appendfilename", f"{out.name}.aof", "--appenddirname", f"{out.name}.aof.d",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as s:
-            s.sendall(b"PING\r\n")
-            if s.recv(16).startswith(b"+PONG"):
-                return process, f"redis://127.0.0.1:{port}/0", log
-        time.sleep(0.2)
-    process.kill()
-    sys.exit("redis-server under valgrind did not answer PING in 60 s")
+    valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--log-file={log}"]
+    aof = ["--appendfilename", f"{out.name}.aof", "--appenddirname", f"{out.name}.aof.d"]
+    try:
+        process, url = start_redis(str(out.parent), "everysec", prefix=valgrind, extra=aof, wait=60)
+    except RuntimeError as error:
+        sys.exit(f"{error} (under valgrind)")
+    return process, url, log
 
 
 def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path, out: Path) -> int:
@@ -89,13 +81,6 @@ def stop_redis(process: subprocess.Popen[bytes], url: str, log: Path, out: Path)
     if clock is None:
         sys.exit(f"no serverCron in {out}'s annotation")
     return int(found.group(1)) - int(clock.group(1).replace(",", ""))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 MOVES_TOOK = re.compile(r"the moves took ([0-9.]+) s")

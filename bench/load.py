@@ -51,6 +51,7 @@ import tempfile
 import time
 from array import array
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -314,18 +315,29 @@ def free_port() -> int:
         return port
 
 
-def start_redis(directory: str, fsync: str) -> tuple[subprocess.Popen[bytes], str]:
-    """redis-server on a free port, its append-only file in ``directory``; wait for PING."""
+def start_redis(
+    directory: str,
+    fsync: str,
+    *,
+    prefix: Sequence[str] = (),
+    extra: Sequence[str] = (),
+    wait: float = 10.0,
+) -> tuple[subprocess.Popen[bytes], str]:
+    """redis-server on a free port, its append-only file in ``directory``; wait for PING.
+
+    ``prefix`` runs it under another program (bench/instructions.py: callgrind), ``extra`` adds
+    arguments, and ``wait`` is how long it may take to answer."""
     import socket
 
     port = free_port()
     command = [
+        *prefix,
         "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
         "--appendonly", "yes", "--appendfsync", fsync, "--save", "", "--daemonize", "no",
-        "--loglevel", "warning", "--maxclients", "10000",
+        "--loglevel", "warning", "--maxclients", "10000", *extra,
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2) as s:
             s.sendall(b"PING\r\n")
@@ -333,7 +345,7 @@ def start_redis(directory: str, fsync: str) -> tuple[subprocess.Popen[bytes], st
                 return process, f"redis://127.0.0.1:{port}/0"
         time.sleep(0.05)
     process.kill()
-    raise RuntimeError("redis-server did not answer PING in 10 s")
+    raise RuntimeError(f"redis-server did not answer PING in {wait:g} s")
 
 
 def redis_commands(url: str) -> tuple[Counter[str], Counter[str]]:
