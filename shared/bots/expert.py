@@ -369,9 +369,11 @@ def settled(
     return True
 
 
-def decision_rng(seed: int, view: SeatView) -> random.Random:
-    """The generator for one decision: the same seed and view always draw the same hands."""
-    return random.Random(f"expert:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
+def decision_rng(seed: int, view: SeatView, purpose: str = "expert") -> random.Random:
+    """The generator for one decision: the same seed and view always draw the same hands.
+    ``purpose`` keeps apart the draws made for different ends in the same decision (the
+    hands sampled, the card mixed, the suit)."""
+    return random.Random(f"{purpose}:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
 
 
 def quantised(weights: tuple[float, float]) -> tuple[float, float]:

@@ -15,7 +15,6 @@ generator seeded by the strategy's seed and the decision, so the same seed plays
 
 from __future__ import annotations
 
-import random
 from typing import Protocol, runtime_checkable
 
 from muggins.shared.actions import Action, Play
@@ -78,16 +77,11 @@ def play_odds(
     return {top[r]: p for r, p in sorted(rank_odds(rounded, margin).items())}
 
 
-def mix_rng(seed: int, view: SeatView) -> random.Random:
-    """The generator for one mixed decision: the same seed and view always draw the same card."""
-    return random.Random(f"mix:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
-
-
 def mixed_play(view: SeatView, plays: list[Play], seed: int, margin: float = MARGIN) -> Play:
     """A card drawn from :func:`play_odds`."""
     odds = play_odds(view, plays, seed, margin)
     cards = list(odds)
-    x = mix_rng(seed, view).random() if len(cards) > 1 else 0.0
+    x = decision_rng(seed, view, "mix").random() if len(cards) > 1 else 0.0
     pick = cards[-1]
     for card in cards:
         x -= odds[card]

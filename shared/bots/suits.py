@@ -9,9 +9,8 @@ card shown would.
 
 from __future__ import annotations
 
-import random
-
 from muggins.shared.actions import Play
+from muggins.shared.bots.expert import decision_rng
 from muggins.shared.view import SeatView
 
 
@@ -33,5 +32,4 @@ def any_suit(view: SeatView, play: Play, seed: int) -> Play:
     )
     if len(same) < 2:
         return play
-    rng = random.Random(f"suit:{seed}:{view.commitment}:{view.seat}:{len(view.played)}")
-    return Play(card=rng.choice(same))
+    return Play(card=decision_rng(seed, view, "suit").choice(same))
