@@ -102,6 +102,14 @@ def endgame_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
     return max(tied, key=lambda p: (points.get(p.card.rank, -99.0), p.card))
 
 
+def near_the_end(view: SeatView) -> bool:
+    """Whether this deal may end the game, so that the expert plays for the chance to win
+    rather than for points (:func:`~muggins.shared.bots.endgame.in_reach` from its seat)."""
+    assert view.seat is not None
+    me = view.seat
+    return in_reach(view.scores[me], view.scores[1 - me], target=view.options.target)
+
+
 class ExpertThreeStrategy(ExpertStrategy):
     """``expert-2``'s discards and play, and near the end a play searched for the chance to
     win."""
@@ -113,8 +121,7 @@ class ExpertThreeStrategy(ExpertStrategy):
             raise ValueError("there is nothing legal to do in this view")
         plays = [a for a in view.legal if isinstance(a, Play)]
         if plays and view.seat is not None and view.starter is not None:
-            me = view.seat
-            if in_reach(view.scores[me], view.scores[1 - me], target=view.options.target):
+            if near_the_end(view):
                 play = endgame_play(view, plays, decision_rng(self.seed, view))
             else:
                 play = expert_play(view, plays, decision_rng(self.seed, view))

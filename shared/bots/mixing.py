@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from muggins.shared.actions import Action, Play
-from muggins.shared.bots.endgame import in_reach
 from muggins.shared.bots.evaluation import play_points
 from muggins.shared.bots.expert import decision_rng, play_values
-from muggins.shared.bots.expert3 import ExpertThreeStrategy, endgame_play
+from muggins.shared.bots.expert3 import ExpertThreeStrategy, endgame_play, near_the_end
 from muggins.shared.bots.suits import any_suit
 from muggins.shared.cards import Card
 from muggins.shared.view import SeatView
@@ -102,18 +101,12 @@ class MixedExpert(ExpertThreeStrategy):
 
     def choose(self, view: SeatView) -> Action:
         plays = [a for a in view.legal if isinstance(a, Play)]
-        if plays and not self._endgame(view):
+        if plays and not near_the_end(view):
             return mixed_play(view, plays, self.seed, self.margin)
         return super().choose(view)
 
     def play_odds(self, view: SeatView) -> dict[Card, float]:
         plays = [a for a in view.legal if isinstance(a, Play)]
-        if self._endgame(view):
+        if near_the_end(view):
             return {endgame_play(view, plays, decision_rng(self.seed, view)).card: 1.0}
         return play_odds(view, plays, self.seed, self.margin)
-
-    @staticmethod
-    def _endgame(view: SeatView) -> bool:
-        assert view.seat is not None
-        me = view.seat
-        return in_reach(view.scores[me], view.scores[1 - me], target=view.options.target)
