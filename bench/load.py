@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import math
 import multiprocessing as mp
@@ -154,6 +155,7 @@ def serve_child(argv: list[str]) -> int:
     parser.add_argument("--redis", help="a cluster node on this Redis URL (not in memory)")
     parser.add_argument("--postgres", help="with --redis: move finished games to this PostgreSQL")
     parser.add_argument("--sweep-interval", type=float, default=30.0)
+    parser.add_argument("--redis-batch-ms", type=float, default=0.0)
     parser.add_argument("--db", help="a plain server keeping its games in this SQLite file")
     parser.add_argument("--calls", help="cProfile between two SIGUSR2s, written to this file")
     parser.add_argument("--port", type=int, default=0)
@@ -187,6 +189,7 @@ def serve_child(argv: list[str]) -> int:
             redis=args.redis,
             postgres=args.postgres,
             sweep_interval=args.sweep_interval,
+            redis_batch_ms=args.redis_batch_ms,
         )
     elif args.db:
         config = ServerConfig(port=0, db=Path(args.db))
@@ -499,10 +502,11 @@ def run_load(
     spread: str = "same",
     store: str = "memory",
     fsync: str = "always",
+    batch: float = 0.0,
 ) -> dict[str, Any]:
     """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis
-    (its ``appendfsync`` set to ``fsync``); a plain server keeps its games in memory or
-    (``store`` "sqlite") in a fresh SQLite file."""
+    (its ``appendfsync`` set to ``fsync``, the nodes holding their writes ``batch`` ms); a plain
+    server keeps its games in memory or (``store`` "sqlite") in a fresh SQLite file."""
     with contextlib.ExitStack() as stack:
         return _run_load(
             args,
@@ -513,6 +517,7 @@ def run_load(
             spread=spread,
             store=store,
             fsync=fsync,
+            batch=batch,
         )
 
 
@@ -526,6 +531,7 @@ def _run_load(
     spread: str,
     store: str = "memory",
     fsync: str = "always",
+    batch: float = 0.0,
 ) -> dict[str, Any]:
     flat = args.pace <= 0
     label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
@@ -546,7 +552,7 @@ def _run_load(
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
             redis, redis_url = start_redis(directory, fsync)
             stack.callback(kill_and_wait, redis)
-            command += ["--redis", redis_url]
+            command += ["--redis", redis_url, "--redis-batch-ms", f"{batch:g}"]
             if args.postgres:
                 sys.path.insert(0, str(HERE.parent / "tests" / "server"))
                 from pg_helpers import running_postgres
@@ -602,6 +608,8 @@ def _run_load(
         where = (
             f"{cluster} cluster nodes on Redis (appendfsync {fsync}), each room's players {both}"
         )
+        if batch:
+            where += f", each node holding its writes {batch:g} ms"
     print(
         f"\n{rooms:,} rooms ({players:,} sockets), {mode}, {procs} client process(es), {where}",
         flush=True,
@@ -800,6 +808,7 @@ def _run_load(
         (Path(args.calls) / name).write_text(f"{actions}\n")
     figures["spread"] = spread if cluster else None
     figures["redis_fsync"] = fsync if cluster else None
+    figures["redis_batch_ms"] = batch if cluster else None
     figures["store"] = "redis" if cluster else store
     if child is not None:
         cpu = cpu1 - cpu0
@@ -998,6 +1007,11 @@ def _print_figures(f: dict[str, Any]) -> None:
 
 def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
     """The cluster's server CPU as a ratio of the plain server's, measured in this run."""
+
+    def held(figures: dict[str, Any]) -> str:
+        batch = figures.get("redis_batch_ms") or 0
+        return f", writes held {batch:g} ms" if batch else ""
+
     idle = plain["mode"] == "idle"
     key = "server_cpu_us_per_s_per_player" if idle else "server_cpu_us_per_action"
     ratio = cluster[key] / plain[key]
@@ -1007,7 +1021,7 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
     kept = "in memory" if store == "memory" else "on SQLite"
     print(
         f"  HEADLINE: {cluster['cluster_nodes']} nodes ({cluster['spread']}, appendfsync "
-        f"{cluster['redis_fsync']}): server CPU {what} "
+        f"{cluster['redis_fsync']}{held(cluster)}): server CPU {what} "
         f"{cluster[key]:.1f} µs = {ratio:.2f}x the plain server's ({kept}) {plain[key]:.1f} µs"
     )
     if idle or "redis_cpu_us_per_action" not in cluster:
@@ -1123,6 +1137,13 @@ def main(argv: list[str] | None = None) -> int:
         "(sqlite: what `muggins serve` does by default), or a list: memory,sqlite",
     )
     parser.add_argument(
+        "--redis-batch-ms",
+        default="0",
+        metavar="MS",
+        help="cluster: each node holds its writes to Redis up to MS milliseconds to send them "
+        "together (muggins serve --redis-batch-ms), or a list run one after the other: 0,5",
+    )
+    parser.add_argument(
         "--redis-fsync",
         default="always",
         metavar="POLICY",
@@ -1163,6 +1184,12 @@ def main(argv: list[str] | None = None) -> int:
     fsyncs = args.redis_fsync.split(",")
     if not set(fsyncs) <= {"always", "everysec", "no"}:
         parser.error(f"--redis-fsync: always, everysec, no or a list, not {args.redis_fsync!r}")
+    try:
+        batches = [float(ms) for ms in args.redis_batch_ms.split(",")]
+    except ValueError:
+        parser.error(f"--redis-batch-ms: milliseconds or a list, not {args.redis_batch_ms!r}")
+    if not all(0 <= ms <= 100 for ms in batches):
+        parser.error(f"--redis-batch-ms: from 0 to 100 ms, not {args.redis_batch_ms!r}")
     for n in args.games.split(","):
         plains = []
         if not args.cluster or not args.no_plain:
@@ -1170,9 +1197,15 @@ def main(argv: list[str] | None = None) -> int:
                 plains.append(run_load(args, int(n), echo_figures, store=store))
             runs.extend(plains)
         for spread in args.spread.split(",") if args.cluster else ():
-            for fsync in fsyncs:
+            for fsync, batch in itertools.product(fsyncs, batches):
                 figures = run_load(
-                    args, int(n), echo_figures, cluster=args.cluster, spread=spread, fsync=fsync
+                    args,
+                    int(n),
+                    echo_figures,
+                    cluster=args.cluster,
+                    spread=spread,
+                    fsync=fsync,
+                    batch=batch,
                 )
                 runs.append(figures)
                 for plain in plains:

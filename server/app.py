@@ -82,7 +82,12 @@ class Server:
                     size = config.postgres_pool
                     archive = PostgresArchive(config.postgres, pool_size=size)
                     accounts = PostgresAccounts(config.postgres, pool_size=size)
-                redis = ClusterStore(config.redis, archive=archive, accounts=accounts)
+                redis = ClusterStore(
+                    config.redis,
+                    archive=archive,
+                    accounts=accounts,
+                    batch=config.redis_batch_ms / 1000,
+                )
             self.store: Store = redis
             self.lobby = cluster_lobby(redis, config, self.metrics)
         else:

@@ -39,6 +39,10 @@ class Option:
     capitals (see ``server/commands/config_sources.py``)."""
 
 
+MOST_REDIS_BATCH_MS = 100
+"""The longest a cluster node may hold its writes to Redis (``--redis-batch-ms``)."""
+
+
 def option(default: Any, help: str, **how: Any) -> Any:
     """A field with ``default`` that ``muggins serve`` takes as an option (see :class:`Option`)."""
     return field(default=default, metadata={"option": Option(help=help, **how)})
@@ -105,6 +109,15 @@ class ServerConfig:
     )
     """A PostgreSQL URL: the cluster's durable data, accounts and finished matches
     (docs/hosting.md)."""
+    redis_batch_ms: float = option(
+        0.0,
+        "with --redis: hold each of this node's writes to Redis up to this many milliseconds "
+        "(at most 100) so the writes of that time go in one; at human pace it saves Redis and "
+        "the node a wake-up per move, and each move is answered that much later (0: send at "
+        "the end of the event loop's turn)",
+        metavar="MS",
+    )
+    """How long a node holds a write to Redis to send it with others (server.cluster.redis_line)."""
     postgres_pool: int = option(
         4,
         "with --postgres: how many connections this node keeps to PostgreSQL at most; its "

@@ -139,6 +139,7 @@ class RedisStore(RedisAccounts, RedisModeration):
         wait: float = POOL_WAIT,
         archive: PostgresArchive | None = None,
         accounts: PostgresAccounts | None = None,
+        batch: float = 0.0,
     ) -> None:
         self.url = url
         self.archive = archive
@@ -165,7 +166,7 @@ class RedisStore(RedisAccounts, RedisModeration):
             connection_class=Connection,
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
-        self.line = ScriptLine(url, timeout=timeout)
+        self.line = ScriptLine(url, timeout=timeout, batch=batch)
         """The node's script calls (every write, and the catch-up's read): one pipelined
         connection, leaner than redis-py's pool (see server.cluster.redis_line)."""
         self._scripts = {

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from muggins.server.commands.config_sources import gather
-    from muggins.server.config import from_args, origin, public_url
+    from muggins.server.config import MOST_REDIS_BATCH_MS, from_args, origin, public_url
     from muggins.server.runtime.logs import configure
 
     try:
@@ -71,6 +71,15 @@ def run(args: argparse.Namespace) -> int:
     if config.node_url is not None and not config.node_url.startswith(("ws://", "wss://")):
         print(
             f"muggins serve: --node-url {config.node_url!r} is not an address like ws://HOST:PORT"
+        )
+        return 2
+    if config.redis_batch_ms and config.redis is None:
+        print("muggins serve: --redis-batch-ms holds a cluster node's writes: give --redis URL too")
+        return 2
+    if config.redis_batch_ms > MOST_REDIS_BATCH_MS:
+        print(
+            f"muggins serve: --redis-batch-ms {config.redis_batch_ms:g}: give "
+            f"{MOST_REDIS_BATCH_MS} or less (every move waits that long)"
         )
         return 2
     if config.postgres is not None and config.postgres_pool < 1:

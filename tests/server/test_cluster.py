@@ -62,6 +62,25 @@ async def test_two_nodes_play_a_full_game_and_list_each_others_rooms(
         assert summary["status"] == "over" and summary["names"] == ["Alice", "Bob"]
 
 
+async def test_a_node_holding_its_writes_plays_a_game_as_stored(
+    redis_server: RedisServer,
+) -> None:
+    """With --redis-batch-ms a node's writes wait to go out together; the game is the same:
+    every move acknowledged is in Redis, in the order the players were told."""
+    async with nodes(redis_server, 1, redis_batch_ms=5.0) as [a]:
+        assert isinstance(a.store, RedisStore) and a.store.line.batch == 0.005
+        alice, bob, created = await alice_and_bob(a.url, a.url, target=61)
+        await asyncio.gather(
+            play_randomly(alice, random.Random(3)), play_randomly(bob, random.Random(4))
+        )
+        match = await stored_log(redis_server, created["code"])
+        assert match.over
+        for client in (alice, bob):
+            assert client.state is not None
+            assert client.state["seq"] == len(match.log) + 1
+            assert client.state["view"]["scores"] == list(match.view(None).scores)
+
+
 async def test_conflicting_moves_on_two_nodes_one_wins_one_clean_error(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:

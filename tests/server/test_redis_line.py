@@ -62,3 +62,31 @@ async def test_one_timer_fails_each_call_at_its_own_time() -> None:
     finally:
         await line.close()
         server.close()
+
+
+async def test_a_batch_time_holds_calls_to_go_out_in_one_write() -> None:
+    """With ``batch``, calls made in separate turns of the loop reach Redis in one write, and
+    each still gets its own reply in order."""
+    chunks: list[bytes] = []
+
+    async def fake_redis(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(4096):
+            chunks.append(data)
+            writer.write(b"$1\r\na\r\n" * data.count(b"*2\r\n"))
+
+    server = await asyncio.start_server(fake_redis, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    line = ScriptLine(f"redis://127.0.0.1:{port}/0", timeout=5.0, batch=1.0)
+    try:
+        await line._connected()
+        first = asyncio.ensure_future(line.read("GET", "one"))
+        for _ in range(3):  # the first call is made and a few turns pass: held, not sent
+            await asyncio.sleep(0)
+        second = asyncio.ensure_future(line.read("GET", "two"))
+        await asyncio.sleep(0)
+        assert chunks == []
+        assert await first == "a" and await second == "a"
+        assert chunks == [pack("GET", "one") + pack("GET", "two")]
+    finally:
+        await line.close()
+        server.close()

@@ -73,6 +73,14 @@ def test_a_port_in_use_is_named_with_the_option_to_change(tmp_path: Path, flag: 
             ),
             "--postgres-pool 0: give 1 or more",
         ),
+        (
+            ("--redis-batch-ms", "5"),
+            "--redis-batch-ms holds a cluster node's writes: give --redis URL too",
+        ),
+        (
+            ("--redis", "redis://127.0.0.1:1/0", "--redis-batch-ms", "2500"),
+            "--redis-batch-ms 2500: give 100 or less (every move waits that long)",
+        ),
     ],
 )
 def test_a_value_no_option_takes_is_refused(
