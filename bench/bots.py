@@ -73,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="self-play games per level")
     parser.add_argument(
-        "--expert-games", type=int, default=20, help="self-play games for expert and expert-2"
+        "--expert-games", type=int, default=20, help="self-play games for the experts"
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -83,12 +83,12 @@ def main() -> None:
     reply_table()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     levels = [*LEVELS, *BASELINES]
-    slow = ("expert", "expert-2")
+    slow = ("expert", "expert-2", "expert-3")
     games = {level: args.expert_games if level in slow else args.games for level in levels}
     results = {}
     for level in levels:
         results[level] = timed_games(level, games=games[level], seed=args.seed)
-    for level in ("expert-1", "expert-2", "expert"):
+    for level in ("expert-1", "expert-2", "expert-3", "expert"):
         print(f"{level} decisions over {games[level]} self-play games (wall | CPU):")
         for kind in ("discard", "play"):
             walls = [w * 1000 for w, _ in results[level][3][kind]]

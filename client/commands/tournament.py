@@ -38,8 +38,8 @@ def register(commands: Any) -> None:
         nargs="+",
         metavar="LEVEL",
         help=(
-            "levels to play, e.g. expert, or a baseline: expert-2 (the previous expert) or "
-            "expert-1 (the first-generation expert)"
+            "levels to play, e.g. expert, or a baseline: expert-3 (the previous expert), "
+            "expert-2 or expert-1 (the first-generation expert)"
         ),
     )
     parser.add_argument(

@@ -70,29 +70,35 @@ def stand_in_move(view: SeatView) -> Action:
 
 
 def _levels() -> dict[str, Callable[[int], Strategy]]:
-    from muggins.shared.bots.expert3 import ExpertThreeStrategy
+    from muggins.shared.bots.expert4 import ExpertFourStrategy
     from muggins.shared.bots.standard import StandardStrategy
 
     return {
         "random": RandomStrategy,
         "easy": EasyStrategy,
         "standard": StandardStrategy,
-        "expert": ExpertThreeStrategy,
+        "expert": ExpertFourStrategy,
     }
 
 
 def _baselines() -> dict[str, Callable[[int], Strategy]]:
     from muggins.shared.bots.expert import ExpertStrategy
     from muggins.shared.bots.expert1 import ExpertOneStrategy
+    from muggins.shared.bots.expert3 import ExpertThreeStrategy
 
-    return {"expert-1": ExpertOneStrategy, "expert-2": ExpertStrategy}
+    return {
+        "expert-1": ExpertOneStrategy,
+        "expert-2": ExpertStrategy,
+        "expert-3": ExpertThreeStrategy,
+    }
 
 
 LEVELS: dict[str, Callable[[int], Strategy]] = _levels()
 """Levels by name, weakest first: the last is the strongest. These are what a server offers."""
 BASELINES: dict[str, Callable[[int], Strategy]] = _baselines()
 """Earlier players kept to measure new ones against (tournaments and benchmarks only):
-``expert-1`` is the first-generation expert, ``expert-2`` the second."""
+``expert-1`` is the first-generation expert, ``expert-2`` the second, ``expert-3`` the third (the
+second with its endgame search, before it read the opponent's plays)."""
 
 
 def make_strategy(level: str, *, seed: int = 0) -> Strategy:

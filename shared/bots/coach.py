@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from muggins.shared.actions import Accept, Action, Challenge, Count, Discard, Muggins, Play
 from muggins.shared.bots.evaluation import DiscardValue, play_points
 from muggins.shared.bots.expert import expert_discards
-from muggins.shared.bots.expert3 import ExpertThreeStrategy
+from muggins.shared.bots.expert4 import ExpertFourStrategy
 from muggins.shared.cards import format_cards
 from muggins.shared.view import SeatView
 
@@ -30,7 +30,7 @@ def advise(view: SeatView) -> Advice:
     """The expert's move for ``view`` (which must be waiting for its seat) and its reason."""
     if not view.legal:
         raise ValueError("there is nothing to do in this view")
-    action = ExpertThreeStrategy(seed=0).choose(view)
+    action = ExpertFourStrategy(seed=0).choose(view)
     if isinstance(action, Discard):
         return Advice(action, explain_discard(view, action))
     if isinstance(action, Play):

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from muggins.shared.actions import Action, Discard, Play
 from muggins.shared.bots.belief import Belief, view_belief
@@ -39,6 +40,23 @@ from muggins.shared.bots.playout import PIP, best_moves, searcher
 from muggins.shared.bots.show import show_action
 from muggins.shared.cards import Card
 from muggins.shared.view import SeatView
+
+if TYPE_CHECKING:
+    from muggins.shared.bots.reading import Posterior
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What the opponent's plays say about its hand: ``posterior`` (see
+    :func:`muggins.shared.bots.reading.posterior`) gives the hands it may hold with their
+    weights, or None to draw from the belief alone; with ``answer`` the dealer's answer to the
+    opening lead is searched over ``answer_draws`` of those hands rather than read from the
+    reply table (which knows only that the lead is out of the pone's hand)."""
+
+    posterior: Callable[[SeatView, Belief], Posterior | None]
+    answer: bool = False
+    answer_draws: int = 32
+
 
 DEAL_POINTS = {True: 16.2, False: 10.2}
 """Points a dealer (True) and a pone score in a deal, on average (Colvert)."""
@@ -283,9 +301,10 @@ def reply_table() -> dict[tuple[tuple[int, ...], int], dict[int, tuple[float, fl
     return out
 
 
-def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
+def play_values(view: SeatView, rng: random.Random, read: Reader | None = None) -> dict[int, float]:
     """The mean weighted balance of the rest of the play after each playable rank, plus the
-    credit for following high (``HIGH_FOLLOW``): what the expert plays on."""
+    credit for following high (``HIGH_FOLLOW``): what the expert plays on. With ``read``, the
+    opponent's hands come from what its plays say (``expert-2`` and the expert read none)."""
     assert view.seat is not None
     me = view.seat
     i_deal = view.dealer == me
@@ -303,15 +322,22 @@ def play_values(view: SeatView, rng: random.Random) -> dict[int, float]:
     if not view.played and len(mine) == 4:  # the opening lead, searched offline with more draws
         return {rank: lead_value(e, weights) for rank, e in lead_table()[mine].items()}
     credit = {r: HIGH_FOLLOW * min(r, 10) if pile else 0.0 for r in set(mine)}
-    if i_deal and len(mine) == 4 and len(view.played) == 1:  # the answer to the opening lead
+    answer = i_deal and len(mine) == 4 and len(view.played) == 1  # to the opening lead
+    if answer and (read is None or not read.answer):
         replies = reply_table()[(mine, pile[0])]
         return {rank: lead_value(e, weights) + credit[rank] for rank, e in replies.items()}
     belief = opponent_belief(view)
     draws = draws_for(len(mine) + belief.cards)
+    if answer and read is not None:
+        draws = read.answer_draws
     exact = belief.cards <= EXACT_CARDS
     # Drawn hands are drawn as the search asks for them: it may stop early (see ``settled``).
     hands: Iterable[tuple[tuple[int, ...], float]]
-    if exact:
+    posterior = read.posterior(view, belief) if read is not None else None
+    if posterior is not None:
+        hands = posterior.hands if exact else posterior.draw(rng, draws)
+        size = len(posterior.hands) if exact else draws
+    elif exact:
         hands = opponent_hands(belief, rng, draws)
         size = len(hands)
     else:
@@ -381,14 +407,16 @@ def quantised(weights: tuple[float, float]) -> tuple[float, float]:
     return (round(weights[0] * 8) / 8, round(weights[1] * 8) / 8)
 
 
-def expert_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
+def expert_play(
+    view: SeatView, plays: list[Play], rng: random.Random, read: Reader | None = None
+) -> Play:
     """The card with the best mean balance over the rest of the play; one that pegs out wins."""
     assert view.seat is not None
     need = view.options.target - view.scores[view.seat]
     pile = tuple(p.card.rank for p in view.pile)
     if len({p.card.rank for p in plays}) == 1:  # one rank: suits never peg
         return max(plays, key=lambda p: p.card)
-    values = play_values(view, rng)
+    values = play_values(view, rng, read)
 
     def key(play: Play) -> tuple[bool, float, Card]:
         wins = play_points(pile, view.count, play.card.rank) >= need

@@ -1,4 +1,5 @@
-"""The expert level: today's strongest player, built on the previous expert (``expert-2``,
+"""The third expert (``expert-3``), kept as a baseline and as the base of the expert
+(:mod:`muggins.shared.bots.expert4`), built on the second (``expert-2``,
 :mod:`muggins.shared.bots.expert`).
 
 It discards and plays as ``expert-2`` does while the game cannot end in this deal; once either
@@ -20,6 +21,7 @@ from muggins.shared.bots.evaluation import hand_points, play_points, rank_points
 from muggins.shared.bots.expert import (
     EXACT_CARDS,
     ExpertStrategy,
+    Reader,
     decision_rng,
     expert_play,
     opponent_belief,
@@ -43,7 +45,7 @@ def unseen_cards(view: SeatView) -> list[Card]:
     return [c for c in DECK if c not in seen]
 
 
-def win_values(view: SeatView, rng: random.Random) -> dict[int, float]:
+def win_values(view: SeatView, rng: random.Random, read: Reader | None = None) -> dict[int, float]:
     """Each playable rank's chance to win, over the hands the opponent may hold, each searched
     to the end of the play and the show (see :mod:`muggins.shared.bots.endgame`)."""
     assert view.seat is not None and view.starter is not None
@@ -61,7 +63,15 @@ def win_values(view: SeatView, rng: random.Random) -> dict[int, float]:
     last = None if not view.pile else (0 if view.pile[-1].seat == me else 1)
     belief = opponent_belief(view)
     hands: Iterable[tuple[tuple[int, ...], float]]
-    if belief.cards <= EXACT_CARDS:
+    posterior = read.posterior(view, belief) if read is not None else None
+    if posterior is not None:
+        exact = belief.cards <= EXACT_CARDS
+        hands = (
+            posterior.hands
+            if exact
+            else posterior.draw(rng, WIN_DRAWS.get(len(mine) + belief.cards, 32))
+        )
+    elif belief.cards <= EXACT_CARDS:
         hands = opponent_hands(belief, rng, 0)
     else:
         draws = WIN_DRAWS.get(len(mine) + belief.cards, 32)
@@ -81,14 +91,16 @@ def win_values(view: SeatView, rng: random.Random) -> dict[int, float]:
     return {rank: total / mass for rank, total in totals.items()}
 
 
-def endgame_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
+def endgame_play(
+    view: SeatView, plays: list[Play], rng: random.Random, read: Reader | None = None
+) -> Play:
     """The card with the best chance to win; one that pegs out wins at once."""
     assert view.seat is not None
     need = view.options.target - view.scores[view.seat]
     pile = tuple(p.card.rank for p in view.pile)
     if len({p.card.rank for p in plays}) == 1:  # one rank: suits never peg
         return max(plays, key=lambda p: p.card)
-    chances = win_values(view, rng)
+    chances = win_values(view, rng, read)
 
     def first(play: Play) -> tuple[bool, float]:
         rank = play.card.rank
@@ -98,7 +110,7 @@ def endgame_play(view: SeatView, plays: list[Play], rng: random.Random) -> Play:
     tied = [p for p in plays if first(p) == top]
     if len({p.card.rank for p in tied}) == 1:
         return max(tied, key=lambda p: p.card)
-    points = play_values(view, rng)  # ties in the chance to win go to the points search
+    points = play_values(view, rng, read)  # ties in the chance to win go to the points search
     return max(tied, key=lambda p: (points.get(p.card.rank, -99.0), p.card))
 
 
@@ -114,16 +126,21 @@ class ExpertThreeStrategy(ExpertStrategy):
     """``expert-2``'s discards and play, and near the end a play searched for the chance to
     win."""
 
-    level = "expert"
+    level = "expert-3"
+
+    def reader(self) -> Reader | None:
+        """What reads the opponent's plays into its hand: nothing here (the belief alone)."""
+        return None
 
     def choose(self, view: SeatView) -> Action:
         if not view.legal:
             raise ValueError("there is nothing legal to do in this view")
         plays = [a for a in view.legal if isinstance(a, Play)]
         if plays and view.seat is not None and view.starter is not None:
+            read = self.reader()
             if near_the_end(view):
-                play = endgame_play(view, plays, decision_rng(self.seed, view))
+                play = endgame_play(view, plays, decision_rng(self.seed, view), read)
             else:
-                play = expert_play(view, plays, decision_rng(self.seed, view))
+                play = expert_play(view, plays, decision_rng(self.seed, view), read)
             return any_suit(view, play, self.seed)  # suits never peg: hide which it held
         return super().choose(view)

@@ -1,0 +1,218 @@
+"""What the opponent's plays say about its hand: a belief updated from each card it has played.
+
+:mod:`~muggins.shared.bots.belief` weighs each unseen card by how often the opponent's role keeps
+its rank and rules out what a go says it cannot hold, but a card the opponent chose to play says
+more: a pone that led a 4 rather than its other cards, or a dealer that did not pair a 7 it could
+have paired, is unlikely to hold some hands. Here every hand the opponent may hold now is
+weighted by the prior (the keep weights, the go) times the chance that a sensible player holding
+it would have played the cards it did, each chosen by a softmax over a cheap value of the ranks
+it could play then:
+
+- the opening lead by the lead table's value of each lead from its four ranks (even weights);
+- the dealer's answer to the opening lead by the reply table's value of each answer;
+- any later card by the points it pegs less a share of what the next card may peg back.
+
+The hands are enumerated exactly (at most 455 sets of three ranks), so the search draws from
+the posterior itself, and when the opponent holds two cards or fewer it weighs every hand.
+
+>>> after_seven = TheirPlay(pile=(7,), count=7, rank=3, kind="card", others=3)
+>>> one_ply(after_seven, 7) > one_ply(after_seven, 3)  # pairing the 7 pegs 2
+True
+>>> likely = Likelihood([after_seven])  # it played a 3 on the 7: did it hold a 7?
+>>> likely.of((9, 12)) > 3 * likely.of((7, 12))
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+
+from muggins.shared.bots.belief import Belief
+from muggins.shared.bots.evaluation import play_points
+from muggins.shared.bots.playout import PIP, _relevant
+from muggins.shared.view import SeatView
+
+Ranks = tuple[int, ...]
+
+TABLE_BETA = 2.0
+"""How sharply the opponent prefers its better leads and answers, per point of the tables'
+balance: a lead worse by half a point is ``exp(-1)`` as likely. Moderate on purpose: the model
+is of a sensible player, not of this program's own tables."""
+PLAY_BETA = 1.5
+"""The same for later cards, per point of the one-ply value."""
+DANGER = 0.5
+"""The share of the expected points of the next card, per card the answering side holds, that
+the one-ply value charges a card with."""
+
+
+@dataclass(frozen=True)
+class TheirPlay:
+    """One card the opponent played: the scoring end of the pile and the count before it, the
+    rank, which of the deal's cards it was (``opening`` lead, dealer's ``answer`` to it, or a
+    later ``card``), and how many cards the other side held then."""
+
+    pile: Ranks
+    count: int
+    rank: int
+    kind: str
+    lead: int = 0
+    """The opening lead, for an ``answer``."""
+    others: int = 4
+
+
+def their_plays(view: SeatView) -> list[TheirPlay]:
+    """The opponent's cards this deal, in order, each with the pile and count it was played on.
+    The count restarts after 31 and before a card that would pass 31 (a card played after a go
+    that would still fit is never the other side's, as its go said it held none that fit)."""
+    assert view.seat is not None
+    them = 1 - view.seat
+    out: list[TheirPlay] = []
+    pile: list[int] = []
+    count = 0
+    mine = 4
+    for i, p in enumerate(view.played):
+        value = p.card.value
+        if count + value > 31:
+            count, pile = 0, []
+        rank = p.card.rank
+        if p.seat == them:
+            kind = "opening" if i == 0 else "answer" if i == 1 else "card"
+            lead = view.played[0].card.rank if kind == "answer" else 0
+            out.append(TheirPlay(_relevant(tuple(pile), count), count, rank, kind, lead, mine))
+        else:
+            mine -= 1
+        count += value
+        pile.append(rank)
+        if count == 31:
+            count, pile = 0, []
+    return out
+
+
+def one_ply(play: TheirPlay, rank: int) -> float:
+    """A later card's cheap value: the points it pegs, less ``DANGER`` times the expected points
+    of one answering card (every rank as likely) times the cards the other side holds."""
+    pegged = play_points(play.pile, play.count, rank)
+    after = play.count + PIP[rank]
+    if after == 31 or play.others == 0:
+        return float(pegged)
+    pile = _relevant((*play.pile, rank), after)
+    back = sum(play_points(pile, after, r) for r in range(1, 14) if after + PIP[r] <= 31) / 13
+    return pegged - DANGER * play.others * back
+
+
+class Likelihood:
+    """The chance of the opponent's plays given the hand it holds now, with what does not depend
+    on that hand worked out once per decision."""
+
+    def __init__(self, plays: list[TheirPlay]) -> None:
+        from muggins.shared.bots.expert import lead_table, reply_table
+
+        self.plays = plays
+        self.leads = lead_table()
+        self.replies = reply_table()
+        self.values = [
+            {r: PLAY_BETA * one_ply(p, r) for r in range(1, 14) if p.count + PIP[r] <= 31}
+            if p.kind == "card"
+            else {}
+            for p in plays
+        ]
+        self.memo: dict[tuple[int, Ranks], float] = {}
+
+    def of(self, hand: Ranks) -> float:
+        """The likelihood of every play seen, given ``hand`` (the ranks it holds now)."""
+        later: list[int] = []  # the cards played after each play, added back in turn
+        total = 1.0
+        for j in range(len(self.plays) - 1, -1, -1):
+            play = self.plays[j]
+            then = tuple(sorted((*hand, *later, play.rank)))
+            total *= self.chance(j, then)
+            later.append(play.rank)
+        return total
+
+    def chance(self, j: int, then: Ranks) -> float:
+        """The chance that play ``j`` was chosen from the ranks ``then`` held."""
+        key = (j, then)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        play = self.plays[j]
+        scores: dict[int, float] | None = None
+        if play.kind == "opening" and len(then) == 4:
+            scores = {r: TABLE_BETA * v[1] for r, v in self.leads[then].items()}
+        elif play.kind == "answer" and len(then) == 4:
+            replies = self.replies.get((then, play.lead))
+            if replies is not None:
+                scores = {r: TABLE_BETA * v[1] for r, v in replies.items()}
+        if scores is None:
+            values = self.values[j]
+            if not values:  # a lead or answer past the tables: its one-ply value
+                values = self.values[j] = {
+                    r: PLAY_BETA * one_ply(play, r)
+                    for r in range(1, 14)
+                    if play.count + PIP[r] <= 31
+                }
+            scores = {r: values[r] for r in set(then) if r in values}
+        chance = softmax_of(scores, play.rank)
+        self.memo[key] = chance
+        return chance
+
+
+def softmax_of(scores: dict[int, float], rank: int) -> float:
+    """The softmax share of ``rank`` among ``scores`` (1 when it is the only choice)."""
+    if rank not in scores:
+        return 0.0
+    top = max(scores.values())
+    total = sum(math.exp(s - top) for s in scores.values())
+    return math.exp(scores[rank] - top) / total
+
+
+@dataclass
+class Posterior:
+    """Hands the opponent may hold now, with their weights (not normalised)."""
+
+    hands: list[tuple[Ranks, float]]
+    _cumulative: list[float] = field(default_factory=list)
+
+    def draw(self, rng: random.Random, draws: int) -> Iterator[tuple[Ranks, float]]:
+        """``draws`` hands drawn in proportion to weight, each of weight 1."""
+        if not self._cumulative:
+            total = 0.0
+            for _, w in self.hands:
+                total += w
+                self._cumulative.append(total)
+        top = self._cumulative[-1]
+        for _ in range(draws):
+            i = bisect.bisect_right(self._cumulative, rng.random() * top)
+            yield self.hands[min(i, len(self.hands) - 1)][0], 1.0
+
+
+def posterior(view: SeatView, belief: Belief) -> Posterior | None:
+    """Every hand of ``belief.cards`` ranks the opponent may hold, weighted by the prior (the
+    belief's card weights, counted over the unseen cards of each rank) times the likelihood of
+    the cards it has played this deal; None when it has played none or holds none, or when its
+    cards played and held do not make the four of a deal (a view made up by hand)."""
+    plays = their_plays(view)
+    if not plays or belief.cards <= 0 or len(plays) + belief.cards != 4:
+        return None
+    weights = belief.card_weights()
+    per_card = [w / u if u else 0.0 for w, u in zip(weights, belief.unseen, strict=True)]
+    ranks = [r for r in range(1, 14) if weights[r] > 0]
+    likelihood = Likelihood(plays)
+    hands: list[tuple[Ranks, float]] = []
+    for hand in combinations_with_replacement(ranks, belief.cards):
+        prior = 1.0
+        for r in set(hand):
+            k = hand.count(r)
+            prior *= math.comb(belief.unseen[r], k) * per_card[r] ** k
+        if prior > 0:
+            w = prior * likelihood.of(hand)
+            if w > 0:
+                hands.append((hand, w))
+    if not hands:  # nothing fits the model: fall back on the prior
+        return None
+    return Posterior(hands)
