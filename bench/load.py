@@ -559,7 +559,8 @@ def _run_load(
 
                 postgres = stack.enter_context(running_postgres())
                 postgres_pid = postgres.pid()
-                command += ["--postgres", postgres.url, "--sweep-interval", "5"]
+                command += ["--postgres", postgres.url]
+            command += ["--sweep-interval", f"{args.sweep_interval:g}"]
         elif store == "sqlite":
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-sqlite-"))
             command += ["--db", str(Path(directory) / "games.db")]
@@ -1158,7 +1159,16 @@ def main(argv: list[str] | None = None) -> int:
         "--postgres",
         action="store_true",
         help="cluster: nodes move finished games to a fresh PostgreSQL (initdb in a temporary "
-        "folder; a sweep every 5 s), whose CPU is reported",
+        "folder), whose CPU is reported",
+    )
+    parser.add_argument(
+        "--sweep-interval",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="cluster: the nodes' sweep for idle rooms, unsettled matches and (with --postgres) "
+        "finished games to move (muggins serve --sweep-interval; default its 30 s; each sweep "
+        "reads every open room)",
     )
     parser.add_argument(
         "--idle", action="store_true", help="seat the rooms and never move: CPU per idle player"
