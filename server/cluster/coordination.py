@@ -97,6 +97,9 @@ def _holder(value: str | None) -> str | None:
 
 HEARD_LATELY = 2.5
 """Seconds after an answered heartbeat during which readiness takes Redis as answering."""
+SWEEP_STEP = 500
+"""Open rooms the sweep reads in one script: a few milliseconds of Redis's time, so a sweep over
+many rooms does not hold up every node's moves while it runs."""
 
 
 class ClusterStore(RedisStore):
@@ -183,18 +186,28 @@ class ClusterStore(RedisStore):
             )
         return len(codes)
 
-    async def sweep_rooms(self, *, since: float) -> tuple[list[str], list[tuple[str, str]]]:
-        """One pass over the open rooms, in one script (no room is read out to the node): those
-        with no write since ``since`` (wall clock) and nobody connected on a live node
-        (abandoned), and the waiting rooms (no match started) with nobody connected for them,
-        each with since when (Redis's clock) they have been so."""
-        idle, found = await self._script_raw(
-            "sweep_rooms",
-            [self.open_key, self.vacant_key],
-            [self.prefix, self.alive_prefix, repr(since), self.node_prefix],
-        )
-        vacant = [(str(found[i]), str(found[i + 1])) for i in range(0, len(found), 2)]
-        return sorted(str(code) for code in idle), vacant
+    async def sweep_rooms(
+        self, *, since: float, step: int = SWEEP_STEP
+    ) -> tuple[list[str], list[tuple[str, str]]]:
+        """One pass over the open rooms, ``step`` rooms or so a script (no room is read out to
+        the node, and Redis is never held for the whole pass): those with no write since
+        ``since`` (wall clock) and nobody connected on a live node (abandoned), and the waiting
+        rooms (no match started) with nobody connected for them, each with since when (Redis's
+        clock) they have been so. A room open throughout the pass is seen (once, though the
+        scan may return it twice); one opened or closed meanwhile may or may not be."""
+        idle: set[str] = set()
+        vacant: dict[str, str] = {}
+        cursor = "0"
+        while True:
+            cursor, found_idle, found = await self._script_raw(
+                "sweep_rooms",
+                [self.open_key, self.vacant_key],
+                [self.prefix, self.alive_prefix, repr(since), self.node_prefix, cursor, step],
+            )
+            idle.update(str(code) for code in found_idle)
+            vacant.update((str(found[i]), str(found[i + 1])) for i in range(0, len(found), 2))
+            if str(cursor) == "0":
+                return sorted(idle), list(vacant.items())
 
     async def close_vacant(self, code: str, *, since: str, grace: float) -> int:
         """Close waiting room ``code`` if it has stayed vacant since ``since`` for ``grace``

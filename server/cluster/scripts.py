@@ -319,18 +319,21 @@ return result
 """
 
 # KEYS: open-set, vacant. ARGV: key prefix, node heartbeat prefix, since (wall clock), node
-# channel prefix.
-# One pass of the sweep: returns {idle, vacant}. ``idle``: open rooms with no write since
-# ``since`` and no seat held by a live node. ``vacant``: waiting rooms (no match started) with no
-# seat held by a live node, flattened as code, since when (Redis's clock, noted here the first
-# time the room is seen so); a waiting room seen occupied has its vacancy forgotten.
+# channel prefix, cursor, count.
+# One step of the sweep over the open rooms ``SSCAN`` returns from ``cursor`` (about ``count``):
+# returns {next cursor ('0' when the pass is over), idle, vacant}, so a pass over many rooms never
+# holds Redis long. ``idle``: open rooms with no write since ``since`` and no seat held by a live
+# node. ``vacant``: waiting rooms (no match started) with no seat held by a live node, flattened
+# as code, since when (Redis's clock, noted here the first time the room is seen so); a waiting
+# room seen occupied has its vacancy forgotten.
 SWEEP_ROOMS = (
     PRESENT
     + """
 local now = redis.call('TIME')
 local stamp = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
 local idle, vacant = {}, {}
-for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+local scan = redis.call('SSCAN', KEYS[1], ARGV[5], 'COUNT', ARGV[6])
+for _, code in ipairs(scan[2]) do
     local room = ARGV[1] .. 'room:' .. code
     local f = redis.call('HMGET', room, 'touched', 'created', 'match')
     local last = tonumber(f[1] or f[2] or '0') or 0
@@ -353,7 +356,7 @@ for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
         end
     end
 end
-return {idle, vacant}
+return {scan[1], idle, vacant}
 """
 )
 

@@ -342,3 +342,31 @@ async def test_a_waiting_room_on_a_killed_node_closes_after_the_grace_period(
                 await store.close()
     finally:
         dead.stop()
+
+
+async def test_the_sweep_in_small_steps_finds_each_idle_and_vacant_room_once(
+    redis_server: RedisServer,
+) -> None:
+    """The sweep reads the open rooms a few at a time (so Redis is never held for the whole
+    pass): over 41 rooms in steps of 3 it finds exactly the rooms one pass over all finds."""
+    store = ClusterStore(redis_server.url, prefix="steps:")
+    now = time.time()
+    idle = {f"I{i:03d}" for i in range(13)}  # in play, no write for two hours
+    vacant = {f"V{i:03d}" for i in range(9)}  # no match started, nobody there
+    playing = {f"P{i:03d}" for i in range(19)}  # in play, written to now
+    try:
+        for code in idle | vacant | playing:
+            touched = now - 7200 if code in idle else now
+            match = "0" if code in vacant else "1"
+            await store.redis.hset(
+                store.room_key(code),
+                mapping={"touched": repr(touched), "created": repr(touched), "match": match},
+            )
+            await store.redis.sadd(store.open_key, code)
+        whole = await store.sweep_rooms(since=now - 3600, step=1000)
+        stepped = await store.sweep_rooms(since=now - 3600, step=3)
+        assert set(whole[0]) == idle and {code for code, _ in whole[1]} == vacant
+        assert stepped[0] == whole[0] and sorted(stepped[1]) == sorted(whole[1])
+        assert len(stepped[1]) == len(vacant)
+    finally:
+        await store.close()
