@@ -14,7 +14,8 @@ from muggins.shared.bots import make_strategy
 from muggins.shared.bots.expert import opponent_belief, play_tables
 from muggins.shared.bots.playout import PIP, best_moves
 from muggins.shared.bots.reading import Likelihood, TheirPlay, posterior, their_plays
-from muggins.shared.cards import parse_card
+from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.view import SeatView
 
 NAMES = "A23456789TJQK"
 
@@ -96,3 +97,69 @@ def test_reading_the_dealers_answer_takes_the_fifteen_the_expert_feared() -> Non
     assert (old.card.rank, new.card.rank) == (10, 1)
     right = truth("10D 4H AS", "8D", "6C")
     assert right[1] > right[10] + 1.0
+
+
+def lead_view(hand: str) -> SeatView:
+    """Seat 0, the pone, to lead its four cards."""
+    view = pone_view("AS 2S", "10S", "5H")
+    cards = parse_cards(hand)
+    return changed(
+        view,
+        {
+            "hand": cards,
+            "hand_counts": (4, 4),
+            "count": 0,
+            "pile": (),
+            "played": (),
+            "legal": tuple(Play(card=c) for c in cards),
+        },
+    )
+
+
+def answer_truth(hand: str, lead: str) -> dict[int, float]:
+    """Each answer's mean balance, solved to the end with every card in view, over the pone
+    hands (weighted as the expert's belief weighs them before any card is played) from which
+    ``expert-2`` itself leads ``lead``: what a dealer facing it should answer."""
+    mine = [parse_card(c) for c in hand.split()]
+    led = parse_card(lead)
+    keep = play_tables().keep["pone"]
+    unseen = [0] + [4] * 13
+    for c in [*mine, led, parse_card("QH"), parse_card("QC"), parse_card("KD")]:
+        unseen[c.rank] -= 1
+    pone = make_strategy("expert-2")
+    totals: dict[int, float] = {}
+    mass = 0.0
+    ranks = [r for r in range(1, 14) if unseen[r] > 0]
+    for held in itertools.combinations_with_replacement(ranks, 3):
+        prior = 1.0
+        for r in set(held):
+            prior *= math.comb(unseen[r], held.count(r)) * keep[r] ** held.count(r)
+        if prior == 0:
+            continue
+        suits = iter("SHDC" * 4)
+        cards = [f"{'10' if r == 10 else NAMES[r - 1]}{next(suits)}" for r in (*held, led.rank)]
+        action = pone.choose(lead_view(" ".join(cards)))
+        assert isinstance(action, Play)
+        if action.card.rank != led.rank:
+            continue
+        mass += prior
+        for r, v in best_moves(
+            tuple(sorted(c.rank for c in mine)), held, (led.rank,), led.value
+        ).items():
+            totals[r] = totals.get(r, 0.0) + prior * v
+    return {r: t / mass for r, t in totals.items()}
+
+
+def test_reading_the_opening_lead_changes_the_dealers_answer() -> None:
+    """Dealer with 4-7-9-K, the pone led a 4. ``expert-3`` answers from the reply table, which
+    drew the pone's hand knowing only that the 4 was out of it, and pairs the 4; the expert
+    searches the hands from which a player would lead that 4 and answers with the king. Against
+    the hands from which ``expert-2`` leads the 4, the king is worth 1.43 points of balance and
+    the pair 0.64."""
+    view = play_view("4H 7S 9D KC", dealer=True, pile="4D")
+    old = make_strategy("expert-3", seed=1).choose(view)
+    new = make_strategy("expert", seed=1).choose(view)
+    assert isinstance(old, Play) and isinstance(new, Play)
+    assert (old.card.rank, new.card.rank) == (4, 13)
+    right = answer_truth("4H 7S 9D KC", "4D")
+    assert right[13] > right[4] + 0.5
