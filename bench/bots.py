@@ -24,7 +24,8 @@ from muggins.shared.actions import Discard, Play
 from muggins.shared.bots import BASELINES, LEVELS, make_strategy
 from muggins.shared.bots.arena import game_seed
 from muggins.shared.bots.evaluation import crib_table
-from muggins.shared.bots.expert import lead_table, play_tables, reply_table
+from muggins.shared.bots.expert import play_tables
+from muggins.shared.bots.opening_tables import lead_table, reply_table
 from muggins.shared.match import Match
 
 

@@ -25,7 +25,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from muggins.shared.bots.evaluation import RANKS
-from muggins.shared.bots.expert import REPLY_DRAWS, REPLY_WEIGHTS, reply_values
+from muggins.shared.bots.expert import REPLY_DRAWS, reply_values
+from muggins.shared.bots.opening_tables import REPLY_WEIGHTS
 from muggins.shared.bots.playout import clear
 
 OUT = Path(__file__).resolve().parent.parent / "shared" / "bots" / "data" / "reply.json"

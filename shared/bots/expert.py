@@ -36,6 +36,7 @@ from muggins.shared.bots.evaluation import (
     play_points,
 )
 from muggins.shared.bots.expert1 import board_discard
+from muggins.shared.bots.opening_tables import REPLY_WEIGHTS, lead_table, reply_table
 from muggins.shared.bots.playout import PIP, best_moves, searcher
 from muggins.shared.bots.show import show_action
 from muggins.shared.cards import Card
@@ -205,23 +206,6 @@ def draws_for(cards: int) -> int:
     return 16 if cards >= 8 else 24 if cards == 7 else 48 if cards == 6 else 32
 
 
-@cache
-def lead_table() -> dict[tuple[int, ...], dict[int, tuple[float, float, float]]]:
-    """The opening leads shipped with the package (made by ``tools/lead_table.py``): for every
-    four ranks, each lead's mean balance with this seat's and the dealer's points weighted
-    (0.5, 1), (1, 1) and (1, 0.5)."""
-    text = resources.files("muggins.shared.bots").joinpath("data/lead.json").read_text()
-    data = json.loads(text)
-    if [tuple(w) for w in data["weights"]] != [(0.5, 1.0), (1.0, 1.0), (1.0, 0.5)]:
-        raise ValueError("lead.json was solved at other weightings")
-    return {
-        tuple(int(r) for r in k.split("-")): {
-            int(r): (float(v[0]), float(v[1]), float(v[2])) for r, v in leads.items()
-        }
-        for k, leads in data["leads"].items()
-    }
-
-
 def lead_value(entry: tuple[float, float, float], weights: tuple[float, float]) -> float:
     """A lead's balance at ``weights`` from the table's three weightings.
 
@@ -238,8 +222,6 @@ def lead_value(entry: tuple[float, float, float], weights: tuple[float, float]) 
     return a * (even + (r - 1.0) * (even - half_theirs) / 0.5)
 
 
-REPLY_WEIGHTS = ((0.5, 1.0), (1.0, 1.0), (1.0, 0.5))
-"""The weightings (dealer's points, pone's points) the reply table is solved at."""
 REPLY_DRAWS = 32
 """Pone hands drawn for each entry of the reply table."""
 
@@ -282,23 +264,6 @@ def drawn_balances(
             for rank, value in best_moves(hand, theirs, pile, count, weights=weights).items():
                 totals.setdefault(rank, [0.0] * len(weightings))[k] += value
     return {rank: [t / draws for t in total] for rank, total in sorted(totals.items())}
-
-
-@cache
-def reply_table() -> dict[tuple[tuple[int, ...], int], dict[int, tuple[float, float, float]]]:
-    """The dealer's answers to every opening lead (made by ``tools/reply_table.py``): for four
-    ranks and the lead, each answer's mean balance at the three ``REPLY_WEIGHTS``."""
-    text = resources.files("muggins.shared.bots").joinpath("data/reply.json").read_text()
-    data = json.loads(text)
-    if [tuple(w) for w in data["weights"]] != list(REPLY_WEIGHTS):
-        raise ValueError("reply.json was solved at other weightings")
-    out: dict[tuple[tuple[int, ...], int], dict[int, tuple[float, float, float]]] = {}
-    for key, replies in data["replies"].items():
-        hand, lead = key.split(":")
-        out[(tuple(int(r) for r in hand.split("-")), int(lead))] = {
-            int(r): (float(v[0]), float(v[1]), float(v[2])) for r, v in replies.items()
-        }
-    return out
 
 
 def play_values(view: SeatView, rng: random.Random, read: Reader | None = None) -> dict[int, float]:

@@ -110,7 +110,7 @@ class Likelihood:
     on that hand worked out once per decision."""
 
     def __init__(self, plays: list[TheirPlay]) -> None:
-        from muggins.shared.bots.expert import lead_table, reply_table
+        from muggins.shared.bots.opening_tables import lead_table, reply_table
 
         self.plays = plays
         self.leads = lead_table()

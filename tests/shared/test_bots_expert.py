@@ -16,9 +16,9 @@ from muggins.shared.bots.expert import (
     lead_value,
     play_values,
     quantised,
-    reply_table,
     settled,
 )
+from muggins.shared.bots.opening_tables import reply_table
 from muggins.shared.cards import parse_card, parse_cards
 from muggins.shared.match import Match
 from muggins.shared.view import SeatView

@@ -15,7 +15,8 @@ import pytest
 from muggins.shared.actions import CardPlayed, Discard, Play, Scored
 from muggins.shared.bots.belief import Belief
 from muggins.shared.bots.evaluation import play_points
-from muggins.shared.bots.expert import lead_table, lead_value, play_tables, reply_table
+from muggins.shared.bots.expert import lead_value, play_tables
+from muggins.shared.bots.opening_tables import lead_table, reply_table
 from muggins.shared.bots.pegging import Pegging
 from muggins.shared.cards import DECK, JACK
 from tests.shared.stacked import stacked_match
