@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 from test_bots_expert import changed, play_view, pone_view
 
@@ -14,7 +15,7 @@ from muggins.shared.bots import make_strategy
 from muggins.shared.bots.expert import opponent_belief, play_tables
 from muggins.shared.bots.playout import PIP, best_moves
 from muggins.shared.bots.reading import Likelihood, TheirPlay, posterior, their_plays
-from muggins.shared.cards import parse_card, parse_cards
+from muggins.shared.cards import Card, parse_card, parse_cards
 from muggins.shared.view import SeatView
 
 NAMES = "A23456789TJQK"
@@ -50,21 +51,28 @@ def test_the_posterior_weighs_every_hand_that_could_have_played_so() -> None:
     assert len(post.hands) == len({hand for hand, _ in post.hands}) > 300
 
 
-def truth(hand: str, lead: str, reply: str) -> dict[int, float]:
-    """Each card's mean balance, solved to the end with every card in view, over the dealer
-    hands (weighted as the expert's belief weighs them before any card is played) from which
-    ``expert-2`` itself answers ``lead`` with ``reply``: what a pone facing it should play."""
+def solved_over_their_hands(
+    hand: str,
+    seen: list[Card],
+    role: str,
+    played: Card,
+    view_of: Callable[[str], SeatView],
+    pile: tuple[int, ...],
+    count: int,
+) -> dict[int, float]:
+    """Each rank of ``hand``'s mean balance, solved to the end with every card in view from
+    ``pile`` at ``count``, over the opponent's hands of three ranks (weighted as the expert's
+    belief weighs them before any card is played: the unseen cards of each rank and how often
+    ``role`` keeps it) from which ``expert-2``, seated in ``view_of`` those three cards and
+    ``played``, plays ``played``."""
     mine = [parse_card(c) for c in hand.split()]
-    led, answer = parse_card(lead), parse_card(reply)
-    keep = play_tables().keep["dealer"]
+    keep = play_tables().keep[role]
     unseen = [0] + [4] * 13
-    for c in [*mine, led, answer, parse_card("QH"), parse_card("QC"), parse_card("KD")]:
+    for c in [*mine, *seen, parse_card("QH"), parse_card("QC"), parse_card("KD")]:
         unseen[c.rank] -= 1
-    dealer = make_strategy("expert-2")
+    them = make_strategy("expert-2")
     totals: dict[int, float] = {}
     mass = 0.0
-    pile = (led.rank, answer.rank)
-    count = PIP[led.rank] + PIP[answer.rank]
     ranks = [r for r in range(1, 14) if unseen[r] > 0]
     for held in itertools.combinations_with_replacement(ranks, 3):
         prior = 1.0
@@ -73,15 +81,30 @@ def truth(hand: str, lead: str, reply: str) -> dict[int, float]:
         if prior == 0:
             continue
         suits = iter("SHDC" * 4)
-        cards = [f"{'10' if r == 10 else NAMES[r - 1]}{next(suits)}" for r in (*held, answer.rank)]
-        action = dealer.choose(play_view(" ".join(cards), dealer=True, pile=lead))
+        cards = [f"{'10' if r == 10 else NAMES[r - 1]}{next(suits)}" for r in (*held, played.rank)]
+        action = them.choose(view_of(" ".join(cards)))
         assert isinstance(action, Play)
-        if action.card.rank != answer.rank:
+        if action.card.rank != played.rank:
             continue
         mass += prior
         for r, v in best_moves(tuple(sorted(c.rank for c in mine)), held, pile, count).items():
             totals[r] = totals.get(r, 0.0) + prior * v
     return {r: t / mass for r, t in totals.items()}
+
+
+def truth(hand: str, lead: str, reply: str) -> dict[int, float]:
+    """Each card's mean balance over the dealer hands from which ``expert-2`` itself answers
+    ``lead`` with ``reply``: what a pone facing it should play."""
+    led, answer = parse_card(lead), parse_card(reply)
+    return solved_over_their_hands(
+        hand,
+        [led, answer],
+        "dealer",
+        answer,
+        lambda cards: play_view(cards, dealer=True, pile=lead),
+        (led.rank, answer.rank),
+        PIP[led.rank] + PIP[answer.rank],
+    )
 
 
 def test_reading_the_dealers_answer_takes_the_fifteen_the_expert_feared() -> None:
@@ -117,37 +140,10 @@ def lead_view(hand: str) -> SeatView:
 
 
 def answer_truth(hand: str, lead: str) -> dict[int, float]:
-    """Each answer's mean balance, solved to the end with every card in view, over the pone
-    hands (weighted as the expert's belief weighs them before any card is played) from which
-    ``expert-2`` itself leads ``lead``: what a dealer facing it should answer."""
-    mine = [parse_card(c) for c in hand.split()]
+    """Each answer's mean balance over the pone hands from which ``expert-2`` itself leads
+    ``lead``: what a dealer facing it should answer."""
     led = parse_card(lead)
-    keep = play_tables().keep["pone"]
-    unseen = [0] + [4] * 13
-    for c in [*mine, led, parse_card("QH"), parse_card("QC"), parse_card("KD")]:
-        unseen[c.rank] -= 1
-    pone = make_strategy("expert-2")
-    totals: dict[int, float] = {}
-    mass = 0.0
-    ranks = [r for r in range(1, 14) if unseen[r] > 0]
-    for held in itertools.combinations_with_replacement(ranks, 3):
-        prior = 1.0
-        for r in set(held):
-            prior *= math.comb(unseen[r], held.count(r)) * keep[r] ** held.count(r)
-        if prior == 0:
-            continue
-        suits = iter("SHDC" * 4)
-        cards = [f"{'10' if r == 10 else NAMES[r - 1]}{next(suits)}" for r in (*held, led.rank)]
-        action = pone.choose(lead_view(" ".join(cards)))
-        assert isinstance(action, Play)
-        if action.card.rank != led.rank:
-            continue
-        mass += prior
-        for r, v in best_moves(
-            tuple(sorted(c.rank for c in mine)), held, (led.rank,), led.value
-        ).items():
-            totals[r] = totals.get(r, 0.0) + prior * v
-    return {r: t / mass for r, t in totals.items()}
+    return solved_over_their_hands(hand, [led], "pone", led, lead_view, (led.rank,), led.value)
 
 
 def test_reading_the_opening_lead_changes_the_dealers_answer() -> None:
