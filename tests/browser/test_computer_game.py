@@ -84,8 +84,13 @@ async def test_a_game_to_121_against_the_computer_by_clicking(
     )
     await assert_log_told_once(page, view.scores[view.outcome.winner])
     after = await log_lines(page)
+    # The page shows the last 80 lines, and a deal's check lands where its hash finished on the
+    # live page but beside its reveal in the retold story, so the windows may start a line
+    # apart: the told lines they share at the end are the same.
     told = [line for line in before if not line.startswith(("✓", "Room "))]
-    assert [line for line in after if not line.startswith(("✓", "Room "))] == told
+    retold = [line for line in after if not line.startswith(("✓", "Room "))]
+    shared = min(len(told), len(retold))
+    assert shared >= 70 and retold[-shared:] == told[-shared:], (told, retold)
     assert page.errors == []
 
 
