@@ -325,11 +325,13 @@ def start_redis(
     prefix: Sequence[str] = (),
     extra: Sequence[str] = (),
     wait: float = 10.0,
+    unix: bool = False,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """redis-server on a free port, its append-only file in ``directory``; wait for PING.
 
     ``prefix`` runs it under another program (bench/instructions.py: callgrind), ``extra`` adds
-    arguments, and ``wait`` is how long it may take to answer."""
+    arguments, and ``wait`` is how long it may take to answer. With ``unix`` it listens on a
+    socket file in ``directory`` too, and the URL returned names that."""
     import socket
 
     port = free_port()
@@ -339,13 +341,18 @@ def start_redis(
         "--appendonly", "yes", "--appendfsync", fsync, "--save", "", "--daemonize", "no",
         "--loglevel", "warning", "--maxclients", "10000", *extra,
     ]  # fmt: skip
+    address = f"redis://127.0.0.1:{port}/0"
+    if unix:
+        path = Path(directory) / "redis.sock"
+        command += ["--unixsocket", str(path), "--unixsocketperm", "700"]
+        address = f"unix://{path}?db=0"
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2) as s:
             s.sendall(b"PING\r\n")
             if s.recv(16).startswith(b"+PONG"):
-                return process, f"redis://127.0.0.1:{port}/0"
+                return process, address
         time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"redis-server did not answer PING in {wait:g} s")
@@ -503,10 +510,12 @@ def run_load(
     store: str = "memory",
     fsync: str = "always",
     batch: float = 0.0,
+    via: str = "tcp",
 ) -> dict[str, Any]:
     """One run against a plain server (``cluster`` 0) or ``cluster`` nodes on a fresh Redis
-    (its ``appendfsync`` set to ``fsync``, the nodes holding their writes ``batch`` ms); a plain
-    server keeps its games in memory or (``store`` "sqlite") in a fresh SQLite file."""
+    (its ``appendfsync`` set to ``fsync``, the nodes holding their writes ``batch`` ms and
+    reaching it ``via`` TCP or its Unix socket); a plain server keeps its games in memory or
+    (``store`` "sqlite") in a fresh SQLite file."""
     with contextlib.ExitStack() as stack:
         return _run_load(
             args,
@@ -518,6 +527,7 @@ def run_load(
             store=store,
             fsync=fsync,
             batch=batch,
+            via=via,
         )
 
 
@@ -532,6 +542,7 @@ def _run_load(
     store: str = "memory",
     fsync: str = "always",
     batch: float = 0.0,
+    via: str = "tcp",
 ) -> dict[str, Any]:
     flat = args.pace <= 0
     label = spread if cluster else "plain" if store == "memory" else "plain-sqlite"
@@ -550,7 +561,7 @@ def _run_load(
         command += ["--gc-every", str(args.gc_every)] if args.gc_every else []
         if cluster:
             directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="load-redis-"))
-            redis, redis_url = start_redis(directory, fsync)
+            redis, redis_url = start_redis(directory, fsync, unix=via == "unix")
             stack.callback(kill_and_wait, redis)
             command += ["--redis", redis_url, "--redis-batch-ms", f"{batch:g}"]
             if args.postgres:
@@ -810,6 +821,7 @@ def _run_load(
     figures["spread"] = spread if cluster else None
     figures["redis_fsync"] = fsync if cluster else None
     figures["redis_batch_ms"] = batch if cluster else None
+    figures["redis_via"] = via if cluster else None
     figures["store"] = "redis" if cluster else store
     if child is not None:
         cpu = cpu1 - cpu0
@@ -1011,7 +1023,8 @@ def _compare(plain: dict[str, Any], cluster: dict[str, Any]) -> None:
 
     def held(figures: dict[str, Any]) -> str:
         batch = figures.get("redis_batch_ms") or 0
-        return f", writes held {batch:g} ms" if batch else ""
+        unix = ", Unix socket" if figures.get("redis_via") == "unix" else ""
+        return (f", writes held {batch:g} ms" if batch else "") + unix
 
     idle = plain["mode"] == "idle"
     key = "server_cpu_us_per_s_per_player" if idle else "server_cpu_us_per_action"
@@ -1156,6 +1169,14 @@ def main(argv: list[str] | None = None) -> int:
         "once a second; a slow sync may postpone the write past the acknowledgement)",
     )
     parser.add_argument(
+        "--redis-via",
+        default="tcp",
+        metavar="HOW",
+        help="cluster: the nodes reach Redis by tcp (127.0.0.1) or its unix socket (as a "
+        "node on Redis's own machine may: muggins serve --redis unix:///path), or a list run "
+        "one after the other: tcp,unix",
+    )
+    parser.add_argument(
         "--postgres",
         action="store_true",
         help="cluster: nodes move finished games to a fresh PostgreSQL (initdb in a temporary "
@@ -1194,6 +1215,9 @@ def main(argv: list[str] | None = None) -> int:
     fsyncs = args.redis_fsync.split(",")
     if not set(fsyncs) <= {"always", "everysec", "no"}:
         parser.error(f"--redis-fsync: always, everysec, no or a list, not {args.redis_fsync!r}")
+    vias = args.redis_via.split(",")
+    if not set(vias) <= {"tcp", "unix"}:
+        parser.error(f"--redis-via: tcp, unix or both, not {args.redis_via!r}")
     try:
         batches = [float(ms) for ms in args.redis_batch_ms.split(",")]
     except ValueError:
@@ -1207,7 +1231,7 @@ def main(argv: list[str] | None = None) -> int:
                 plains.append(run_load(args, int(n), echo_figures, store=store))
             runs.extend(plains)
         for spread in args.spread.split(",") if args.cluster else ():
-            for fsync, batch in itertools.product(fsyncs, batches):
+            for fsync, batch, via in itertools.product(fsyncs, batches, vias):
                 figures = run_load(
                     args,
                     int(n),
@@ -1216,6 +1240,7 @@ def main(argv: list[str] | None = None) -> int:
                     spread=spread,
                     fsync=fsync,
                     batch=batch,
+                    via=via,
                 )
                 runs.append(figures)
                 for plain in plains:

@@ -31,7 +31,7 @@ import collections
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import hiredis
 from redis.asyncio.connection import parse_url
@@ -40,6 +40,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger("muggins.cluster")
+P = TypeVar("P", bound=asyncio.Protocol)
 
 RETRY_AFTER = 0.05
 """Seconds before a failed call is tried again (redis-py's first back-off, as the pool had)."""
@@ -148,6 +149,8 @@ class ScriptLine:
 
     def __init__(self, url: str, *, timeout: float, batch: float = 0.0) -> None:
         options = parse_url(url)
+        self.path: str | None = options.get("path")
+        """A ``unix://`` URL's socket file (then host and port are unused)."""
         self.host = str(options.get("host", "localhost"))
         self.port = int(options.get("port", 6379))
         self.db = int(options.get("db", 0))
@@ -203,12 +206,9 @@ class ScriptLine:
             protocol = self._protocol
             if protocol is not None and not protocol.closed:
                 return protocol
-            loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout):
-                    _, protocol = await loop.create_connection(
-                        lambda: _Protocol(self.timeout, self.batch), self.host, self.port
-                    )
+                    _, protocol = await self.connect(lambda: _Protocol(self.timeout, self.batch))
                     if self.password is not None:
                         who = [self.username] if self.username else []
                         await self._check(protocol, pack("AUTH", *who, self.password))
@@ -218,6 +218,13 @@ class ScriptLine:
                 raise RedisConnectionError(f"Error connecting to Redis: {error!r}") from error
             self._protocol = protocol
             return protocol
+
+    async def connect(self, factory: Callable[[], P]) -> tuple[asyncio.BaseTransport, P]:
+        """A new connection to this line's Redis: its Unix socket or its TCP host and port."""
+        loop = asyncio.get_running_loop()
+        if self.path is not None:
+            return await loop.create_unix_connection(factory, self.path)
+        return await loop.create_connection(factory, self.host, self.port)
 
     async def _check(self, protocol: _Protocol, command: bytes) -> None:
         reply = await protocol.send(command)
@@ -288,12 +295,9 @@ class Subscription:
     async def open(
         cls, line: ScriptLine, channel: str, heard: Callable[[str], None]
     ) -> Subscription:
-        loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(line.timeout):
-                _, protocol = await loop.create_connection(
-                    lambda: _Subscriber(channel, heard), line.host, line.port
-                )
+                _, protocol = await line.connect(lambda: _Subscriber(channel, heard))
                 assert protocol.transport is not None
                 if line.password is not None:
                     who = [line.username] if line.username else []

@@ -49,6 +49,7 @@ from json.encoder import encode_basestring_ascii  # json.dumps of a str, without
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import parse_url
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -126,6 +127,11 @@ class Connection(aioredis.Connection):
             raise
 
 
+class UnixConnection(aioredis.UnixDomainSocketConnection, Connection):
+    """The same direct write on a Unix socket (a ``unix://`` URL): the socket's own connect,
+    :class:`Connection`'s write."""
+
+
 class RedisStore(RedisAccounts, RedisModeration):
     """Rooms and action logs in Redis, shared by every node of a cluster."""
 
@@ -154,8 +160,12 @@ class RedisStore(RedisAccounts, RedisModeration):
         # so a connection the pool kept from before a Redis restart is replaced transparently.
         # The pool blocks: a burst of requests beyond its size waits for a free connection
         # (up to ``wait`` seconds) instead of failing with "Too many connections".
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
+        options = parse_url(url)  # rediss:// keeps redis-py's TLS connection
+        options.setdefault("connection_class", Connection)
+        if "path" in options:
+            options["connection_class"] = UnixConnection
+        pool = aioredis.BlockingConnectionPool(
+            **options,
             max_connections=connections,
             timeout=wait,
             socket_timeout=timeout,
@@ -163,7 +173,6 @@ class RedisStore(RedisAccounts, RedisModeration):
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 1),
             health_check_interval=15,
             decode_responses=True,
-            connection_class=Connection,
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.line = ScriptLine(url, timeout=timeout, batch=batch)

@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,15 +44,22 @@ def redis_binary() -> str:
 class RedisServer:
     """One redis-server on a free port with its data in ``directory``; stop and start keep data."""
 
-    def __init__(self, directory: Path, *, fsync: str = "always") -> None:
+    def __init__(self, directory: Path, *, fsync: str = "always", unix: bool = False) -> None:
         self.binary = redis_binary()
         self.directory = directory
         self.port = free_port()
         self.fsync = fsync
         self.process: subprocess.Popen[bytes] | None = None
+        self.socket: Path | None = None
+        """With ``unix``, the Unix socket it listens on too (in a short folder of its own: a
+        socket's path may not be longer than about 100 bytes); ``url`` then names it."""
+        if unix:
+            self.socket = Path(tempfile.mkdtemp(prefix="redis-")) / "redis.sock"
 
     @property
     def url(self) -> str:
+        if self.socket is not None:
+            return f"unix://{self.socket}?db=0"
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
@@ -67,6 +75,8 @@ class RedisServer:
             "--daemonize", "no",
             "--loglevel", "warning",
         ]  # fmt: skip
+        if self.socket is not None:
+            args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -108,9 +118,11 @@ class RedisServer:
 
 
 @contextmanager
-def running_redis(directory: Path, *, fsync: str = "always") -> Iterator[RedisServer]:
+def running_redis(
+    directory: Path, *, fsync: str = "always", unix: bool = False
+) -> Iterator[RedisServer]:
     """A started RedisServer, stopped on exit whatever happened."""
-    server = RedisServer(directory, fsync=fsync)
+    server = RedisServer(directory, fsync=fsync, unix=unix)
     server.start()
     try:
         yield server

@@ -62,6 +62,38 @@ async def test_two_nodes_play_a_full_game_and_list_each_others_rooms(
         assert summary["status"] == "over" and summary["names"] == ["Alice", "Bob"]
 
 
+async def test_nodes_on_a_unix_socket_play_a_game_as_stored(tmp_path: Path) -> None:
+    """With a ``unix://`` Redis URL every connection of a node (its script line, its wake-ups,
+    its pool) goes through the socket file: two nodes finish a game stored as the players were
+    told, and no node ever connects to Redis's TCP port."""
+    with running_redis(tmp_path, unix=True) as redis:
+        assert redis.url.startswith("unix://")
+        async with nodes(redis, 2) as [a, b]:
+            alice, bob, created = await alice_and_bob(a.url, b.url, target=61)
+            await asyncio.gather(
+                play_randomly(alice, random.Random(5)), play_randomly(bob, random.Random(6))
+            )
+            match = await stored_log(redis, created["code"])
+            assert match.over
+            for client in (alice, bob):
+                assert client.state is not None
+                assert client.state["seq"] == len(match.log) + 1
+            assert tcp_clients(redis) == 0
+
+
+def tcp_clients(redis: RedisServer) -> int:
+    """How many connections Redis has on its TCP port (CLIENT LIST's ``laddr``; this one's own
+    question goes through the socket file too)."""
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        listed: list[dict[str, str]] = client.client_list()
+    finally:
+        client.close()
+    return sum(1 for c in listed if c.get("laddr", "").startswith("127.0.0.1:"))
+
+
 async def test_a_node_holding_its_writes_plays_a_game_as_stored(
     redis_server: RedisServer,
 ) -> None:
