@@ -107,40 +107,46 @@ def one_ply(play: TheirPlay, rank: int) -> float:
 
 class Likelihood:
     """The chance of the opponent's plays given the hand it holds now, with what does not depend
-    on that hand worked out once per decision."""
+    on that hand worked out once per play (see :func:`play_chances`)."""
 
     def __init__(self, plays: list[TheirPlay]) -> None:
-        from muggins.shared.bots.opening_tables import lead_table, reply_table
-
         self.plays = plays
-        self.leads = lead_table()
-        self.replies = reply_table()
-        self.values = [
-            {r: PLAY_BETA * one_ply(p, r) for r in range(1, 14) if p.count + PIP[r] <= 31}
-            if p.kind == "card"
-            else {}
-            for p in plays
-        ]
-        self.memo: dict[tuple[int, Ranks], float] = {}
+        self.chances = [play_chances(p) for p in plays]
 
     def of(self, hand: Ranks) -> float:
         """The likelihood of every play seen, given ``hand`` (the ranks it holds now)."""
         later: list[int] = []  # the cards played after each play, added back in turn
         total = 1.0
         for j in range(len(self.plays) - 1, -1, -1):
-            play = self.plays[j]
-            then = tuple(sorted((*hand, *later, play.rank)))
-            total *= self.chance(j, then)
-            later.append(play.rank)
+            rank = self.plays[j].rank
+            then = tuple(sorted((*hand, *later, rank)))
+            chances = self.chances[j]
+            found = chances.memo.get(then)
+            total *= found if found is not None else chances.chance(then)
+            later.append(rank)
         return total
 
-    def chance(self, j: int, then: Ranks) -> float:
-        """The chance that play ``j`` was chosen from the ranks ``then`` held."""
-        key = (j, then)
-        found = self.memo.get(key)
+
+class PlayChances:
+    """The chance that one of the opponent's plays was chosen, by the ranks it held then,
+    remembered as it is asked for: a play seen is weighed again at each later decision of the
+    deal (over the same hands), and the same play recurs in other deals."""
+
+    def __init__(self, play: TheirPlay) -> None:
+        from muggins.shared.bots.opening_tables import lead_table, reply_table
+
+        self.play = play
+        self.leads = lead_table()
+        self.replies = reply_table()
+        self.values: dict[int, float] | None = None
+        self.memo: dict[Ranks, float] = {}
+
+    def chance(self, then: Ranks) -> float:
+        """The chance that the play was chosen from the ranks ``then`` held."""
+        found = self.memo.get(then)
         if found is not None:
             return found
-        play = self.plays[j]
+        play = self.play
         scores: dict[int, float] | None = None
         if play.kind == "opening" and len(then) == 4:
             scores = {r: TABLE_BETA * v[1] for r, v in self.leads[then].items()}
@@ -148,18 +154,33 @@ class Likelihood:
             replies = self.replies.get((then, play.lead))
             if replies is not None:
                 scores = {r: TABLE_BETA * v[1] for r, v in replies.items()}
-        if scores is None:
-            values = self.values[j]
-            if not values:  # a lead or answer past the tables: its one-ply value
-                values = self.values[j] = {
+        if scores is None:  # a later card, or a lead or answer past the tables
+            values = self.values
+            if values is None:
+                values = self.values = {
                     r: PLAY_BETA * one_ply(play, r)
                     for r in range(1, 14)
                     if play.count + PIP[r] <= 31
                 }
             scores = {r: values[r] for r in set(then) if r in values}
         chance = softmax_of(scores, play.rank)
-        self.memo[key] = chance
+        self.memo[then] = chance
         return chance
+
+
+CHANCES_LIMIT = 400
+"""Plays whose chances are remembered (a few hundred kilobytes) before that memo starts afresh."""
+_CHANCES: dict[TheirPlay, PlayChances] = {}
+
+
+def play_chances(play: TheirPlay) -> PlayChances:
+    """The remembered chances of ``play`` (a pure function of the play and the ranks held)."""
+    found = _CHANCES.get(play)
+    if found is None:
+        if len(_CHANCES) >= CHANCES_LIMIT:
+            _CHANCES.clear()
+        found = _CHANCES[play] = PlayChances(play)
+    return found
 
 
 def softmax_of(scores: dict[int, float], rank: int) -> float:
@@ -195,24 +216,38 @@ def posterior(view: SeatView, belief: Belief) -> Posterior | None:
     """Every hand of ``belief.cards`` ranks the opponent may hold, weighted by the prior (the
     belief's card weights, counted over the unseen cards of each rank) times the likelihood of
     the cards it has played this deal; None when it has played none or holds none, or when its
-    cards played and held do not make the four of a deal (a view made up by hand)."""
+    cards played and held do not make the four of a deal (a view made up by hand). The last one
+    worked out is remembered: the endgame asks again for the same decision when the chances to
+    win tie."""
+    global _LAST
     plays = their_plays(view)
     if not plays or belief.cards <= 0 or len(plays) + belief.cards != 4:
         return None
+    key = (tuple(plays), belief)
+    if _LAST is not None and _LAST[0] == key:
+        return _LAST[1]
     weights = belief.card_weights()
     per_card = [w / u if u else 0.0 for w, u in zip(weights, belief.unseen, strict=True)]
     ranks = [r for r in range(1, 14) if weights[r] > 0]
+    # The prior of k cards of rank r, as the product over a hand's ranks takes it.
+    terms = [
+        [math.comb(belief.unseen[r], k) * per_card[r] ** k for k in range(belief.cards + 1)]
+        for r in range(14)
+    ]
     likelihood = Likelihood(plays)
     hands: list[tuple[Ranks, float]] = []
     for hand in combinations_with_replacement(ranks, belief.cards):
         prior = 1.0
         for r in set(hand):
-            k = hand.count(r)
-            prior *= math.comb(belief.unseen[r], k) * per_card[r] ** k
+            prior *= terms[r][hand.count(r)]
         if prior > 0:
             w = prior * likelihood.of(hand)
             if w > 0:
                 hands.append((hand, w))
-    if not hands:  # nothing fits the model: fall back on the prior
-        return None
-    return Posterior(hands)
+    # Nothing that fits the model: fall back on the prior.
+    found = Posterior(hands) if hands else None
+    _LAST = (key, found)
+    return found
+
+
+_LAST: tuple[tuple[tuple[TheirPlay, ...], Belief], Posterior | None] | None = None
