@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from muggins.shared.bots.board import win_table
@@ -53,18 +53,29 @@ def show_tables() -> tuple[Dist, Dist]:
 def crib_odds(discards: Iterable[Card], starter: Card, unseen: Iterable[Card]) -> Dist:
     """The dealer's crib: its own two cards and the starter with every pair of the unseen cards
     the pone may have laid away, each pair as likely."""
-    mine = list(discards)
+    mine = tuple(discards)
     cards = list(unseen)
+    table = _crib_points(mine, starter)
     counts: dict[int, float] = {}
     n = 0
     for i, a in enumerate(cards):
+        row = a.index * 52
         for b in cards[i + 1 :]:
-            x = hand_points([*mine, a, b], starter, crib=True)
+            x = table[row + b.index]
+            if x < 0:
+                x = table[row + b.index] = hand_points([*mine, a, b], starter, crib=True)
             counts[x] = counts.get(x, 0.0) + 1.0
             n += 1
     if n == 0:
         return ((0, 1.0),)
     return tuple(sorted((x, c / n) for x, c in counts.items()))
+
+
+@lru_cache(maxsize=4)
+def _crib_points(mine: tuple[Card, ...], starter: Card) -> list[int]:
+    """The crib's points with each pair of cards (by index, ``52 * a + b``; -1 until counted)
+    beside ``mine`` and the starter: the same all deal long, while the unseen cards go."""
+    return [-1] * (52 * 52)
 
 
 @dataclass
@@ -119,12 +130,18 @@ def in_reach(mine: int, theirs: int, *, target: int) -> bool:
 
 class WinSearch:
     """The rest of the play for one hand of the opponent's, both hands in view, each side playing
-    for its chance to win: this seat is 0 and maximises, the opponent minimises."""
+    for its chance to win: this seat is 0 and maximises, the opponent minimises.
+
+    The search is alpha-beta: a line that cannot change what a position is worth is cut off, and
+    positions are remembered with whether their value is exact or a bound. A chance to win is
+    picked from the ends of the lines, never added up along them, so the values found are the
+    same as a full search's, to the last bit. One search serves every hand of the opponent's
+    that shares its ``odds`` (a position names both hands, so their values never mix)."""
 
     def __init__(self, odds: ShowOdds, *, scores: tuple[int, int]) -> None:
         self.odds = odds
         self.scores = scores
-        self.memo: dict[tuple[object, ...], float] = {}
+        self.memo: dict[tuple[object, ...], tuple[float, int]] = {}
 
     def moves(
         self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, *, last: int | None
@@ -134,7 +151,9 @@ class WinSearch:
         out: dict[int, float] = {}
         for rank in set(mine):
             if count + PIP[rank] <= 31:
-                out[rank] = self._play(0, rank, mine, theirs, pile, count, last, me, them)
+                out[rank] = self._play(
+                    0, rank, mine, theirs, pile, count, last, me, them, -INF, INF
+                )
         return out
 
     def _play(
@@ -148,9 +167,15 @@ class WinSearch:
         last: int | None,
         me: int,
         them: int,
+        alpha: float,
+        beta: float,
     ) -> float:
         target = self.odds.target
-        points = play_points(pile, count, rank)
+        key = (pile, count, rank)
+        step = _STEPS.get(key)
+        if step is None:
+            step = _step(pile, count, rank)
+        points, pile, count = step
         if side == 0:
             i = mine.index(rank)
             mine = mine[:i] + mine[i + 1 :]
@@ -163,9 +188,7 @@ class WinSearch:
             them += points
             if them >= target:
                 return 0.0
-        count += PIP[rank]
-        pile = _relevant((*pile, rank), count)
-        return self._next(mine, theirs, pile, count, 1 - side, side, me, them)
+        return self._next(mine, theirs, pile, count, 1 - side, side, me, them, alpha, beta)
 
     def _next(
         self,
@@ -177,9 +200,12 @@ class WinSearch:
         last: int | None,
         me: int,
         them: int,
+        alpha: float,
+        beta: float,
     ) -> float:
         """The position after a card: go, 31 and last card as the rules score them (see
-        ``Game._advance_play``), then the side to move chooses."""
+        ``Game._advance_play``), then the side to move chooses (its value exact when it lies
+        inside ``(alpha, beta)``, else a bound on the side of the window it fell)."""
         target = self.odds.target
         while True:
             if count == 31 and last is not None:
@@ -218,15 +244,57 @@ class WinSearch:
             turn = 1 - last if (mine, theirs)[1 - last] else last
             last = None
         key = (mine, theirs, pile, count, turn, last, me, them)
-        value = self.memo.get(key)
-        if value is not None:
-            return value
-        hand = mine if turn == 0 else theirs
-        values = [
-            self._play(turn, r, mine, theirs, pile, count, last, me, them)
-            for r in set(hand)
-            if count + PIP[r] <= 31
-        ]
-        value = max(values) if turn == 0 else min(values)
-        self.memo[key] = value
+        entry = self.memo.get(key)
+        if entry is not None:
+            value, kind = entry
+            if (
+                kind == EXACT
+                or (kind == LOWER and value >= beta)
+                or (kind == UPPER and value <= alpha)
+            ):
+                return value
+        a, b = alpha, beta
+        if turn == 0:
+            value = -INF
+            for r in set(mine):
+                if count + PIP[r] <= 31:
+                    v = self._play(0, r, mine, theirs, pile, count, last, me, them, a, b)
+                    if v > value:
+                        value = v
+                        if value > a:
+                            a = value
+                            if a >= b:
+                                break
+        else:
+            value = INF
+            for r in set(theirs):
+                if count + PIP[r] <= 31:
+                    v = self._play(1, r, mine, theirs, pile, count, last, me, them, a, b)
+                    if v < value:
+                        value = v
+                        if value < b:
+                            b = value
+                            if a >= b:
+                                break
+        self.memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
         return value
+
+
+INF = float("inf")
+EXACT, LOWER, UPPER = 0, 1, 2
+"""What a remembered value is: the position's value, or a bound below or above it."""
+
+STEPS_LIMIT = 100_000
+"""Steps remembered before that memo starts afresh."""
+_STEPS: dict[tuple[Ranks, int, int], tuple[int, Ranks, int]] = {}
+
+
+def _step(pile: Ranks, count: int, rank: int) -> tuple[int, Ranks, int]:
+    """``rank`` played on ``pile`` at ``count``: the points it pegs, the end of the pile that
+    can still score after it and the count after it, remembered in ``_STEPS``."""
+    after = count + PIP[rank]
+    step = (play_points(pile, count, rank), _relevant((*pile, rank), after), after)
+    if len(_STEPS) >= STEPS_LIMIT:
+        _STEPS.clear()
+    _STEPS[(pile, count, rank)] = step
+    return step

@@ -78,13 +78,24 @@ def win_values(view: SeatView, rng: random.Random, read: Reader | None = None) -
         hands = ((hand, 1.0) for hand in belief.draw(rng, draws))
     totals: dict[int, float] = {}
     mass = 0.0
+    searches: dict[int, WinSearch] = {}  # the hands that show the same share one search
     for hand, weight in hands:
         their_show = rank_points([*theirs_played, *hand, starter.rank])
-        theirs = tuple((their_show + c, p) for c, p in crib) if not i_deal else ((their_show, 1.0),)
-        odds = ShowOdds(
-            mine=(own,), theirs=theirs, crib=crib if i_deal else none, i_deal=i_deal, target=target
-        )
-        search = WinSearch(odds, scores=(view.scores[me], view.scores[them]))
+        search = searches.get(their_show)
+        if search is None:
+            theirs = (
+                tuple((their_show + c, p) for c, p in crib) if not i_deal else ((their_show, 1.0),)
+            )
+            odds = ShowOdds(
+                mine=(own,),
+                theirs=theirs,
+                crib=crib if i_deal else none,
+                i_deal=i_deal,
+                target=target,
+            )
+            search = searches[their_show] = WinSearch(
+                odds, scores=(view.scores[me], view.scores[them])
+            )
         for rank, value in search.moves(mine, hand, pile, view.count, last=last).items():
             totals[rank] = totals.get(rank, 0.0) + weight * value
         mass += weight
