@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 
 from muggins.shared.bots.board import win_table
-from muggins.shared.bots.evaluation import hand_points, play_points
+from muggins.shared.bots.evaluation import play_points, rank_points
 from muggins.shared.bots.playout import PIP, _relevant
-from muggins.shared.cards import Card
+from muggins.shared.cards import JACK, Card
 
 Ranks = tuple[int, ...]
 Dist = tuple[tuple[int, float], ...]
@@ -52,30 +52,37 @@ def show_tables() -> tuple[Dist, Dist]:
 
 def crib_odds(discards: Iterable[Card], starter: Card, unseen: Iterable[Card]) -> Dist:
     """The dealer's crib: its own two cards and the starter with every pair of the unseen cards
-    the pone may have laid away, each pair as likely."""
-    mine = tuple(discards)
-    cards = list(unseen)
-    table = _crib_points(mine, starter)
-    counts: dict[int, float] = {}
-    n = 0
-    for i, a in enumerate(cards):
-        row = a.index * 52
-        for b in cards[i + 1 :]:
-            x = table[row + b.index]
-            if x < 0:
-                x = table[row + b.index] = hand_points([*mine, a, b], starter, crib=True)
-            counts[x] = counts.get(x, 0.0) + 1.0
-            n += 1
+    the pone may have laid away, each pair as likely.
+
+    The pairs are counted by kind rather than one by one: a pair's points are its ranks'
+    (fifteens, pairs and runs with the rest) plus a flush when all five cards share the
+    starter's suit and his nobs for a jack of the starter's suit, so cards of the same rank that
+    are alike in those two respects score the same with any partner."""
+    mine = list(discards)
+    kinds: dict[tuple[int, bool, bool], int] = {}  # (rank, of the flush suit, nobs): cards
+    flush_suit = starter.suit
+    for c in unseen:
+        kind = (c.rank, c.suit == flush_suit, c.rank == JACK and c.suit == flush_suit)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    cards = sum(kinds.values())
+    n = cards * (cards - 1) // 2
     if n == 0:
         return ((0, 1.0),)
+    ranks = [c.rank for c in mine]
+    flush = all(c.suit == flush_suit for c in mine)  # the crib's own cards allow a flush
+    nobs = sum(1 for c in mine if c.rank == JACK and c.suit == flush_suit)
+    counts: dict[int, float] = {}
+    rows = sorted(kinds.items())
+    for i, ((ra, fa, na), ka) in enumerate(rows):
+        for (rb, fb, nb), kb in rows[i:]:
+            ways = ka * (ka - 1) // 2 if (rb, fb, nb) == (ra, fa, na) else ka * kb
+            if ways == 0:
+                continue
+            x = rank_points([*ranks, ra, rb, starter.rank]) + nobs + na + nb
+            if flush and fa and fb:
+                x += 5
+            counts[x] = counts.get(x, 0.0) + ways
     return tuple(sorted((x, c / n) for x, c in counts.items()))
-
-
-@lru_cache(maxsize=4)
-def _crib_points(mine: tuple[Card, ...], starter: Card) -> list[int]:
-    """The crib's points with each pair of cards (by index, ``52 * a + b``; -1 until counted)
-    beside ``mine`` and the starter: the same all deal long, while the unseen cards go."""
-    return [-1] * (52 * 52)
 
 
 @dataclass

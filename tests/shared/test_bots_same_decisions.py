@@ -1,7 +1,8 @@
 """The expert decides as it did when its strength was measured (issue 35: +0.0416 wins a pair over
 20,000 duplicate pairs), however its searches are sped up: seeded self-play games play the
-decisions recorded before them, and the endgame's alpha-beta search finds the chance to win of a
-full search over the rules, to the last bit."""
+decisions recorded before them, the endgame's alpha-beta search finds the chance to win of a
+full search over the rules, to the last bit, and the crib's odds counted by kind of card are
+those of every pair counted one by one."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from muggins.shared.bots import make_strategy
 from muggins.shared.bots.arena import game_seed
-from muggins.shared.bots.endgame import ShowOdds, WinSearch
+from muggins.shared.bots.endgame import ShowOdds, WinSearch, crib_odds
+from muggins.shared.bots.evaluation import hand_points
 from muggins.shared.bots.exploit import Peg
 from muggins.shared.cards import DECK, Card
 from muggins.shared.match import Match
@@ -104,3 +106,25 @@ def test_the_alpha_beta_endgame_finds_the_full_searchs_chances() -> None:
         full = {c.rank: full_search(peg.play(c), odds, scores) for c in peg.legal()}
         assert found == full
         checked += 1
+
+
+def test_the_crib_odds_count_every_pair() -> None:
+    """The crib's points, each with its chance, as counting every pair of the unseen cards with
+    ``hand_points``, over random deals with flushes and his nobs made likely."""
+    rng = random.Random(53)
+    for case in range(300):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        if case % 3 == 0:  # the crib's own cards and the starter of one suit
+            deck.sort(key=lambda c: c.suit != "H")
+            deck[:13] = rng.sample(deck[:13], 13)
+        discards, starter = deck[:2], deck[2]
+        unseen = sorted(rng.sample(deck[3:], rng.randrange(0, 45)))
+        counts: dict[int, float] = {}
+        for i, a in enumerate(unseen):
+            for b in unseen[i + 1 :]:
+                x = hand_points([*discards, a, b], starter, crib=True)
+                counts[x] = counts.get(x, 0.0) + 1.0
+        n = len(unseen) * (len(unseen) - 1) // 2
+        plain = tuple(sorted((x, c / n) for x, c in counts.items())) if n else ((0, 1.0),)
+        assert crib_odds(discards, starter, unseen) == plain
