@@ -158,30 +158,24 @@ class WinSearch:
         out: dict[int, float] = {}
         for rank in set(mine):
             if count + PIP[rank] <= 31:
-                out[rank] = self._play(
-                    0, rank, mine, theirs, pile, count, last, me, them, -INF, INF
-                )
+                step = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+                out[rank] = self._play(0, rank, step, mine, theirs, me, them, -INF, INF)
         return out
 
     def _play(
         self,
         side: int,
         rank: int,
+        step: Step,
         mine: Ranks,
         theirs: Ranks,
-        pile: Ranks,
-        count: int,
-        last: int | None,
         me: int,
         them: int,
         alpha: float,
         beta: float,
     ) -> float:
+        """``side`` plays ``rank``, which pegs and leaves the pile and count of ``step``."""
         target = self.odds.target
-        key = (pile, count, rank)
-        step = _STEPS.get(key)
-        if step is None:
-            step = _step(pile, count, rank)
         points, pile, count = step
         if side == 0:
             i = mine.index(rank)
@@ -211,8 +205,9 @@ class WinSearch:
         beta: float,
     ) -> float:
         """The position after a card: go, 31 and last card as the rules score them (see
-        ``Game._advance_play``), then the side to move chooses (its value exact when it lies
-        inside ``(alpha, beta)``, else a bound on the side of the window it fell)."""
+        ``Game._advance_play``), then the side to move chooses, its cards that peg most tried
+        first (they settle the window soonest). The value is exact when it lies inside
+        ``(alpha, beta)``, else a bound on the side of the window it fell."""
         target = self.odds.target
         while True:
             if count == 31 and last is not None:
@@ -232,10 +227,10 @@ class WinSearch:
                             return 0.0
                 return self.odds.after_play(me, them)
             hand = mine if turn == 0 else theirs
-            if any(count + PIP[r] <= 31 for r in hand):
+            if hand and count + PIP[min(hand)] <= 31:  # a card fits
                 break
             other = mine if turn == 1 else theirs
-            if any(count + PIP[r] <= 31 for r in other):
+            if other and count + PIP[min(other)] <= 31:
                 turn = 1 - turn
                 continue
             assert last is not None
@@ -260,29 +255,34 @@ class WinSearch:
                 or (kind == UPPER and value <= alpha)
             ):
                 return value
+        moves: list[tuple[int, int, Step]] = []
+        for r in set(hand):
+            if count + PIP[r] <= 31:
+                step = _STEPS.get((pile, count, r)) or _step(pile, count, r)
+                moves.append((step[0], r, step))
+        if len(moves) > 1:
+            moves.sort(reverse=True)  # ranks differ, so the steps are never compared
         a, b = alpha, beta
         if turn == 0:
             value = -INF
-            for r in set(mine):
-                if count + PIP[r] <= 31:
-                    v = self._play(0, r, mine, theirs, pile, count, last, me, them, a, b)
-                    if v > value:
-                        value = v
-                        if value > a:
-                            a = value
-                            if a >= b:
-                                break
+            for _, r, step in moves:
+                v = self._play(0, r, step, mine, theirs, me, them, a, b)
+                if v > value:
+                    value = v
+                    if value > a:
+                        a = value
+                        if a >= b:
+                            break
         else:
             value = INF
-            for r in set(theirs):
-                if count + PIP[r] <= 31:
-                    v = self._play(1, r, mine, theirs, pile, count, last, me, them, a, b)
-                    if v < value:
-                        value = v
-                        if value < b:
-                            b = value
-                            if a >= b:
-                                break
+            for _, r, step in moves:
+                v = self._play(1, r, step, mine, theirs, me, them, a, b)
+                if v < value:
+                    value = v
+                    if value < b:
+                        b = value
+                        if a >= b:
+                            break
         self.memo[key] = (value, UPPER if value <= alpha else LOWER if value >= beta else EXACT)
         return value
 
@@ -293,10 +293,12 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 STEPS_LIMIT = 100_000
 """Steps remembered before that memo starts afresh."""
-_STEPS: dict[tuple[Ranks, int, int], tuple[int, Ranks, int]] = {}
+Step = tuple[int, Ranks, int]
+"""(points pegged, the end of the pile that can still score after it, the count after it)"""
+_STEPS: dict[tuple[Ranks, int, int], Step] = {}
 
 
-def _step(pile: Ranks, count: int, rank: int) -> tuple[int, Ranks, int]:
+def _step(pile: Ranks, count: int, rank: int) -> Step:
     """``rank`` played on ``pile`` at ``count``: the points it pegs, the end of the pile that
     can still score after it and the count after it, remembered in ``_STEPS``."""
     after = count + PIP[rank]
