@@ -30,6 +30,7 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from muggins.shared.bots.belief import Belief
@@ -111,19 +112,21 @@ class Likelihood:
 
     def __init__(self, plays: list[TheirPlay]) -> None:
         self.plays = plays
-        self.chances = [play_chances(p) for p in plays]
+        # Newest first: each play's remembered chances and the ranks it and the plays after it
+        # add back to the hand held now.
+        self.steps: list[tuple[PlayChances, Ranks]] = []
+        later: Ranks = ()
+        for play in reversed(plays):
+            later = (*later, play.rank)
+            self.steps.append((play_chances(play), later))
 
     def of(self, hand: Ranks) -> float:
         """The likelihood of every play seen, given ``hand`` (the ranks it holds now)."""
-        later: list[int] = []  # the cards played after each play, added back in turn
         total = 1.0
-        for j in range(len(self.plays) - 1, -1, -1):
-            rank = self.plays[j].rank
-            then = tuple(sorted((*hand, *later, rank)))
-            chances = self.chances[j]
+        for chances, back in self.steps:
+            then = tuple(sorted(hand + back))
             found = chances.memo.get(then)
             total *= found if found is not None else chances.chance(then)
-            later.append(rank)
         return total
 
 
@@ -236,10 +239,10 @@ def posterior(view: SeatView, belief: Belief) -> Posterior | None:
     ]
     likelihood = Likelihood(plays)
     hands: list[tuple[Ranks, float]] = []
-    for hand in combinations_with_replacement(ranks, belief.cards):
+    for hand, held in hands_of(tuple(ranks), belief.cards):
         prior = 1.0
-        for r in set(hand):
-            prior *= terms[r][hand.count(r)]
+        for r, k in held:
+            prior *= terms[r][k]
         if prior > 0:
             w = prior * likelihood.of(hand)
             if w > 0:
@@ -251,3 +254,13 @@ def posterior(view: SeatView, belief: Belief) -> Posterior | None:
 
 
 _LAST: tuple[tuple[tuple[TheirPlay, ...], Belief], Posterior | None] | None = None
+
+
+@lru_cache(maxsize=64)
+def hands_of(ranks: Ranks, cards: int) -> tuple[tuple[Ranks, tuple[tuple[int, int], ...]], ...]:
+    """Every hand of ``cards`` of ``ranks`` (sorted), each with how many of each rank it holds,
+    in the order ``set(hand)`` gives them (the prior is a product taken in that order)."""
+    return tuple(
+        (hand, tuple((r, hand.count(r)) for r in set(hand)))
+        for hand in combinations_with_replacement(ranks, cards)
+    )
