@@ -347,7 +347,7 @@ def signed_in_text(account: Account) -> str:
 
 
 def describe_levels(levels: tuple[str, ...], ratings: dict[str, int]) -> str:
-    """ "random (786), easy (873), standard (1500), expert (1605)": levels with their strength."""
+    """ "random (792), easy (879), standard (1500), expert (1623)": levels with their strength."""
     return ", ".join(f"{lv} ({ratings[lv]})" if lv in ratings else lv for lv in levels)
 
 
