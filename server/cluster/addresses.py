@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from muggins.server.rooms.room import one_public_address
+from muggins.server.rooms.addresses import one_public_address
 
 if TYPE_CHECKING:
     from muggins.server.cluster.coordination import ClusterStore

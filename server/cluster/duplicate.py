@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from muggins.server.cluster.addresses import one_address
 from muggins.server.lobby.duplicate import duplicate_result, settle_duplicate, tell_result
+from muggins.server.rooms.addresses import one_public_address
 from muggins.server.rooms.players import Refusal
-from muggins.server.rooms.room import one_public_address
 from muggins.server.store.games import StoreError, match_id
 from muggins.shared.match import Match
 from muggins.shared.protocol import DuplicateResult

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from muggins.server.results.records import match_stats
 from muggins.server.results.settle import PAIR_RATED_MAX, settle_result
+from muggins.server.rooms.addresses import one_public_address
 from muggins.server.rooms.players import Player, Refusal
-from muggins.server.rooms.room import one_public_address
 from muggins.server.store.accounts import MatchResult, Stats, merge_stats
 from muggins.server.store.games import Store, StoreError, match_id
 from muggins.shared.actions import GameOptions

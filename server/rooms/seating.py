@@ -1,6 +1,7 @@
 """The table of a room: who sits where, who watches, and the messages that tell them.
 
-:class:`~server.rooms.room.Room` adds the rules of play on top: actions, agreements and timers.
+:class:`~server.rooms.room.Room` adds the rules of play on top: moves, seats taken, presence,
+agreements and the turn timer.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ BotFactory = Callable[[Any, int, str], Peer]
 def random_seed() -> bytes:
     """A fresh match seed: 32 bytes from the operating system's secure source."""
     return secrets.token_bytes(32)
+
+
+def dismiss_bot(seat: SeatState) -> None:
+    """Stop the computer player in ``seat``, if any (a remote or delayed bot has a ``close``)."""
+    close = getattr(seat.bot, "close", None)
+    if close is not None:
+        close()
 
 
 class Table:
@@ -211,6 +219,10 @@ class Table:
         if seat.kind != "human" or seat.gone_since is None:
             return None
         return max(0.0, round(seat.gone_since + self.grace - self.clock(), 1))
+
+    def put_bot(self, seat: SeatState, level: str) -> None:
+        seat.kind, seat.player, seat.level, seat.gone_since = "bot", None, level, None
+        seat.bot = self.make_bot(self, seat.index, level)
 
     def present(self) -> bool:
         """Whether any person is connected here (seated or watching)."""

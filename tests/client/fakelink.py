@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from muggins.client.connection import LinkStatus
-from muggins.server.rooms.room import StepStates
+from muggins.server.rooms.step_states import StepStates
 from muggins.shared.actions import GameOptions, IllegalAction
 from muggins.shared.bots import make_strategy
 from muggins.shared.match import Match

@@ -116,7 +116,7 @@ def test_the_deal_check_reads_as_english() -> None:
 
 def test_the_win_is_logged_once() -> None:
     """The game-over event and the state's game_over say the same line: the log has it once."""
-    from muggins.server.rooms.room import StepStates
+    from muggins.server.rooms.step_states import StepStates
     from muggins.shared.actions import Resign
 
     session = Session(name="Ann")
@@ -155,7 +155,7 @@ def test_a_spectator_watches_again_after_a_server_restart_without_a_false_alarm(
 
 def test_the_play_s_last_call_is_kept_for_the_show() -> None:
     """The last call of a deal's play ("one for last card", or a 31) stays for its show."""
-    from muggins.server.rooms.room import StepStates
+    from muggins.server.rooms.step_states import StepStates
 
     session = Session(name="Ann")
     session.receive(ROOM)

@@ -143,21 +143,21 @@ async def test_a_claim_forfeits_the_whole_rated_match(server: Server) -> None:
 async def test_ratings_settle_once_across_restarts(tmp_path: Path) -> None:
     """A server stopped before settling (simulated) settles on the next start, and only then."""
     config = with_options(memory=False, db=tmp_path / "m.db")
-    import muggins.server.rooms.room as room_module
+    import muggins.server.rooms.referee as referee_module
 
-    real = room_module.settle_match
+    real = referee_module.settle_match
 
     async def dies_first(*args: object, **kwargs: object) -> str:
         return ""  # the process "dies" between storing the last move and settling
 
-    room_module.settle_match = dies_first  # type: ignore[assignment]
+    referee_module.settle_match = dies_first  # type: ignore[assignment]
     try:
         async with running_server(config) as server:
             ann, bob, _ = await rated_pair(server.url)
             await finish(ann, bob)
             assert (await profile(ann, "Ann"))["rating"]["games"] == 0
     finally:
-        room_module.settle_match = real
+        referee_module.settle_match = real
     ratings = []
     for _ in range(2):
         async with running_server(config) as server:

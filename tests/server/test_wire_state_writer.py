@@ -33,7 +33,7 @@ def pydantic_text(state: State) -> str:
 def check_match(seed: int, options: GameOptions, *, resign_every: int = 0) -> int:
     """Play ``seed`` at random; after every step compare both seats' and a spectator's states,
     brief and whole, with pydantic's text. Returns the number of states compared."""
-    from muggins.server.rooms.room import StepStates
+    from muggins.server.rooms.step_states import StepStates
 
     match = Match(seed=seed, options=options)
     rng = random.Random(seed)

@@ -141,7 +141,7 @@ def test_views_sent_brief_within_a_phase_come_back_whole(muggins: bool) -> None:
     text leaves out exactly the parts left_out_of names (the phase's fixed parts too, except in
     the step that entered the phase), and each receiver's Unpacker, fed the parsed states in
     order, rebuilds the engine's view exactly."""
-    from muggins.server.rooms.room import StepStates
+    from muggins.server.rooms.step_states import StepStates
 
     left_phase_parts = 0
     for seed in range(4):
@@ -179,7 +179,7 @@ def test_the_state_encoder_writes_what_pydantic_writes() -> None:
     """encode() makes a state's text in parts: it equals pydantic's own text of the same state
     (with a BriefView for a brief one), for every step of whole matches, to both seats and a
     spectator, and for ids of every kind."""
-    from muggins.server.rooms.room import StepStates
+    from muggins.server.rooms.step_states import StepStates
 
     names = ('Ann "the" \\ 5♠', "Bob\u00e9")
     for seed in range(3):

@@ -13,7 +13,7 @@ import hashlib
 import random
 import sys
 
-from muggins.server.rooms.room import StepStates
+from muggins.server.rooms.step_states import StepStates
 from muggins.server.wire.send_cache import encoded
 from muggins.shared.actions import GameOptions
 from muggins.shared.build import build
