@@ -44,7 +44,7 @@ from muggins.shared.protocol import (
     encode,
     parse_server,
 )
-from muggins.shared.protocol.routing import moved_to, room_url
+from muggins.shared.protocol.routing import MOVED, moved_to, room_url, secure
 
 log = logging.getLogger("muggins.client")
 
@@ -157,7 +157,7 @@ class Connection:
         delay, attempt, moves = self.first_delay, 0, 0
         while not self._closing:
             self.on_status(LinkStatus("connecting" if attempt == 0 else "reconnecting"))
-            reason, replaced, moved, served = "", False, None, False
+            reason, replaced, moved, served, sent_away = "", False, None, False, False
             try:
                 sent_on, self._moved_to = self._moved_to, None
                 address = sent_on or room_url(self.url, self.room, stay=self._stay)
@@ -169,7 +169,8 @@ class Connection:
                     await self._serve(ws)
                     reason = _close_reason(ws)
                     replaced = ws.close_code == REPLACED
-                    moved = moved_to(ws.close_code, ws.close_reason or "")
+                    sent_away = ws.close_code == MOVED
+                    moved = moved_to(ws.close_code, ws.close_reason or "", secure=secure(address))
             except InvalidURI as error:
                 self.on_status(LinkStatus("failed", str(error)))
                 return
@@ -177,7 +178,8 @@ class Connection:
                 reason = _describe(error)
                 replaced = isinstance(error, ConnectionClosed) and _code(error) == REPLACED
                 if isinstance(error, ConnectionClosed) and error.rcvd is not None:
-                    moved = moved_to(error.rcvd.code, error.rcvd.reason)
+                    sent_away = error.rcvd.code == MOVED
+                    moved = moved_to(error.rcvd.code, error.rcvd.reason, secure=secure(address))
             finally:
                 self._ws = None
                 served, self.welcomed = self.welcomed, False
@@ -194,8 +196,9 @@ class Connection:
                 moves += 1
                 self._moved_to = moved
                 continue
-            # Sent on and not welcomed there (or bounced too often): the next node serves us.
-            self._stay = (sent_on is not None and not served) or moved is not None
+            # Sent on and not welcomed there (or bounced too often, or sent from wss:// to a
+            # plain ws:// address, not followed): the next node serves us.
+            self._stay = (sent_on is not None and not served) or sent_away
             moves = 0
             attempt += 1
             if self.give_up_after is not None and attempt > self.give_up_after:

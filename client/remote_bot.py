@@ -48,7 +48,7 @@ from muggins.shared.protocol import (
     from_action,
     parse_server,
 )
-from muggins.shared.protocol.routing import moved_to, room_url
+from muggins.shared.protocol.routing import MOVED, moved_to, room_url, secure
 from muggins.shared.protocol.unpack import Unpacker
 from muggins.shared.token_bucket import TokenBucket
 from muggins.shared.view import SeatView
@@ -160,12 +160,18 @@ async def play_remote(
             raise RemoteError(f"{url!r} is not a WebSocket address like ws://HOST:PORT") from error
         except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
             received = error.rcvd if isinstance(error, ConnectionClosed) else None
-            moved = moved_to(received.code, received.reason) if received is not None else None
+            sent_away = received is not None and received.code == MOVED
+            moved = (
+                moved_to(received.code, received.reason, secure=secure(address))
+                if received is not None
+                else None
+            )
             if moved is not None and moves < MAX_MOVES:
                 moves += 1  # sent on to the node that owns the room: go there at once
                 continue
-            # Sent on and not let in there (or bounced too often): the next node serves us.
-            stay = (sent_on is not None and not served) or moved is not None
+            # Sent on and not let in there (or bounced too often, or sent from wss:// to a
+            # plain ws:// address, not followed): the next node serves us.
+            stay = (sent_on is not None and not served) or sent_away
             moved, moves = None, 0
             if token is None or not reconnect:
                 raise _lost(url, error) from error

@@ -101,7 +101,9 @@ export class Link {
         return;
       }
       const reason = String(event.reason || "");
-      if (event.code === MOVED && /^wss?:\/\//.test(reason) && this.moves < MAX_MOVES) {
+      // Never from wss: to a plain ws: address, where the token would travel in the clear.
+      const allowed = ws.url.startsWith("wss:") ? /^wss:\/\// : /^wss?:\/\//;
+      if (event.code === MOVED && allowed.test(reason) && this.moves < MAX_MOVES) {
         // Sent on to the node that owns the room: go there at once, with the same token.
         this.moves += 1;
         this.movedTo = reason;

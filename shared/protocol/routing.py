@@ -57,17 +57,28 @@ def follows(path: str) -> bool:
     return dict(parse_qsl(urlsplit(path).query)).get(FOLLOW_PARAMETER) == "1"
 
 
-def moved_to(code: int | None, reason: str) -> str | None:
-    """The address a closed connection was sent on to, if it was (:data:`MOVED`).
+def moved_to(code: int | None, reason: str, *, secure: bool = False) -> str | None:
+    """The address a closed connection was sent on to, if it was (:data:`MOVED`) and may be
+    followed. A connection made over TLS (``secure``) is never followed to a plain ``ws://``
+    address, where the player's token would travel in the clear: its client asks to stay
+    (:data:`STAY_PARAMETER`) where it was instead.
 
     >>> moved_to(4001, "ws://10.0.0.2:8765/?room=KXPWTR")
     'ws://10.0.0.2:8765/?room=KXPWTR'
     >>> moved_to(1000, "ws://10.0.0.2:8765/"), moved_to(4001, "javascript:alert(1)")
     (None, None)
+    >>> moved_to(4001, "ws://10.0.0.2:8766/?room=KXPWTR", secure=True)
+    >>> moved_to(4001, "wss://b.example/?room=KXPWTR", secure=True)
+    'wss://b.example/?room=KXPWTR'
     """
-    if code == MOVED and reason.startswith(("ws://", "wss://")):
+    if code == MOVED and reason.startswith("wss://" if secure else ("ws://", "wss://")):
         return reason
     return None
+
+
+def secure(url: str) -> bool:
+    """Whether ``url`` is a TLS WebSocket address (``wss://``)."""
+    return url.lower().startswith("wss://")
 
 
 def room_url(url: str, code: str | None, *, stay: bool = False) -> str:

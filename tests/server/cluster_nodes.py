@@ -9,6 +9,7 @@ import os
 import random
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -46,12 +47,21 @@ class Node:
     ``addressed``, its own address given as ``--node-url``, where other nodes send clients)."""
 
     def __init__(
-        self, redis: RedisServer, *args: str, log: Path | None = None, addressed: bool = False
+        self,
+        redis: RedisServer,
+        *args: str,
+        log: Path | None = None,
+        addressed: bool = False,
+        tls: tuple[Path, Path] | None = None,
     ) -> None:
         self.port = free_port()
-        self.url = f"ws://127.0.0.1:{self.port}"
+        self.tls = tls
+        """A certificate and its key: the node serves wss:// and https://."""
+        self.url = f"{'wss' if tls else 'ws'}://127.0.0.1:{self.port}"
         if addressed:
             args = (*args, "--node-url", self.url)
+        if tls is not None:
+            args = (*args, "--certfile", str(tls[0]), "--keyfile", str(tls[1]))
         self.log = log
         self.command = [
             sys.executable, "-m", "muggins.client.cli", "serve",
@@ -80,8 +90,12 @@ class Node:
             time.sleep(0.05)
 
     def healthy(self) -> bool:
+        scheme = "https" if self.tls else "http"
+        context = ssl.create_default_context(cafile=str(self.tls[0])) if self.tls else None
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
+            with urllib.request.urlopen(
+                f"{scheme}://127.0.0.1:{self.port}/healthz", timeout=1, context=context
+            ) as r:
                 return bool(r.status == 200)
         except OSError:
             return False

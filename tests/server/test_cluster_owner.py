@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from pathlib import Path
 
+import pytest
 import redis
 from cluster_nodes import Node, Player, close_players, connections, second_deal, wait_for
 from redis_helpers import RedisServer
+from tls_helpers import make_pair
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.ownership import OWNER_TTL
@@ -82,6 +85,40 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
         await alice.next(State)
         assert (connections(a.port), connections(b.port)) == (1, 1)
         await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+    finally:
+        await close_players(alice, bob)
+        a.stop()
+        b.stop()
+
+
+async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
+    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's owner gives a plain ws:// address and Bob came over wss:// (TLS ended at the
+    node, as at a proxy): following it would send his token in the clear, so he asks the node
+    he reached to serve the room (stay=1) and the owner never sees him."""
+    cert, key = make_pair(tmp_path, "node")
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts the node's certificate
+    a = Node(redis_server, addressed=True)
+    b = Node(redis_server, tls=(cert, key))
+    alice = bob = None
+    try:
+        alice = Player("Alice", [a.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
+        store.close()
+        bob = Player("Bob", [b.url], code=room.code)
+        await bob.next(Welcome)
+        await bob.link.send(JoinRoom(code=room.code))
+        await bob.next(State)
+        await alice.next(State)
+        assert connections(a.port) == 1  # Alice's alone: Bob is served over TLS where he is
+        await asyncio.gather(alice.play(pause_when=second_deal), bob.play(pause_when=second_deal))
+        assert connections(a.port) == 1
     finally:
         await close_players(alice, bob)
         a.stop()

@@ -12,24 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from redis_helpers import free_port
+from tls_helpers import make_pair
 from websockets.asyncio.client import connect
-
-
-def make_pair(folder: Path, name: str) -> tuple[Path, Path]:
-    """A self-signed certificate for 127.0.0.1 and its key, made by openssl."""
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        pytest.skip("openssl is not installed")
-    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
-    subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-         "-subj", f"/CN={name}", "-addext", "subjectAltName=IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
 
 
 async def served_certificate(url: str) -> bytes:
