@@ -133,7 +133,7 @@ async def play_remote(
     failing_since: float | None = None
     attempt = moves = 0
     moved: str | None = None
-    stay = False
+    stay = stayed = False
     while True:
         try:
             sent_on, moved, served = moved, None, False
@@ -149,7 +149,7 @@ async def play_remote(
                     await _send(ws, first)
                 elif not welcome.resumed:
                     raise RemoteError("the server no longer keeps the bot's seat")
-                failing_since, attempt, stay = None, 0, False
+                failing_since, attempt, stay, stayed = None, 0, False, False
                 result = await _play_match(
                     ws, strategy, pacer, code or "", on_room, on_event,
                     progress=progress, claim=claim,
@@ -173,6 +173,9 @@ async def play_remote(
             # plain ws:// address, not followed): the next node serves us.
             stay = (sent_on is not None and not served) or sent_away
             moved, moves = None, 0
+            if stay and not stayed:
+                stayed = True  # at once, where we were (before the first seat too), once
+                continue
             if token is None or not reconnect:
                 raise _lost(url, error) from error
             now = time.monotonic()

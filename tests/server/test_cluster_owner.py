@@ -6,6 +6,7 @@ room over from the log and the match ends."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from cluster_nodes import Node, Player, close_players, connections, second_deal,
 from redis_helpers import RedisServer
 from tls_helpers import make_pair
 
+from muggins.client.remote_bot import RemoteResult, play_remote
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.ownership import OWNER_TTL
 from muggins.shared.protocol import CreateRoom, JoinRoom, Room, RoomOptions, State, Welcome
@@ -121,6 +123,40 @@ async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
         assert connections(a.port) == 1
     finally:
         await close_players(alice, bob)
+        a.stop()
+        b.stop()
+
+
+async def test_a_bot_on_wss_is_never_sent_to_a_plain_ws_owner(
+    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`muggins bot` keeps to TLS the same way: joining over wss:// a room whose owner gives a
+    plain ws:// address, it plays on the node it reached and the owner sees only Alice."""
+    cert, key = make_pair(tmp_path, "node")
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    a = Node(redis_server, addressed=True)
+    b = Node(redis_server, tls=(cert, key))
+    alice = None
+    bot: asyncio.Task[RemoteResult] | None = None
+    try:
+        alice = Player("Alice", [a.url])
+        await alice.next(Welcome)
+        await alice.link.send(CreateRoom(options=RoomOptions()))
+        room = await alice.next(Room)
+        assert isinstance(room, Room)
+        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
+        store.close()
+        bot = asyncio.create_task(play_remote(b.url, level="random", code=room.code, rate=1000))
+        await alice.next(State)  # the bot sat down: the match has begun
+        await alice.play(pause_when=second_deal)
+        assert not bot.done() and connections(a.port) == 1
+    finally:
+        if bot is not None:
+            bot.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot
+        await close_players(alice)
         a.stop()
         b.stop()
 
