@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,14 +73,7 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
     b = Node(redis_server, addressed=True)
     alice = bob = None
     try:
-        alice = Player("Alice", [a.url])
-        await alice.next(Welcome)
-        await alice.link.send(CreateRoom(options=RoomOptions()))
-        room = await alice.next(Room)
-        assert isinstance(room, Room)
-        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
-        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
-        store.close()
+        alice, room = await alice_makes_a_room(redis_server, a)
         bob = Player("Bob", [b.url], code=room.code)
         await bob.next(Welcome)
         await bob.link.send(JoinRoom(code=room.code))
@@ -93,19 +87,29 @@ async def test_a_client_that_cannot_reach_the_owner_is_served_where_it_is(
         b.stop()
 
 
-async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
+@pytest.fixture
+def plain_owner_and_tls_node(
     redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The room's owner gives a plain ws:// address and Bob came over wss:// (TLS ended at the
-    node, as at a proxy): following it would send his token in the clear, so he asks the node
-    he reached to serve the room (stay=1) and the owner never sees him."""
+) -> Iterator[tuple[Node, Node]]:
+    """Node A, whose address is plain ws://, and node B serving wss:// (TLS ended at the node,
+    as at a proxy), its certificate trusted by this process's clients."""
     cert, key = make_pair(tmp_path, "node")
-    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts the node's certificate
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     a = Node(redis_server, addressed=True)
-    b = Node(redis_server, tls=(cert, key))
-    alice = bob = None
     try:
-        alice = Player("Alice", [a.url])
+        b = Node(redis_server, tls=(cert, key))
+        try:
+            yield a, b
+        finally:
+            b.stop()
+    finally:
+        a.stop()
+
+
+async def alice_makes_a_room(redis_server: RedisServer, node: Node) -> tuple[Player, Room]:
+    """Alice on ``node`` makes a room, and waits until the node holds its lease (owns it)."""
+    alice = Player("Alice", [node.url])
+    try:
         await alice.next(Welcome)
         await alice.link.send(CreateRoom(options=RoomOptions()))
         room = await alice.next(Room)
@@ -113,6 +117,22 @@ async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
         store = redis.Redis.from_url(redis_server.url, decode_responses=True)
         await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
         store.close()
+    except BaseException:
+        await alice.close()
+        raise
+    return alice, room
+
+
+async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
+    redis_server: RedisServer, plain_owner_and_tls_node: tuple[Node, Node]
+) -> None:
+    """The room's owner gives a plain ws:// address and Bob came over wss://: following it
+    would send his token in the clear, so he asks the node he reached to serve the room
+    (stay=1) and the owner never sees him."""
+    a, b = plain_owner_and_tls_node
+    alice = bob = None
+    try:
+        alice, room = await alice_makes_a_room(redis_server, a)
         bob = Player("Bob", [b.url], code=room.code)
         await bob.next(Welcome)
         await bob.link.send(JoinRoom(code=room.code))
@@ -123,30 +143,18 @@ async def test_a_client_on_wss_is_never_sent_to_a_plain_ws_owner(
         assert connections(a.port) == 1
     finally:
         await close_players(alice, bob)
-        a.stop()
-        b.stop()
 
 
 async def test_a_bot_on_wss_is_never_sent_to_a_plain_ws_owner(
-    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    redis_server: RedisServer, plain_owner_and_tls_node: tuple[Node, Node]
 ) -> None:
     """`muggins bot` keeps to TLS the same way: joining over wss:// a room whose owner gives a
     plain ws:// address, it plays on the node it reached and the owner sees only Alice."""
-    cert, key = make_pair(tmp_path, "node")
-    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-    a = Node(redis_server, addressed=True)
-    b = Node(redis_server, tls=(cert, key))
+    a, b = plain_owner_and_tls_node
     alice = None
     bot: asyncio.Task[RemoteResult] | None = None
     try:
-        alice = Player("Alice", [a.url])
-        await alice.next(Welcome)
-        await alice.link.send(CreateRoom(options=RoomOptions()))
-        room = await alice.next(Room)
-        assert isinstance(room, Room)
-        store = redis.Redis.from_url(redis_server.url, decode_responses=True)
-        await wait_for(lambda: store.get(f"muggins:owner:{room.code}") is not None)
-        store.close()
+        alice, room = await alice_makes_a_room(redis_server, a)
         bot = asyncio.create_task(play_remote(b.url, level="random", code=room.code, rate=1000))
         await alice.next(State)  # the bot sat down: the match has begun
         await alice.play(pause_when=second_deal)
@@ -157,8 +165,6 @@ async def test_a_bot_on_wss_is_never_sent_to_a_plain_ws_owner(
             with contextlib.suppress(asyncio.CancelledError):
                 await bot
         await close_players(alice)
-        a.stop()
-        b.stop()
 
 
 async def test_players_of_a_frozen_owner_finish_on_the_other_node(
