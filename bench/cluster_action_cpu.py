@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from action_cpu import Seat, seated_room
-from load import start_redis
+from processes import start_redis
 
 from muggins.server.cluster.coordination import ClusterStore
 from muggins.server.cluster.lobby import cluster_lobby

@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import start_redis
+from processes import start_redis
 
 HERE = Path(__file__).resolve().parent
 COLLECTED = re.compile(r"Collected : (\d+)")

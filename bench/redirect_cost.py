@@ -33,7 +33,8 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from failover import free_port, wait_until
-from load import cpu_seconds, machine, start_redis
+from load_report import machine
+from processes import cpu_seconds, start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(r"Process (\d+) \(pid (\d+)\) listening on ws://127\.0\.0\.1:(\d+)")

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import cpu_seconds, redis_commands, start_redis
+from processes import cpu_seconds, redis_commands, start_redis
 from sqlite_appends import Appending, fill_rooms
 
 from muggins.server.cluster.coordination import ClusterStore

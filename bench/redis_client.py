@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import start_redis
+from processes import start_redis
 
 from muggins.server.cluster.redis_line import ScriptLine
 

@@ -26,7 +26,7 @@ import redis as redis_py
 import redis.asyncio as redis_async
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import kill_and_wait, start_redis
+from processes import kill_and_wait, start_redis
 
 
 async def write(url: str, writers: int, acknowledged: dict[int, int], stop: asyncio.Event) -> None:

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
-from load import start_redis
 from pg_helpers import running_postgres
+from processes import start_redis
 
 from muggins.server.cluster.archive import archive_finished
 from muggins.server.cluster.coordination import ClusterStore

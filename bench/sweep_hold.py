@@ -23,7 +23,7 @@ from pathlib import Path
 import redis.asyncio as redis_async
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import kill_and_wait, start_redis
+from processes import kill_and_wait, start_redis
 
 from muggins.server.cluster.coordination import ClusterStore
 
