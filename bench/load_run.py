@@ -22,7 +22,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from fleet import Plan, abuse_main, percentile, worker_main
+from abusers import abuse_main
+from fleet import Plan, percentile, worker_main
 from load_report import Reading, add_server_figures, print_figures, read_counters
 from load_servers import gc_in_window, start_servers
 from processes import cpu_seconds, rss_bytes, stop_child
