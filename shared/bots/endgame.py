@@ -245,6 +245,10 @@ class WinSearch:
             pile, count = (), 0
             turn = 1 - last if (mine, theirs)[1 - last] else last
             last = None
+        if len(hand) == 1:  # one card, which fits: no choice, nothing worth remembering
+            rank = hand[0]
+            step = _STEPS.get((pile, count, rank)) or _step(pile, count, rank)
+            return self._play(turn, rank, step, mine, theirs, me, them, alpha, beta)
         key = (mine, theirs, pile, count, turn, last, me, them)
         entry = self.memo.get(key)
         if entry is not None:
