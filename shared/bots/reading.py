@@ -172,7 +172,7 @@ class PlayChances:
 
 
 CHANCES_LIMIT = 400
-"""Plays whose chances are remembered (a few hundred kilobytes) before that memo starts afresh."""
+"""Plays whose chances are remembered (a few megabytes) before that memo starts afresh."""
 _CHANCES: dict[TheirPlay, PlayChances] = {}
 
 
