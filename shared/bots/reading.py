@@ -172,17 +172,19 @@ class PlayChances:
 
 
 CHANCES_LIMIT = 400
-"""Plays whose chances are remembered (a few megabytes) before that memo starts afresh."""
+"""Plays whose chances are remembered (about 10 MB at most); past that, the play used longest
+ago is forgotten first."""
 _CHANCES: dict[TheirPlay, PlayChances] = {}
 
 
 def play_chances(play: TheirPlay) -> PlayChances:
     """The remembered chances of ``play`` (a pure function of the play and the ranks held)."""
-    found = _CHANCES.get(play)
+    found = _CHANCES.pop(play, None)
     if found is None:
         if len(_CHANCES) >= CHANCES_LIMIT:
-            _CHANCES.clear()
-        found = _CHANCES[play] = PlayChances(play)
+            del _CHANCES[next(iter(_CHANCES))]
+        found = PlayChances(play)
+    _CHANCES[play] = found  # the last used last: the one used longest ago goes first
     return found
 
 
