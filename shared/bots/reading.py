@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -175,17 +176,19 @@ CHANCES_LIMIT = 400
 """Plays whose chances are remembered (about 10 MB at most); past that, the play used longest
 ago is forgotten first."""
 _CHANCES: dict[TheirPlay, PlayChances] = {}
+_CHANCES_LOCK = threading.Lock()
 
 
 def play_chances(play: TheirPlay) -> PlayChances:
     """The remembered chances of ``play`` (a pure function of the play and the ranks held)."""
-    found = _CHANCES.pop(play, None)
-    if found is None:
-        if len(_CHANCES) >= CHANCES_LIMIT:
-            del _CHANCES[next(iter(_CHANCES))]
-        found = PlayChances(play)
-    _CHANCES[play] = found  # the last used last: the one used longest ago goes first
-    return found
+    with _CHANCES_LOCK:  # computer players decide in threads (server/rooms/computer.py)
+        found = _CHANCES.pop(play, None)
+        if found is None:
+            if len(_CHANCES) >= CHANCES_LIMIT:
+                del _CHANCES[next(iter(_CHANCES))]
+            found = PlayChances(play)
+        _CHANCES[play] = found  # the last used last: the one used longest ago goes first
+        return found
 
 
 def softmax_of(scores: dict[int, float], rank: int) -> float:
@@ -206,14 +209,17 @@ class Posterior:
 
     def draw(self, rng: random.Random, draws: int) -> Iterator[tuple[Ranks, float]]:
         """``draws`` hands drawn in proportion to weight, each of weight 1."""
-        if not self._cumulative:
+        cumulative = self._cumulative
+        if not cumulative:  # built aside and set whole: a posterior may be shared (see below)
             total = 0.0
+            cumulative = []
             for _, w in self.hands:
                 total += w
-                self._cumulative.append(total)
-        top = self._cumulative[-1]
+                cumulative.append(total)
+            self._cumulative = cumulative
+        top = cumulative[-1]
         for _ in range(draws):
-            i = bisect.bisect_right(self._cumulative, rng.random() * top)
+            i = bisect.bisect_right(cumulative, rng.random() * top)
             yield self.hands[min(i, len(self.hands) - 1)][0], 1.0
 
 
@@ -222,15 +228,17 @@ def posterior(view: SeatView, belief: Belief) -> Posterior | None:
     belief's card weights, counted over the unseen cards of each rank) times the likelihood of
     the cards it has played this deal; None when it has played none or holds none, or when its
     cards played and held do not make the four of a deal (a view made up by hand). The last one
-    worked out is remembered: the endgame asks again for the same decision when the chances to
-    win tie."""
+    worked out is remembered, since the endgame asks again for the same decision when the chances
+    to win tie; it is handed out as it is (to any thread asking with the same plays and belief), so
+    nothing changes it but its draw table, set whole."""
     global _LAST
     plays = their_plays(view)
     if not plays or belief.cards <= 0 or len(plays) + belief.cards != 4:
         return None
     key = (tuple(plays), belief)
-    if _LAST is not None and _LAST[0] == key:
-        return _LAST[1]
+    last = _LAST  # read once: another thread may replace it meanwhile
+    if last is not None and last[0] == key:
+        return last[1]
     weights = belief.card_weights()
     per_card = [w / u if u else 0.0 for w, u in zip(weights, belief.unseen, strict=True)]
     ranks = [r for r in range(1, 14) if weights[r] > 0]
