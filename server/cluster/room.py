@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from muggins.server.cluster.addresses import note_address, seat_addresses
 from muggins.server.cluster.coordination import ClusterStore
-from muggins.server.cluster.redis_store import entry_action, entry_tag
+from muggins.server.cluster.log_entries import entry_action, entry_tag
 from muggins.server.cluster.room_agreement import take_agreement
 from muggins.server.cluster.room_writes import GuardedStore, versioned_change
 from muggins.server.cluster.seat_presence import END_CONFIRM, take_presence
