@@ -31,7 +31,7 @@ from typing import Any, Literal
 from muggins.server.cluster.redis_store import RedisStore
 from muggins.server.cluster.scripts import RENEW_OWNED
 from muggins.server.store.games import SeatRecord, StoreConflict
-from muggins.server.store.sqlite_games import seats_from_json
+from muggins.server.store.seats_json import seats_from_json
 from muggins.shared.actions import Seat
 from muggins.shared.protocol import RoomOptions
 

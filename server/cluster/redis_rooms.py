@@ -17,7 +17,7 @@ from muggins.server.store.games import (
     StoreConflict,
     StoreError,
 )
-from muggins.server.store.sqlite_games import seats_from_json, seats_json
+from muggins.server.store.seats_json import seats_from_json, seats_json
 from muggins.shared.protocol import RoomOptions
 
 

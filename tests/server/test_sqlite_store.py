@@ -126,7 +126,7 @@ async def test_the_store_thread_checkpoints_what_the_moves_connection_commits(
     """The moves' connection (on the event loop) never checkpoints by itself: after every
     CHECKPOINT_EVERY group commits the store's thread copies the log into the database, so the
     log does not grow without bound and the loop never waits for the disk's flush."""
-    monkeypatch.setattr("muggins.server.store.sqlite_games.CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr("muggins.server.store.sqlite_moves.CHECKPOINT_EVERY", 4)
     assert store._moves_db is not None
     assert store._moves_db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
     [code] = await rooms(store, 1)
