@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muggins.server.wire.state_writer import left_out_of, view_text
+from muggins.server.wire.state_writer import left_out_of
+from muggins.server.wire.view_writer import view_text
 from muggins.shared.actions import GameOptions, Resign
 from muggins.shared.match import Match
 from muggins.shared.protocol import SeatClock, State, encode, encode_utf8, parse_server
