@@ -28,7 +28,6 @@ from __future__ import annotations
 import bisect
 import math
 import random
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -175,20 +174,14 @@ class PlayChances:
 CHANCES_LIMIT = 400
 """Plays whose chances are remembered (about 10 MB at most); past that, the play used longest
 ago is forgotten first."""
-_CHANCES: dict[TheirPlay, PlayChances] = {}
-_CHANCES_LOCK = threading.Lock()
 
 
+@lru_cache(maxsize=CHANCES_LIMIT)
 def play_chances(play: TheirPlay) -> PlayChances:
-    """The remembered chances of ``play`` (a pure function of the play and the ranks held)."""
-    with _CHANCES_LOCK:  # computer players decide in threads (server/rooms/computer.py)
-        found = _CHANCES.pop(play, None)
-        if found is None:
-            if len(_CHANCES) >= CHANCES_LIMIT:
-                del _CHANCES[next(iter(_CHANCES))]
-            found = PlayChances(play)
-        _CHANCES[play] = found  # the last used last: the one used longest ago goes first
-        return found
+    """The remembered chances of ``play`` (a pure function of the play and the ranks held).
+    Computer players decide in threads (server/rooms/computer.py): ``lru_cache`` keeps its
+    order whole across them, and a play worked out twice at once is the same either way."""
+    return PlayChances(play)
 
 
 def softmax_of(scores: dict[int, float], rank: int) -> float:
