@@ -6,16 +6,16 @@ Each change to the seats is saved before anyone hears of it, and a full table st
 
 from __future__ import annotations
 
+from muggins.server.rooms.agreements import Agreements
 from muggins.server.rooms.players import Player, Refusal, SeatState
 from muggins.server.rooms.rated import check_rated_seat
 from muggins.server.rooms.seating import dismiss_bot
 from muggins.server.rooms.tokens import token_matches
-from muggins.server.rooms.turn_timer import TurnTimer
 from muggins.shared.protocol import Notice
 from muggins.shared.protocol.client import MessageId
 
 
-class Arrivals(TurnTimer):
+class Arrivals(Agreements):
     """Players and the computer taking seats, each seat change saved first."""
 
     async def sit(self, player: Player, *, id: MessageId = None, seat: int | None = None) -> int:

@@ -1,23 +1,22 @@
 """A room: two seats, spectators, and the match between the seats.
 
-:class:`Room` is put together from one class per job, each built on
-:class:`~server.rooms.seating.Table` (who sits and watches, and what they are told):
+:class:`Room` is put together from one class per job, each built on the one before, down to
+:class:`~server.rooms.seating.Table` (who sits and watches, and what they are told). One line
+of single inheritance, so that the compiled build (setup.py) can compile every layer:
 
 - :mod:`server.rooms.referee`: each move checked, stored, then sent; a match started and ended.
-- :mod:`server.rooms.turn_timer`: the computer nudged, a person's time counted out.
-- :mod:`server.rooms.arrivals`: taking a seat.
 - :mod:`server.rooms.presence`: connections dropped and back, leaving, the grace period.
+- :mod:`server.rooms.turn_timer`: the computer nudged, a person's time counted out.
 - :mod:`server.rooms.agreements`: restart, rematch and claim.
+- :mod:`server.rooms.arrivals`: taking a seat.
 """
 
 from __future__ import annotations
 
-from muggins.server.rooms.agreements import Agreements
 from muggins.server.rooms.arrivals import Arrivals
-from muggins.server.rooms.presence import Presence
 
 
-class Room(Arrivals, Agreements, Presence):
+class Room(Arrivals):
     """A room of two seats: every change is checked, persisted, then sent (see module doc).
 
     Each change runs through :attr:`cluster` (see :mod:`server.rooms.cluster_seam`): on one

@@ -12,10 +12,10 @@ import asyncio
 import secrets
 
 from muggins.server.rooms.players import Refusal
-from muggins.server.rooms.referee import Referee
+from muggins.server.rooms.presence import Presence
 
 
-class TurnTimer(Referee):
+class TurnTimer(Presence):
     """The computer's seats nudged, and each person's time counted out, after every state."""
 
     def kick_bots(self) -> None:
